@@ -1,0 +1,90 @@
+"""Offsets, lines and columns.
+
+Everything below the protocol layer speaks in *offsets*: indexes of code
+points into the document's Python string. Only at the edge (LSP, CLI) are
+offsets turned into (line, character) in the negotiated encoding, so no
+layer ever indexes a ``str`` with an LSP ``character``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import NamedTuple
+
+UTF8 = "utf-8"
+UTF16 = "utf-16"
+UTF32 = "utf-32"
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class Span(NamedTuple):
+    """A half-open range ``[start, end)`` of code-point offsets."""
+
+    start: int
+    end: int
+
+    def contains(self, offset: int) -> bool:
+        """Inclusive of the end, so a cursor just after a name still touches it."""
+        return self.start <= offset <= self.end
+
+
+def _units(segment: str, encoding: str) -> int:
+    """Length of ``segment`` in code units of ``encoding``."""
+    if encoding == UTF32 or segment.isascii():
+        return len(segment)
+    if encoding == UTF16:
+        return len(segment) + sum(1 for ch in segment if ord(ch) > 0xFFFF)
+    return len(segment.encode("utf-8", "surrogatepass"))
+
+
+class LineIndex:
+    """Converts between offsets and (line, character) for one text."""
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        self.starts.extend(m.end() for m in _NEWLINE.finditer(text))
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def line_text(self, line: int) -> str:
+        """The text of ``line`` without its line break."""
+        start = self.starts[line]
+        end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def position(self, offset: int, encoding: str = UTF16) -> tuple[int, int]:
+        """0-based (line, character) of ``offset`` in ``encoding`` code units."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.line_of(offset)
+        start = self.starts[line]
+        return line, _units(self.text[start:offset], encoding)
+
+    def offset(self, line: int, character: int, encoding: str = UTF16) -> int:
+        """Offset of a (line, character) position; clamps past the line's end."""
+        if line < 0:
+            return 0
+        if line >= len(self.starts):
+            return len(self.text)
+        start = self.starts[line]
+        content = self.line_text(line)
+        if encoding == UTF32 or content.isascii():
+            return start + min(max(character, 0), len(content))
+        units = 0
+        for i, ch in enumerate(content):
+            if units >= character:
+                return start + i
+            units += _units(ch, encoding)
+        return start + len(content)
+
+    def range(self, span: Span, encoding: str = UTF16) -> tuple[tuple[int, int], tuple[int, int]]:
+        return self.position(span.start, encoding), self.position(span.end, encoding)

@@ -1,0 +1,126 @@
+"""Text to :class:`XmlDocument`: our scanner for the tree, lxml for the verdict.
+
+libsdformat reads XML with tinyxml2, which shrugs at several things libxml2
+calls fatal (a declaration after white space, ``--`` in a comment, an
+undeclared ``gz:`` prefix, a bare ``&``). Those become warnings so that our
+verdict matches ``gz sdf --check``; anything else is an ``XML_ERROR``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from ..diagnostics import Diagnostic, Related, Severity
+from ..text import LineIndex, Span
+from .scanner import scan
+from .tree import XmlDocument
+
+XML_ERROR = "XML_ERROR"
+
+# libxml2 complaints that tinyxml2 (and so libsdformat) accepts.
+_TOLERATED = {
+    "ERR_RESERVED_XML_NAME": "the XML declaration should be the very first thing in the file",
+    "ERR_HYPHEN_IN_COMMENT": "'--' inside a comment is not allowed by XML (libsdformat accepts it)",
+    "NS_ERR_UNDEFINED_NAMESPACE": None,
+    "ERR_NAME_REQUIRED": "a bare '&' should be written '&amp;' (libsdformat accepts it)",
+    "ERR_ENTITYREF_SEMICOL_MISSING": "a bare '&' should be written '&amp;' (libsdformat accepts it)",
+    "ERR_UNDECLARED_ENTITY": None,
+    "WAR_UNDECLARED_ENTITY": None,
+    "WAR_NS_URI": None,
+    "WAR_NS_URI_RELATIVE": None,
+}
+_MAX_WARNINGS = 20
+_WORD_END = re.compile(r"[\s<>\"'=/]")
+
+
+def _span_at(text: str, offset: int) -> Span:
+    """A short span starting at ``offset``: the token there, at least one character."""
+    offset = max(0, min(offset, len(text)))
+    m = _WORD_END.search(text, offset + 1, min(len(text), offset + 80))
+    end = m.start() if m else min(len(text), offset + 1)
+    return Span(offset, max(end, min(offset + 1, len(text))))
+
+
+def _blank(text: str, span: Span) -> str:
+    """Replace a region by spaces, keeping line breaks, so offsets stay valid."""
+    region = re.sub(r"[^\r\n]", " ", text[span.start : span.end])
+    return text[: span.start] + region + text[span.end :]
+
+
+def _lxml_problems(text: str, lines: LineIndex) -> list[Diagnostic]:
+    parser = etree.XMLParser(
+        recover=True,
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        collect_ids=False,
+        encoding="utf-8",
+    )
+    try:
+        etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
+    except (etree.XMLSyntaxError, ValueError):
+        pass  # the error log below says what went wrong
+    out: list[Diagnostic] = []
+    warnings = 0
+    fatal_seen = False
+    for entry in parser.error_log:
+        line = max(entry.line - 1, 0)
+        col = max(entry.column - 1, 0)
+        start = lines.offset(line, col, "utf-32") if line < lines.line_count else len(text)
+        span = _span_at(text, start)
+        kind = entry.type_name
+        if kind in _TOLERATED:
+            if warnings >= _MAX_WARNINGS:
+                continue
+            warnings += 1
+            msg = _TOLERATED[kind] or entry.message.strip()
+            out.append(Diagnostic(XML_ERROR, Severity.WARNING, msg, span, data={"xml": kind}))
+            continue
+        if fatal_seen:
+            continue  # one root cause, one diagnostic: libxml2 cascades after the first
+        fatal_seen = True
+        out.append(
+            Diagnostic(XML_ERROR, Severity.ERROR, f"malformed XML: {entry.message.strip()}", span, data={"xml": kind})
+        )
+    return out
+
+
+def parse(text: str) -> XmlDocument:
+    """Parse ``text`` into a tree with spans, plus its XML-level diagnostics."""
+    lines = LineIndex(text)
+    scanned = scan(text)
+    problems: list[Diagnostic] = []
+    checked = text
+    if scanned.doctype_span is not None:
+        problems.append(
+            Diagnostic(
+                XML_ERROR,
+                Severity.WARNING,
+                "document type declarations are not supported in SDFormat: the DTD is ignored "
+                "and its entities are never expanded; remove the <!DOCTYPE ...>",
+                Span(scanned.doctype_span.start, scanned.doctype_span.start + 9),
+            )
+        )
+        checked = _blank(text, scanned.doctype_span)
+    if not text.strip():
+        problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "the document is empty: an SDFormat file needs an <sdf> element", Span(0, 0)))
+    else:
+        problems.extend(_lxml_problems(checked, lines))
+        if scanned.root is None and not any(p.is_error for p in problems):
+            problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "no XML element found: an SDFormat file needs an <sdf> element", Span(0, min(len(text), 1))))
+    if scanned.unclosed and not any(p.is_error for p in problems):
+        el = scanned.unclosed[0]
+        problems.append(
+            Diagnostic(
+                XML_ERROR,
+                Severity.ERROR,
+                f"<{el.tag}> is never closed: add </{el.tag}>",
+                el.tag_span,
+                related=(Related(el.start_tag_span, "opened here"),),
+            )
+        )
+    return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None)

@@ -1,0 +1,224 @@
+"""A tolerant, offset-exact XML scanner.
+
+lxml tells us *whether* a document is well formed but only knows lines, not
+the columns of attribute values, and its recovery drops exactly the
+half-typed attribute a user is completing. This scanner builds the tree the
+rest of the server works on: it never raises, never expands entities, never
+reads a DTD, and keeps every tag, attribute and text span it saw.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import Span
+from .tree import XmlAttribute, XmlElement
+
+_TAG_NAME = re.compile(r"[A-Za-z_:\u00C0-\uFFFF][^\s/<>=\"']*")
+_SPACE = re.compile(r"\s*")
+_ATTR = re.compile(
+    r"""([^\s/<>="']+)(?:\s*=\s*(?:"([^"<]*)("?)|'([^'<]*)('?)|([^\s<>"'/]*)))?"""
+)
+_END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
+_ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
+_PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+
+
+def _entity(m: re.Match[str]) -> str:
+    ref = m.group(1)
+    if ref[0] == "#":
+        try:
+            code = int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:])
+            return chr(code)
+        except (ValueError, OverflowError):
+            return m.group(0)
+    return _PREDEFINED[ref]
+
+
+def decode(raw: str) -> str:
+    """Decode the predefined and numeric character references only."""
+    return _ENTITY.sub(_entity, raw) if "&" in raw else raw
+
+
+class ScanResult:
+    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed")
+
+    def __init__(self) -> None:
+        self.root: XmlElement | None = None
+        self.extra_roots: list[XmlElement] = []
+        self.doctype_span: Span | None = None
+        self.unclosed: list[XmlElement] = []
+
+
+def _add_text(el: XmlElement, text: str, start: int, end: int) -> None:
+    raw = text[start:end]
+    stripped = raw.strip()
+    if not stripped:
+        return
+    lead = len(raw) - len(raw.lstrip())
+    trail = len(raw.rstrip())
+    el.text += decode(raw)
+    s, e = start + lead, start + trail
+    if el.text_span is None:
+        el.text_span = Span(s, e)
+    else:
+        el.text_span = Span(el.text_span.start, e)
+
+
+def scan(text: str) -> ScanResult:
+    """Build the element tree of ``text``, whatever state it is in."""
+    result = ScanResult()
+    stack: list[XmlElement] = []
+    n = len(text)
+    pos = 0
+    find = text.find
+    while pos < n:
+        lt = find("<", pos)
+        if lt < 0:
+            if stack:
+                _add_text(stack[-1], text, pos, n)
+            break
+        if lt > pos and stack:
+            _add_text(stack[-1], text, pos, lt)
+        if text.startswith("<!--", lt):
+            end = find("-->", lt + 4)
+            pos = n if end < 0 else end + 3
+            continue
+        if text.startswith("<![CDATA[", lt):
+            end = find("]]>", lt + 9)
+            stop = n if end < 0 else end
+            if stack:
+                _add_text(stack[-1], text, lt + 9, stop)
+            pos = n if end < 0 else end + 3
+            continue
+        if text.startswith("<?", lt):
+            end = find("?>", lt + 2)
+            pos = n if end < 0 else end + 2
+            continue
+        if text.startswith("<!", lt):
+            pos = _skip_declaration(text, lt)
+            if text.startswith("<!DOCTYPE", lt) and result.doctype_span is None:
+                result.doctype_span = Span(lt, pos)
+            continue
+        if text.startswith("</", lt):
+            m = _END_TAG.match(text, lt)
+            assert m is not None
+            pos = m.end()
+            name = m.group(1)
+            for depth in range(len(stack) - 1, -1, -1):
+                if stack[depth].tag == name:
+                    break
+            else:
+                continue  # a stray end tag: lxml reports it; nothing to close
+            while len(stack) > depth + 1:
+                el = stack.pop()
+                el.span = Span(el.span.start, lt)
+                result.unclosed.append(el)
+            el = stack.pop()
+            el.end_tag_span = Span(lt, pos)
+            el.span = Span(el.span.start, pos)
+            el.closed = bool(m.group(2))
+            continue
+        m = _TAG_NAME.match(text, lt + 1)
+        if m is None:  # a bare '<' in text
+            if stack:
+                _add_text(stack[-1], text, lt, lt + 1)
+            pos = lt + 1
+            continue
+        el, pos = _start_tag(text, lt, m)
+        if stack:
+            el.parent = stack[-1]
+            stack[-1].children.append(el)
+        elif result.root is None:
+            result.root = el
+        else:
+            result.extra_roots.append(el)
+        if not el.self_closing:
+            stack.append(el)
+    for el in stack:
+        el.span = Span(el.span.start, n)
+        result.unclosed.append(el)
+    return result
+
+
+def _skip_declaration(text: str, lt: int) -> int:
+    """Skip ``<!DOCTYPE ...>`` including an internal subset in brackets."""
+    depth = 0
+    i = lt + 2
+    n = len(text)
+    quote = ""
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == ">" and depth <= 0:
+            return i + 1
+        i += 1
+    return n
+
+
+def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
+    name = m.group(0)
+    tag_span = Span(m.start(), m.end())
+    attrs: dict[str, XmlAttribute] = {}
+    pos = m.end()
+    n = len(text)
+    self_closing = False
+    closed = False
+    while True:
+        pos = _SPACE.match(text, pos).end()
+        if pos >= n:
+            break
+        ch = text[pos]
+        if ch == ">":
+            pos += 1
+            closed = True
+            break
+        if ch == "/":
+            if text.startswith("/>", pos):
+                pos += 2
+                self_closing = closed = True
+                break
+            pos += 1
+            continue
+        if ch == "<":
+            break
+        a = _ATTR.match(text, pos)
+        if a is None or a.end() == pos:
+            pos += 1  # junk such as a stray quote or '='
+            continue
+        aname = a.group(1)
+        if a.group(2) is not None:
+            vs, ve, term, raw = a.start(2), a.end(2), bool(a.group(3)), a.group(2)
+        elif a.group(4) is not None:
+            vs, ve, term, raw = a.start(4), a.end(4), bool(a.group(5)), a.group(4)
+        elif a.group(6) is not None:
+            vs, ve, term, raw = a.start(6), a.end(6), False, a.group(6)
+        else:
+            vs = ve = a.end(1)
+            term, raw = False, ""
+        if not term:
+            nl = raw.find("\n")
+            if nl >= 0:  # an unclosed quote: the value is what was typed on that line
+                raw = raw[:nl].rstrip("\r")
+                ve = vs + len(raw)
+        if aname not in attrs:
+            attrs[aname] = XmlAttribute(aname, decode(raw), Span(a.start(1), a.end(1)), Span(vs, ve), term)
+        pos = a.end()
+    el = XmlElement(
+        tag=name,
+        tag_span=tag_span,
+        start_tag_span=Span(lt, pos),
+        span=Span(lt, pos),
+        attributes=attrs,
+        self_closing=self_closing,
+        closed=self_closing,
+    )
+    return el, pos

@@ -1,0 +1,108 @@
+"""The XML tree with exact source spans.
+
+Mutable while the scanner builds it, read-only by convention afterwards.
+Every span is a :class:`~sdformat_lsp.text.Span` of code-point offsets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..diagnostics import Diagnostic
+from ..text import LineIndex, Span
+
+
+@dataclass(slots=True, eq=False)
+class XmlAttribute:
+    name: str
+    value: str  # entity references decoded (only the five predefined and numeric ones)
+    name_span: Span
+    value_span: Span  # inside the quotes
+    terminated: bool = True  # False while the user has not typed the closing quote
+
+    @property
+    def span(self) -> Span:
+        return Span(self.name_span.start, max(self.value_span.end, self.name_span.end))
+
+
+@dataclass(slots=True, eq=False)
+class XmlElement:
+    tag: str  # qualified, prefix included ("gz:plugin")
+    tag_span: Span
+    start_tag_span: Span  # from '<' to after '>' (or as far as it was typed)
+    span: Span  # the whole element, end tag included
+    attributes: dict[str, XmlAttribute] = field(default_factory=dict)
+    children: list["XmlElement"] = field(default_factory=list)
+    parent: "XmlElement | None" = None
+    text: str = ""  # direct character data, decoded
+    text_span: Span | None = None  # the direct text with surrounding white space stripped
+    end_tag_span: Span | None = None
+    self_closing: bool = False
+    closed: bool = False  # has '/>' or a matching end tag
+
+    def attr(self, name: str) -> XmlAttribute | None:
+        return self.attributes.get(name)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        a = self.attributes.get(name)
+        return a.value if a is not None else default
+
+    def child(self, tag: str) -> "XmlElement | None":
+        for c in self.children:
+            if c.tag == tag:
+                return c
+        return None
+
+    def children_named(self, tag: str) -> list["XmlElement"]:
+        return [c for c in self.children if c.tag == tag]
+
+    def iter(self) -> Iterator["XmlElement"]:
+        """Depth-first, document order, without recursion (trees can be deep)."""
+        stack = [self]
+        while stack:
+            el = stack.pop()
+            yield el
+            stack.extend(reversed(el.children))
+
+    def ancestors(self) -> Iterator["XmlElement"]:
+        p = self.parent
+        while p is not None:
+            yield p
+            p = p.parent
+
+    @property
+    def local_name(self) -> str:
+        return self.tag.rpartition(":")[2]
+
+    @property
+    def prefix(self) -> str | None:
+        return self.tag.partition(":")[0] if ":" in self.tag else None
+
+    def __repr__(self) -> str:  # keep debugging output short
+        return f"<XmlElement {self.tag} {self.span}>"
+
+
+@dataclass(slots=True, eq=False)
+class XmlDocument:
+    text: str
+    lines: LineIndex
+    root: XmlElement | None
+    problems: list[Diagnostic] = field(default_factory=list)
+    has_doctype: bool = False
+
+    def element_at(self, offset: int) -> XmlElement | None:
+        """The innermost element whose span contains ``offset``."""
+        node = self.root
+        if node is None or not node.span.contains(offset):
+            return None
+        while True:
+            for c in node.children:
+                if c.span.start <= offset <= c.span.end:
+                    node = c
+                    break
+            else:
+                return node
+
+    def iter(self) -> Iterator[XmlElement]:
+        return self.root.iter() if self.root is not None else iter(())
