@@ -1,0 +1,80 @@
+"""The committed tables are exactly what the generator makes from the spec."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+DATA = REPO / "server" / "sdformat_lsp" / "spec" / "data"
+
+
+def _load_generator():
+    path = REPO / "scripts" / "generate_spec.py"
+    spec = importlib.util.spec_from_file_location("generate_spec", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+gen = _load_generator()
+
+
+def test_generator_is_deterministic(spec_dir: Path) -> None:
+    assert gen.build(spec_dir) == gen.build(spec_dir)
+
+
+def test_committed_tables_match_the_generator(spec_dir: Path) -> None:
+    built = gen.build(spec_dir)
+    committed = {p.name: p.read_bytes() for p in DATA.glob("*.json")}
+    assert sorted(committed) == sorted(built)
+    stale = [name for name in built if committed[name] != built[name]]
+    assert not stale, f"regenerate with scripts/generate_spec.py: {stale}"
+
+
+def test_check_mode_and_out_option(spec_dir: Path, tmp_path: Path) -> None:
+    assert gen.main(["--spec-dir", str(spec_dir), "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in DATA.glob("*.json"))
+    assert gen.main(["--spec-dir", str(spec_dir), "--out", str(tmp_path), "--check"]) == 0
+    (tmp_path / "1.12.json").write_text("{}")
+    assert gen.main(["--spec-dir", str(spec_dir), "--out", str(tmp_path), "--check"]) == 1
+
+
+def test_every_version_has_a_table(spec_dir: Path) -> None:
+    versions = sorted(p.name for p in spec_dir.iterdir() if p.is_dir())
+    assert sorted(p.stem for p in DATA.glob("*.json")) == versions
+
+
+def test_tables_are_small_and_compact() -> None:
+    files = list(DATA.glob("*.json"))
+    assert files
+    assert sum(p.stat().st_size for p in files) < 3_000_000
+    for p in files:
+        text = p.read_text(encoding="ascii")
+        assert text.endswith("\n") and text.count("\n") == 1
+        assert json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")) + "\n" == text
+
+
+def _strings(node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+    elif isinstance(node, str):
+        yield node
+
+
+def test_no_description_prose_is_copied() -> None:
+    for p in DATA.glob("*.json"):
+        strings = set(_strings(json.loads(p.read_text())))
+        assert "description" not in strings
+        # Facts are short: names, types, defaults, versions. Prose would be long.
+        assert max(len(s) for s in strings) < 80, p.name
