@@ -1,0 +1,129 @@
+"""The SDFormat document model: what the file says, before any resolution.
+
+Frozen dataclasses over the XML tree. Every name and reference keeps its
+span so that the semantic layer can point at the exact attribute value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..text import Span
+from ..xml import XmlElement
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A frame reference as written: an attribute value or an element's text."""
+
+    text: str
+    span: Span
+    role: str  # relative_to, attached_to, parent, child, canonical_link, placement_frame, expressed_in, mimic
+    element: XmlElement
+
+
+@dataclass(frozen=True, slots=True)
+class PoseSpec:
+    """A ``<pose>`` as written; absent poses have ``element=None`` and zero values."""
+
+    element: XmlElement | None
+    values: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # x y z r p y, or x y z qx qy qz qw
+    quaternion: bool = False
+    degrees: bool = False
+    relative_to: Ref | None = None
+    valid: bool = True
+
+
+NO_POSE = PoseSpec(None)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """Anything that is a frame of its scope: link, joint, frame, model."""
+
+    kind: str
+    name: str
+    name_span: Span | None
+    element: XmlElement
+    pose: PoseSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Link(Named):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Frame(Named):
+    attached_to: Ref | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Joint(Named):
+    type: str | None = None
+    parent: Ref | None = None
+    child: Ref | None = None
+    expressed_in: tuple[Ref, ...] = ()
+    mimics: tuple[Ref, ...] = ()
+    use_parent_model_frame: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Include:
+    """An ``<include>``; what it brings in is resolved by the semantic layer."""
+
+    element: XmlElement
+    uri: Ref | None  # role 'uri'
+    name: str | None
+    name_span: Span | None
+    pose: PoseSpec | None  # None: keep the included model's own pose
+    placement_frame: Ref | None = None
+    static: bool | None = None
+    merge: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Model(Named):
+    canonical_link: Ref | None = None
+    placement_frame: Ref | None = None
+    static: bool = False
+    links: tuple[Link, ...] = ()
+    joints: tuple[Joint, ...] = ()
+    frames: tuple[Frame, ...] = ()
+    models: tuple["Model", ...] = ()
+    includes: tuple[Include, ...] = ()
+    members: tuple[Named, ...] = ()  # links, joints, frames and models in document order
+    from_include: Include | None = None  # set when this model came from an <include>
+    source: object | None = field(default=None, compare=False)  # the analysis of the included file
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    name: str
+    name_span: Span | None
+    element: XmlElement
+    models: tuple[Model, ...] = ()
+    frames: tuple[Frame, ...] = ()
+    joints: tuple[Joint, ...] = ()
+    includes: tuple[Include, ...] = ()
+    members: tuple[Named, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """The ``<sdf>`` root: its version and its one world or model."""
+
+    version: str | None
+    version_span: Span | None
+    element: XmlElement | None
+    worlds: tuple[World, ...] = ()
+    models: tuple[Model, ...] = ()
+    others: tuple[XmlElement, ...] = ()  # top-level actor or light
+
+    @property
+    def root(self) -> World | Model | None:
+        if self.worlds:
+            return self.worlds[0]
+        if self.models:
+            return self.models[0]
+        return None

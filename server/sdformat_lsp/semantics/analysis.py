@@ -1,0 +1,255 @@
+"""One document, fully analysed: the entry point of the semantic layer.
+
+``analyze`` never raises on bad input; whatever it cannot make sense of
+becomes a diagnostic. The result holds everything the features need: the
+XML tree, the document model, the scopes and frame graphs, and the
+resolution of every frame reference.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..diagnostics import Diagnostic, Severity, error, warning
+from ..model import Document, Include, Model, build, version_tuple
+from ..text import LineIndex, Span
+from ..xml import XmlDocument, XmlElement, parse
+from .checks import check
+from .frames import FrameGraphs, FrameNode, Resolution, Scope
+from .pose import Transform
+
+LATEST = (1, 12)
+KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
+
+
+@dataclass
+class Options:
+    """What an analysis may depend on besides the text."""
+
+    resource_paths: tuple[str, ...] = ()
+    include_resolver_factory: Callable[["Analysis"], Callable] | None = None
+    schema: bool = True
+
+
+@dataclass
+class Analysis:
+    text: str
+    path: str | None
+    xml: XmlDocument
+    document: Document | None = None
+    graphs: FrameGraphs | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    version: str | None = None
+
+    @property
+    def lines(self) -> LineIndex:
+        return self.xml.lines
+
+    @property
+    def root_scope(self) -> Scope | None:
+        return self.graphs.root if self.graphs else None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == Severity.ERROR for d in self.diagnostics)
+
+    def scopes(self) -> list[Scope]:
+        return list(self.graphs.root.iter_scopes()) if self.graphs else []
+
+    def scope_at(self, offset: int) -> Scope | None:
+        """The innermost model or world whose element contains ``offset``."""
+        if self.graphs is None:
+            return None
+        best = None
+        for s in self.graphs.root.iter_scopes():
+            if s.path is not None:
+                continue
+            span = s.entity.element.span
+            if span.start <= offset <= span.end and (best is None or span.start >= best.entity.element.span.start):
+                best = s
+        return best
+
+    def node_defined_at(self, offset: int) -> FrameNode | None:
+        """The frame whose name attribute value contains ``offset``."""
+        if self.graphs is None:
+            return None
+        for n in self.graphs.nodes:
+            sp = n.name_span
+            if sp is not None and n.scope is not None or (sp is not None and n.kind == "model"):
+                if sp.start <= offset <= sp.end and self._local(n):
+                    return n
+        return None
+
+    def _local(self, node: FrameNode) -> bool:
+        s = node.inner if node.inner is not None else node.scope
+        return s is None or s.path is None
+
+    def resolution_at(self, offset: int) -> Resolution | None:
+        """The frame reference under ``offset``, if any."""
+        if self.graphs is None:
+            return None
+        for r in self.graphs.resolutions:
+            sp = r.ref.span
+            if sp.start <= offset <= sp.end and r.scope.path is None:
+                return r
+        return None
+
+    def pose_in_root(self, node: FrameNode) -> Transform | None:
+        return self.graphs.pose(node) if self.graphs else None
+
+    def pose_in_scope(self, node: FrameNode) -> Transform | None:
+        """Pose of ``node`` relative to the frame of the scope that declares it."""
+        if self.graphs is None:
+            return None
+        scope = node.scope
+        if scope is None:
+            return self.graphs.pose(node)
+        base = scope.node
+        a = self.graphs.pose(node)
+        b = self.graphs.pose(base) if base is not None else None
+        if a is None or b is None:
+            return None
+        return b.inverse() * a
+
+    def frames(self) -> list[dict]:
+        """Every frame of the root scope, as ``check --frames`` prints them."""
+        if self.graphs is None:
+            return []
+        out = []
+        for n in self.graphs.nodes:
+            if n.scope is not None and n.scope.path is not None and False:
+                continue
+            pose = self.graphs.pose(n)
+            link = self.graphs.attached_link(n)
+            names = [n.scoped_name()]
+            if n.kind == "model" and n.scope is not None:
+                names.append(n.scoped_name() + "::__model__")
+            for name in names:
+                out.append(
+                    {
+                        "name": name,
+                        "kind": n.kind,
+                        "pose": pose.as_list() if pose is not None else None,
+                        "attached_to": _link_name(link),
+                    }
+                )
+        out.sort(key=lambda f: f["name"])
+        return out
+
+
+def _link_name(link: FrameNode | None) -> str | None:
+    if link is None:
+        return None
+    if link.kind == "model":
+        return link.scoped_name() if link.scope is None else link.scoped_name() + "::__model__"
+    return link.scoped_name()
+
+
+def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
+    """Version and top-level structure."""
+    out: list[Diagnostic] = []
+    root = xml.root
+    if root is None:
+        return out
+    if root.tag == "robot":
+        out.append(
+            error(
+                "URDF_UNSUPPORTED",
+                "this is a URDF file (<robot>): it is not checked as SDFormat here; convert it with `gz sdf -p` or include it from an SDFormat file",
+                root.tag_span,
+            )
+        )
+        return out
+    if root.tag != "sdf":
+        out.append(error("ELEMENT_INCORRECT_TYPE", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
+        return out
+    va = root.attr("version")
+    if va is None:
+        out.append(error("ATTRIBUTE_MISSING", "<sdf> has no version: add version=\"1.12\" (or the version the file was written for)", root.tag_span))
+    else:
+        v = va.value.strip()
+        vt = version_tuple(v)
+        if vt > LATEST:
+            out.append(error("CONVERSION_ERROR", f"SDFormat {v} is newer than the newest version known here (1.12): use version=\"1.12\" or older", va.value_span))
+        elif v not in KNOWN_VERSIONS:
+            out.append(error("ATTRIBUTE_INVALID", f"'{v}' is not an SDFormat version: use one of 1.0, 1.2 ... 1.12", va.value_span))
+    singles = [c for c in root.children if c.tag in ("model", "actor", "light")]
+    if len(singles) > 1:
+        for extra in singles[1:]:
+            out.append(
+                error(
+                    "ELEMENT_INCORRECT_TYPE",
+                    f"an <sdf> file holds one model, actor or light at its top level; this <{extra.tag}> is one too many: "
+                    "move it into a world or another file",
+                    extra.tag_span,
+                )
+            )
+    if doc.worlds and singles:
+        for extra in singles:
+            out.append(error("ELEMENT_INCORRECT_TYPE", f"an <sdf> file with a <world> cannot also have a top-level <{extra.tag}>: move it into the world", extra.tag_span))
+    return out
+
+
+def analyze(text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None) -> Analysis:
+    """Analyse one SDFormat document. Never raises on bad input."""
+    options = options or Options()
+    xml = parse(text)
+    result = Analysis(text=text, path=path, xml=xml)
+    result.diagnostics.extend(extra or ())
+    result.diagnostics.extend(xml.problems)
+    try:
+        _analyze_into(result, options)
+    except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
+        result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
+    return result
+
+
+def _analyze_into(result: Analysis, options: Options) -> None:
+    xml = result.xml
+    doc, diags = build(xml)
+    result.document = doc
+    result.version = doc.version
+    result.diagnostics.extend(_root_checks(doc, xml))
+    if xml.root is None or xml.root.tag != "sdf" or doc.version is None or version_tuple(doc.version) > LATEST:
+        return
+    version = version_tuple(doc.version)
+    result.diagnostics.extend(diags)
+    if options.schema:
+        result.diagnostics.extend(_schema(xml, doc.version))
+    root = doc.root
+    if root is None:
+        return
+    resolver = options.include_resolver_factory(result) if options.include_resolver_factory else None
+    graphs = FrameGraphs(root, version, resolver)
+    result.graphs = graphs
+    result.diagnostics.extend(check(xml, graphs, version))
+    # other worlds of a multi-world file are checked on their own
+    for world in doc.worlds[1:]:
+        g = FrameGraphs(world, version, resolver)
+        result.diagnostics.extend(check(_Partial(xml, world.element), g, version))
+
+
+class _Partial:
+    """An XmlDocument view restricted to one element (for extra worlds)."""
+
+    def __init__(self, xml: XmlDocument, element: XmlElement) -> None:
+        self.root = None  # names were already checked over the whole document
+        self.text = xml.text
+
+
+def _schema(xml: XmlDocument, version: str) -> list[Diagnostic]:
+    """Schema validation, when the schema tables are available."""
+    try:
+        from .schema_check import check_schema  # written alongside the spec tables
+    except ImportError:
+        return []
+    try:
+        return check_schema(xml, version)
+    except Exception as exc:  # a schema bug must never hide the frame diagnostics
+        print(f"sdformat-lsp: schema check failed: {exc!r}", file=sys.stderr)
+        return []
+
+
+__all__ = ["Analysis", "Options", "analyze", "Include", "Model", "warning"]

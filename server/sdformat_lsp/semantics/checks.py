@@ -1,0 +1,439 @@
+"""The validation phases of the composition proposal (1.6.1 models, 1.6.2 worlds).
+
+Each phase reports a root cause once. Nodes whose problem was already
+reported are remembered in ``broken`` so that later phases (graph sinks,
+poses) stay quiet about the consequences: one mistake, one diagnostic.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Iterable
+
+from ..diagnostics import Diagnostic, Fix, Related, error
+from ..model import Frame, Joint, Model
+from ..text import Span
+from ..xml import XmlDocument, XmlElement
+from .frames import WORLD, WORLD_SENTINEL, FrameGraphs, FrameNode, Resolution, Scope
+
+_RESERVED = re.compile(r"^__.*__$")
+_FRAME_TAGS = {"link", "joint", "frame", "model"}
+_NO_NAME_CHECK = {"plugin"}
+
+
+def _where(scope: Scope) -> str:
+    return f"{scope.kind} '{scope.name}'" if scope.name else f"this {scope.kind}"
+
+
+def _suggest(text: str, candidates: Iterable[str]) -> str | None:
+    pool = [c for c in candidates if c and c != text]
+    best = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
+    return best[0] if best else None
+
+
+class Checker:
+    def __init__(self, xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int]) -> None:
+        self.xml = xml
+        self.g = graphs
+        self.version = version
+        self.out: list[Diagnostic] = []
+        self.broken: set[int] = set()  # ids of nodes whose own problem was reported
+
+    # -- helpers -------------------------------------------------------
+
+    def _mark(self, node: FrameNode | None) -> None:
+        if node is not None:
+            self.broken.add(id(node))
+
+    def _bad_ref(self, code: str, res: Resolution, what: str, candidates: Iterable[str] | None = None) -> Diagnostic:
+        """A diagnostic for a reference that did not resolve, with a suggestion when one fits."""
+        ref = res.ref
+        scope = res.scope
+        if res.problem == "reserved":
+            return error("ATTRIBUTE_INVALID", f"'__root__' is reserved and cannot be used in {what}; name a frame of {_where(scope)}", ref.span)
+        if res.problem == "empty":
+            return error(code, f"{what} is empty: name a frame of {_where(scope)}", ref.span)
+        if res.problem == "too-new":
+            return error(
+                code,
+                f"'{ref.text}' reaches into a nested model with '::', which SDFormat {self.version[0]}.{self.version[1]} does not allow: "
+                "set <sdf version=\"1.8\"> or later, or name a frame of this scope",
+                ref.span,
+            )
+        if candidates is None:
+            candidates = [n for n, node in scope.nested_frames()]
+        # point at the segment that failed
+        span = ref.span
+        failed = ref.text
+        for start, end, obj in res.segments:
+            if obj is None:
+                span, failed = Span(start, end), ref.text[start - ref.span.start : end - ref.span.start]
+                break
+        where = res.missing_in or scope
+        if where is not scope:
+            msg = f"{what} '{ref.text}': there is no frame '{failed}' in {_where(where)}"
+        elif "::" in ref.text and span != ref.span:
+            msg = f"{what} '{ref.text}': there is no nested model '{failed}' in {_where(scope)}"
+        else:
+            msg = f"{what} '{ref.text}' does not name a frame of {_where(scope)}"
+        if ref.text == WORLD and scope.kind == "model":
+            msg += " ('world' can only be a joint's parent inside a model)"
+        hint = _suggest(ref.text, candidates)
+        fixes: tuple[Fix, ...] = ()
+        if hint is not None:
+            msg += f"; did you mean '{hint}'?"
+            fixes = (Fix(f"Change to '{hint}'", ref.span, hint),)
+        elif scope.kind == "model" and scope.parent is not None and "::" not in ref.text:
+            msg += " (references cannot reach frames outside the model they are written in)"
+        return error(code, msg, ref.span, fixes=fixes, data={"suggestion": hint} if hint else {})
+
+    # -- phase 2: names ------------------------------------------------
+
+    def names(self) -> None:
+        root = self.xml.root
+        if root is None:
+            return
+        for el in root.iter():
+            if len(el.children) >= 2:
+                self._unique_children(el)
+        for node in self.g.nodes:
+            if node.kind == "world" or node.entity is None:
+                continue
+            self._reserved(node)
+
+    def _unique_children(self, el: XmlElement) -> None:
+        seen: dict[str, XmlElement] = {}
+        for c in el.children:
+            if c.tag in _NO_NAME_CHECK or c.prefix is not None:
+                continue
+            a = c.attr("name")
+            if a is None or not a.value:
+                continue
+            other = seen.get(a.value)
+            if other is None:
+                seen[a.value] = c
+                continue
+            scope_what = f"<{el.tag} name='{el.get('name')}'>" if el.get("name") else f"<{el.tag}>"
+            if other.tag == c.tag:
+                msg = f"{scope_what} already has a <{c.tag}> named '{a.value}': sibling names must be unique; rename one of them"
+            else:
+                msg = (
+                    f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: "
+                    "siblings must have distinct names, whatever their type; rename one of them"
+                )
+            oa = other.attr("name")
+            self.out.append(
+                error(
+                    "DUPLICATE_NAME",
+                    msg,
+                    a.value_span,
+                    related=(Related(oa.value_span if oa else other.tag_span, f"the other '{a.value}'"),),
+                    data={"duplicate": a.value},
+                )
+            )
+
+    def _reserved(self, node: FrameNode) -> None:
+        name = node.name
+        span = node.name_span
+        if span is None:
+            return  # the missing attribute was reported by the model builder
+        kind = node.kind
+        if not name:
+            self.out.append(error("RESERVED_NAME", f"the {kind} has an empty name: give it a name", span))
+        elif name == WORLD and (node.scope is not None):
+            self.out.append(error("RESERVED_NAME", f"'world' is reserved for the world frame and cannot name a {kind}: rename it", span))
+        elif _RESERVED.match(name):
+            self.out.append(error("RESERVED_NAME", f"names of the form __name__ are reserved for implicit frames: rename this {kind}", span))
+        elif "::" in name and self.version >= (1, 8):
+            self.out.append(
+                error("RESERVED_NAME", f"'::' separates scopes and cannot appear in a {kind} name: rename '{name}'", span)
+            )
+        else:
+            return
+        self._mark(node)
+
+    # -- phase 3: joints -----------------------------------------------
+
+    def joints(self) -> None:
+        for node in self.g.nodes:
+            if node.kind != "joint":
+                continue
+            joint: Joint = node.entity
+            scope = node.scope
+            assert scope is not None
+            p = self.g.resolution(joint.parent)
+            c = self.g.resolution(joint.child)
+            bad = False
+            if c is not None:
+                if joint.child.text == WORLD:
+                    self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' cannot have 'world' as its child: the world is fixed; swap <parent> and <child>", c.ref.span))
+                    bad = True
+                elif joint.child.text == joint.name:
+                    self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' names itself as its child: name the link or frame it moves", c.ref.span))
+                    bad = True
+                elif c.target is None:
+                    self.out.append(self._bad_ref("JOINT_CHILD_LINK_INVALID", c, f"child of joint '{joint.name}'", self._link_names(scope)))
+                    bad = True
+                elif self.version < (1, 8) and c.target.kind != "link":
+                    self.out.append(error("JOINT_CHILD_LINK_INVALID", f"the child of joint '{joint.name}' must be a link before SDFormat 1.8, but '{c.ref.text}' is a {c.target.kind}", c.ref.span))
+                    bad = True
+            if p is not None:
+                if joint.parent.text == joint.name:
+                    self.out.append(error("JOINT_PARENT_LINK_INVALID", f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'", p.ref.span))
+                    bad = True
+                elif p.target is None:
+                    self.out.append(self._bad_ref("JOINT_PARENT_LINK_INVALID", p, f"parent of joint '{joint.name}'", [*self._link_names(scope), WORLD]))
+                    bad = True
+                elif self.version < (1, 8) and p.target is not WORLD_SENTINEL and p.target.kind not in ("link", "world"):
+                    self.out.append(error("JOINT_PARENT_LINK_INVALID", f"the parent of joint '{joint.name}' must be a link before SDFormat 1.8, but '{p.ref.text}' is a {p.target.kind}", p.ref.span))
+                    bad = True
+            if bad:
+                self._mark(node)
+                continue
+            if p is None or c is None:
+                self._mark(node)
+                continue
+            if p.ref.text == c.ref.text:
+                self.out.append(error("JOINT_PARENT_SAME_AS_CHILD", f"joint '{joint.name}' has '{c.ref.text}' as both parent and child: a joint connects two different links", c.ref.span, related=(Related(p.ref.span, "the parent"),)))
+                self._mark(node)
+                continue
+            if p.target is WORLD_SENTINEL or p.target.kind == "world":
+                continue
+            pl, cl = self.g.attached_link(p.target), self.g.attached_link(c.target)
+            if pl is not None and pl is cl:
+                self.out.append(
+                    error(
+                        "JOINT_PARENT_SAME_AS_CHILD",
+                        f"the parent '{p.ref.text}' and child '{c.ref.text}' of joint '{joint.name}' are both attached to link "
+                        f"'{pl.scoped_name()}': a joint must connect two different links",
+                        c.ref.span,
+                        related=(Related(p.ref.span, "the parent"),),
+                    )
+                )
+                self._mark(node)
+
+    def _link_names(self, scope: Scope) -> list[str]:
+        return [n for n, node in scope.nested_frames() if node.kind in ("link", "frame", "model", "joint")]
+
+    # -- phase 4: canonical links and placement frames -----------------
+
+    def models(self) -> None:
+        for node in self.g.nodes:
+            if node.kind != "model":
+                continue
+            model: Model = node.entity
+            scope = node.inner
+            assert scope is not None
+            cref = model.canonical_link
+            if cref is not None and cref.text:
+                res = self.g.resolution(cref) or self.g.resolve(cref, scope)
+                links = [n for n, x in scope.nested_frames() if x.kind == "link"]
+                if res.target is None:
+                    d = self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links)
+                    self.out.append(Diagnostic_with_code(d, "MODEL_CANONICAL_LINK_INVALID"))
+                    self._mark(node)
+                elif res.target.kind != "link":
+                    self.out.append(error("MODEL_CANONICAL_LINK_INVALID", f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}", cref.span))
+                    self._mark(node)
+            elif not node.static and not model.links and not scope.children and not model.includes:
+                span = model.name_span or model.element.tag_span
+                self.out.append(
+                    error(
+                        "MODEL_WITHOUT_LINK",
+                        f"model '{model.name}' has no link, so nothing can carry its frames: add a <link>, a nested model with a link, or <static>true</static>",
+                        span,
+                    )
+                )
+                self._mark(node)
+            pf = model.placement_frame
+            if pf is not None and pf.text:
+                res = self.g.resolve(pf, scope)
+                if res.target is None:
+                    self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"placement_frame of model '{model.name}'"))
+
+    # -- phases 5-6: attached_to ---------------------------------------
+
+    def attached_to(self) -> None:
+        reported_cycles: set[int] = set()
+        for node in self.g.nodes:
+            if node.kind != "frame":
+                continue
+            frame: Frame = node.entity
+            ref = frame.attached_to
+            if ref is None or not ref.text:
+                continue
+            res = self.g.resolution(ref)
+            if res is None:
+                continue
+            if ref.text == node.name and node.scope is res.scope:
+                self.out.append(error("FRAME_ATTACHED_TO_CYCLE", f"frame '{node.name}' is attached to itself: name a link, joint, frame or model it moves with", ref.span))
+                self._mark(node)
+                reported_cycles.add(id(node))
+            elif res.target is None:
+                self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'"))
+                self._mark(node)
+        for node in self.g.nodes:
+            if id(node) in reported_cycles:
+                continue
+            cycle = self.g.attached_cycle(node)
+            if not cycle:
+                continue
+            ids = {id(n) for n in cycle}
+            if ids & reported_cycles:
+                continue
+            reported_cycles |= ids
+            if ids <= self.broken:
+                continue  # e.g. a joint naming itself as its child: already reported
+            self._cycle("FRAME_ATTACHED_TO_CYCLE", "attached_to", cycle, lambda n: n.attached_ref)
+        for node in self.g.nodes:
+            if node.kind == "world" or id(node) in self.broken or id(node) in reported_cycles:
+                continue
+            if self.g.attached_link(node) is not None:
+                continue
+            # find the end of the chain; stay quiet if it runs into a reported problem
+            cur, seen, quiet = node, set(), False
+            while cur is not None and id(cur) not in seen:
+                if id(cur) in self.broken or id(cur) in reported_cycles:
+                    quiet = True
+                    break
+                seen.add(id(cur))
+                if cur.attached_to is None:
+                    break
+                cur = cur.attached_to
+            if quiet or cur is None or id(cur) in seen and cur.attached_to is not None:
+                continue
+            if cur is node and node.kind == "joint":
+                continue  # its child problem was reported (or it has none)
+            span = node.name_span or getattr(node.entity, "element", None).tag_span
+            self.out.append(
+                error(
+                    "FRAME_ATTACHED_TO_GRAPH_ERROR",
+                    f"{node.kind} '{node.name}' is not attached to any link: its attached_to chain ends at {cur.kind} '{cur.name}', "
+                    "which is neither a link nor a static model",
+                    span,
+                )
+            )
+            self._mark(node)
+
+    def _cycle(self, code: str, attr: str, cycle: list[FrameNode], ref_of) -> None:
+        members = sorted(cycle, key=lambda n: (ref_of(n).span.start if ref_of(n) is not None else 1 << 60))
+        first = members[0]
+        ref = ref_of(first)
+        names = " -> ".join(n.name for n in [*cycle, cycle[0]])
+        span = ref.span if ref is not None else (first.name_span or Span(0, 0))
+        related = tuple(
+            Related(ref_of(n).span, f"{n.kind} '{n.name}' {attr} '{ref_of(n).text}'")
+            for n in members
+            if ref_of(n) is not None
+        )
+        self.out.append(error(code, f"{attr} cycle: {names}; break the cycle by pointing one of these at a link or __model__", span, related=related))
+        for n in cycle:
+            self._mark(n)
+
+    # -- phases 7-8: relative_to ---------------------------------------
+
+    def relative_to(self) -> None:
+        reported: set[int] = set()
+        for node in self.g.nodes:
+            entity = node.entity
+            pose = getattr(entity, "pose", None)
+            if node.kind == "world" or pose is None or pose.relative_to is None or not pose.relative_to.text:
+                continue
+            ref = pose.relative_to
+            if node.scope is None:
+                self.out.append(
+                    error(
+                        "ATTRIBUTE_INVALID",
+                        f"the pose of the top-level model '{node.name}' cannot have relative_to: there is no enclosing frame; remove the attribute",
+                        ref.span,
+                    )
+                )
+                continue
+            res = self.g.resolution(ref)
+            if res is None:
+                continue
+            if res.target is node or (ref.text == node.name and res.scope is node.scope and node.kind != "model"):
+                self.out.append(error("POSE_RELATIVE_TO_CYCLE", f"the pose of {node.kind} '{node.name}' is relative to itself: name another frame", ref.span))
+                self._mark(node)
+                reported.add(id(node))
+            elif res.target is None:
+                self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'"))
+                self._mark(node)
+        for node in self.g.nodes:
+            if id(node) in reported:
+                continue
+            cycle = self.g.relative_cycle(node)
+            if not cycle:
+                continue
+            ids = {id(n) for n in cycle}
+            if ids & reported:
+                continue
+            reported |= ids
+            if ids & self.broken and len(ids & self.broken) == len(ids):
+                continue  # an attached_to cycle already explains it
+            self._cycle("POSE_RELATIVE_TO_CYCLE", "relative_to", cycle, lambda n: n.relative_ref)
+        for node in self.g.nodes:
+            if id(node) in self.broken or id(node) in reported or node.kind == "world":
+                continue
+            if self.g.pose(node) is not None:
+                continue
+            cur, seen, quiet = node, set(), False
+            while cur is not None and id(cur) not in seen:
+                if id(cur) in self.broken or id(cur) in reported:
+                    quiet = True
+                    break
+                seen.add(id(cur))
+                cur = cur.relative_to
+            if quiet:
+                continue
+            span = node.name_span or node.entity.element.tag_span
+            self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {_where(self.g.root)}", span))
+            self._mark(node)
+
+    # -- joint axes ----------------------------------------------------
+
+    def axes(self) -> None:
+        for node in self.g.nodes:
+            if node.kind != "joint":
+                continue
+            joint: Joint = node.entity
+            scope = node.scope
+            for ref in joint.expressed_in:
+                if not ref.text:
+                    continue
+                res = self.g.resolve(ref, scope)
+                if res.target is None:
+                    self.out.append(self._bad_ref("JOINT_AXIS_EXPRESSED_IN_INVALID", res, f"expressed_in of the axis of joint '{joint.name}'"))
+            for ref in joint.mimics:
+                res = self.g.resolve(ref, scope)
+                if res.target is None or res.target.kind != "joint":
+                    joints = [n for n, x in scope.nested_frames() if x.kind == "joint" and x is not node]
+                    if res.target is not None:
+                        self.out.append(error("JOINT_AXIS_MIMIC_INVALID", f"mimic joint '{ref.text}' of joint '{joint.name}' is a {res.target.kind}, not a joint", ref.span))
+                    else:
+                        self.out.append(self._bad_ref("JOINT_AXIS_MIMIC_INVALID", res, f"mimic joint of joint '{joint.name}'", joints))
+                elif res.target is node:
+                    self.out.append(error("JOINT_AXIS_MIMIC_INVALID", f"joint '{joint.name}' cannot mimic itself: name another joint", ref.span))
+
+    def run(self) -> list[Diagnostic]:
+        self.names()
+        self.joints()
+        self.models()
+        self.attached_to()
+        self.relative_to()
+        self.axes()
+        return self.out
+
+
+def Diagnostic_with_code(d: Diagnostic, code: str) -> Diagnostic:
+    """Keep a reference diagnostic but give it the phase's own code."""
+    if d.code == code or d.code == "ATTRIBUTE_INVALID":
+        return d
+    return Diagnostic(code, d.severity, d.message, d.span, d.related, d.fixes, d.path, d.data)
+
+
+def check(xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int]) -> list[Diagnostic]:
+    return Checker(xml, graphs, version).run()
+
+

@@ -1,0 +1,491 @@
+"""Scopes and the two frame graphs of a model or world.
+
+Every frame is a :class:`FrameNode`. A nested model is one node, named by
+its model name in the enclosing scope and ``__model__`` inside its own.
+Each node has at most one outgoing edge in each graph (``attached_to`` and
+``relative_to``), so walking and cycle detection are iterative and linear;
+the graphs are also kept as networkx ``DiGraph`` objects for the features
+(ancestors, cycles) and for anyone who wants to inspect them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import networkx as nx
+
+from ..model import Frame, Include, Joint, Link, Model, Named, PoseSpec, Ref, World
+from .pose import IDENTITY, Transform, transform_of
+
+MODEL_FRAME = "__model__"
+WORLD = "world"
+
+
+class FrameNode:
+    """A vertex of the frame graphs: a link, joint, frame, model or the world."""
+
+    __slots__ = (
+        "kind", "name", "scope", "entity", "inner", "static",
+        "attached_ref", "attached_to", "attached_default",
+        "relative_ref", "relative_to", "transform",
+        "_link", "_link_state", "_pose", "_pose_state", "__weakref__",
+    )
+
+    def __init__(self, kind: str, name: str, scope: "Scope | None", entity: object | None) -> None:
+        self.kind = kind  # link, joint, frame, model, world
+        self.name = name  # local name in ``scope``
+        self.scope = scope  # the scope that lists this node by ``name`` (None: the root)
+        self.entity = entity  # Link/Joint/Frame/Model/World of the document model
+        self.inner: Scope | None = None  # for models and the world: the scope it opens
+        self.static = False
+        self.attached_ref: Ref | None = None  # the reference that gave the edge
+        self.attached_to: FrameNode | None = None
+        self.attached_default = False  # edge follows a default rule, not a written reference
+        self.relative_ref: Ref | None = None
+        self.relative_to: FrameNode | None = None
+        self.transform: Transform = IDENTITY  # X_{relative_to, self}
+        self._link: FrameNode | None = None
+        self._link_state = 0  # 0 unknown, 1 resolved, 2 failed
+        self._pose: Transform | None = None
+        self._pose_state = 0
+
+    @property
+    def is_sink(self) -> bool:
+        """A legal end of an attached_to chain: a link, a static model, the world."""
+        return self.kind in ("link", "world") or (self.kind == "model" and self.static)
+
+    @property
+    def name_span(self):
+        return getattr(self.entity, "name_span", None)
+
+    def scoped_name(self) -> str:
+        """The name of this node as written from the root scope (``a::b::L``)."""
+        if self.scope is None:
+            return MODEL_FRAME if self.kind == "model" else self.name
+        parts = [self.name]
+        s = self.scope
+        while s.parent is not None:
+            parts.append(s.name)
+            s = s.parent
+        return "::".join(reversed(parts))
+
+    def __repr__(self) -> str:
+        return f"<FrameNode {self.kind} {self.name}>"
+
+
+@dataclass(eq=False)
+class Scope:
+    """A model or world and the frames it declares."""
+
+    kind: str  # model or world
+    name: str
+    entity: Model | World
+    parent: "Scope | None"
+    node: FrameNode | None = None  # the model's own frame (its __model__); the world node for a world
+    frames: dict[str, FrameNode] = field(default_factory=dict)
+    children: dict[str, "Scope"] = field(default_factory=dict)
+    version: tuple[int, int] = (1, 12)
+    path: str | None = None  # the file this scope was written in, when not the analysed document
+
+    @property
+    def depth(self) -> int:
+        d, s = 0, self.parent
+        while s is not None:
+            d, s = d + 1, s.parent
+        return d
+
+    def describe(self) -> str:
+        return f"{self.kind} '{self.name}'"
+
+    def iter_scopes(self) -> Iterator["Scope"]:
+        stack = [self]
+        while stack:
+            s = stack.pop()
+            yield s
+            stack.extend(reversed(list(s.children.values())))
+
+    def nested_frames(self) -> Iterator[tuple[str, FrameNode]]:
+        """Every name legal in a reference from this scope: local names and paths down."""
+        stack: list[tuple[str, Scope]] = [("", self)]
+        while stack:
+            prefix, s = stack.pop()
+            for name, node in s.frames.items():
+                if prefix and name == WORLD and node.kind == "world":
+                    continue
+                yield prefix + name, node
+            for cname, child in reversed(list(s.children.items())):
+                stack.append((f"{prefix}{cname}::", child))
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a written reference resolved to, segment by segment."""
+
+    ref: Ref
+    scope: Scope
+    target: FrameNode | None
+    segments: tuple[tuple[int, int, object], ...]  # (start, end, FrameNode | Scope | None) per `::` segment
+    problem: str | None = None  # why it did not resolve: 'empty', 'reserved', 'missing', 'nested', 'too-new'
+    missing_in: Scope | None = None  # the scope where the lookup failed
+
+
+IncludeResolver = Callable[[Include, "Scope"], Model | None]
+
+
+class FrameGraphs:
+    """Scopes, nodes and both graphs of one document's root (a model or a world)."""
+
+    def __init__(self, root: Model | World, version: tuple[int, int], include_resolver: IncludeResolver | None = None) -> None:
+        self.version = version
+        self.include_resolver = include_resolver
+        self.nodes: list[FrameNode] = []
+        self.resolutions: list[Resolution] = []
+        self.by_ref: dict[int, Resolution] = {}
+        self.attached = nx.DiGraph()
+        self.relative = nx.DiGraph()
+        self.included: list[tuple[Include, Scope]] = []
+        if isinstance(root, World):
+            self.root = self._world_scope(root)
+        else:
+            self.root = self._model_scopes(root, None, None)
+        self._edges()
+
+    # -- building ------------------------------------------------------
+
+    def _node(self, kind: str, name: str, scope: Scope | None, entity: object | None) -> FrameNode:
+        n = FrameNode(kind, name, scope, entity)
+        self.nodes.append(n)
+        return n
+
+    def _add_member(self, scope: Scope, node: FrameNode) -> None:
+        if node.name and node.name not in scope.frames:
+            scope.frames[node.name] = node
+
+    def _world_scope(self, world: World) -> Scope:
+        scope = Scope("world", world.name, world, None, version=self.version)
+        wnode = self._node("world", WORLD, None, world)
+        wnode.inner = scope
+        scope.node = wnode
+        scope.frames[WORLD] = wnode
+        for member in world.members:
+            if isinstance(member, Model):
+                self._model_scopes(member, scope, None)
+            elif isinstance(member, Frame):
+                self._add_member(scope, self._node("frame", member.name, scope, member))
+            elif isinstance(member, Joint):
+                self._add_member(scope, self._node("joint", member.name, scope, member))
+        for inc in world.includes:
+            self._include(inc, scope)
+        return scope
+
+    def _include(self, inc: Include, scope: Scope) -> None:
+        if self.include_resolver is None:
+            return
+        model = self.include_resolver(inc, scope)
+        if model is not None:
+            child = self._model_scopes(model, scope, None)
+            self.included.append((inc, child))
+
+    def _model_scopes(self, model: Model, parent: Scope | None, _unused: object) -> Scope:
+        """Create the scope of ``model`` and of every model nested in it, iteratively."""
+        top: Scope | None = None
+        stack: list[tuple[Model, Scope | None]] = [(model, parent)]
+        while stack:
+            m, p = stack.pop()
+            scope = Scope("model", m.name, m, p, version=self.version, path=getattr(m.source, "path", None) if m.source else (p.path if p else None))
+            node = self._node("model", m.name, p, m)
+            node.inner = scope
+            node.static = m.static or (p is not None and p.node is not None and p.node.static and p.kind == "model")
+            scope.node = node
+            scope.frames[MODEL_FRAME] = node
+            if top is None:
+                top = scope
+            if p is not None:
+                self._add_member(p, node)
+                if m.name and m.name not in p.children:
+                    p.children[m.name] = scope
+            for member in m.members:
+                if isinstance(member, Link):
+                    self._add_member(scope, self._node("link", member.name, scope, member))
+                elif isinstance(member, Joint):
+                    self._add_member(scope, self._node("joint", member.name, scope, member))
+                elif isinstance(member, Frame):
+                    self._add_member(scope, self._node("frame", member.name, scope, member))
+            for inc in m.includes:
+                self._include(inc, scope)
+            for nested in reversed(m.models):
+                stack.append((nested, scope))
+        assert top is not None
+        return top
+
+    # -- references ----------------------------------------------------
+
+    def resolve(self, ref: Ref, scope: Scope, allow_world: bool = False, record: bool = True) -> Resolution:
+        """Resolve ``ref`` written in ``scope``: down into nested scopes, never up."""
+        text = ref.text
+        res: Resolution
+        if not text:
+            res = Resolution(ref, scope, None, (), "empty", scope)
+        elif text == "__root__":
+            res = Resolution(ref, scope, None, (), "reserved", scope)
+        else:
+            parts = text.split("::")
+            segments: list[tuple[int, int, object]] = []
+            offset = ref.span.start
+            cur = scope
+            target: FrameNode | None = None
+            problem = None
+            for i, part in enumerate(parts):
+                start, end = offset, offset + len(part)
+                offset = end + 2
+                last = i == len(parts) - 1
+                if not part:
+                    problem = "missing"
+                    break
+                if not last:
+                    child = cur.children.get(part)
+                    if child is None:
+                        segments.append((start, end, None))
+                        problem = "missing"
+                        break
+                    segments.append((start, end, child))
+                    cur = child
+                    continue
+                node = cur.frames.get(part)
+                if node is not None and node.kind == "world" and (cur is not scope or not (allow_world or scope.kind == "world")):
+                    node = None
+                if node is None and part == WORLD and allow_world and cur is scope and scope.kind == "model":
+                    target = WORLD_SENTINEL
+                    segments.append((start, end, None))
+                    break
+                segments.append((start, end, node))
+                if node is None:
+                    problem = "missing"
+                else:
+                    target = node
+            if problem is None and len(parts) > 1 and self.version < (1, 8):
+                problem, target = "too-new", None
+            res = Resolution(ref, scope, target, tuple(segments), problem, cur if problem == "missing" else None)
+        if record:
+            self.resolutions.append(res)
+            self.by_ref[id(ref)] = res
+        return res
+
+    def resolution(self, ref: Ref | None) -> Resolution | None:
+        """The recorded resolution of ``ref``, if it was resolved during building."""
+        return self.by_ref.get(id(ref)) if ref is not None else None
+
+    # -- edges ---------------------------------------------------------
+
+    def _edges(self) -> None:
+        for node in self.nodes:
+            entity = node.entity
+            scope = node.scope
+            if node.kind == "world":
+                self.attached.add_node(node)
+                self.relative.add_node(node)
+                continue
+            if scope is None:  # the root model: source of relative_to, attached to its canonical link
+                self.relative.add_node(node)
+                self._model_attachment(node)
+                continue
+            default_base = scope.node  # __model__ of a model, the world node of a world
+            if node.kind == "link":
+                self.attached.add_node(node)
+                self._relative(node, entity.pose, scope, default_base)
+            elif node.kind == "model":
+                self._model_attachment(node)
+                self._relative(node, entity.pose, scope, default_base)
+                if entity.from_include is not None and entity.from_include.pose is not None:
+                    pass  # the include's pose was already put in place of the model's own
+            elif node.kind == "joint":
+                if entity.parent is not None:
+                    self.resolve(entity.parent, scope, allow_world=True)
+                child = self.resolve(entity.child, scope) if entity.child is not None else None
+                if child is not None:
+                    self._attach(node, child.target, entity.child)
+                self._relative(node, entity.pose, scope, child.target if child is not None else None, default_ref=entity.child)
+            elif node.kind == "frame":
+                if entity.attached_to is not None and entity.attached_to.text:
+                    at = self.resolve(entity.attached_to, scope, allow_world=scope.kind == "world")
+                    self._attach(node, at.target, entity.attached_to)
+                    self._relative(node, entity.pose, scope, at.target, default_ref=entity.attached_to)
+                else:
+                    if entity.attached_to is not None:  # attached_to="" means the default
+                        pass
+                    self._attach(node, default_base, None, default=True)
+                    self._relative(node, entity.pose, scope, default_base)
+
+    def _attach(self, node: FrameNode, target: FrameNode | None, ref: Ref | None, default: bool = False) -> None:
+        self.attached.add_node(node)
+        node.attached_ref = ref
+        node.attached_default = default
+        if target is not None and target is not WORLD_SENTINEL:
+            node.attached_to = target
+            self.attached.add_edge(node, target)
+
+    def _model_attachment(self, node: FrameNode) -> None:
+        model: Model = node.entity
+        scope = node.inner
+        assert scope is not None
+        self.attached.add_node(node)
+        if model.canonical_link is not None and model.canonical_link.text:
+            res = self.resolve(model.canonical_link, scope)
+            target = res.target if res.target is not None and res.target.kind == "link" else None
+            self._attach(node, target, model.canonical_link)
+            return
+        if node.static:
+            return
+        target = None
+        for member in model.members:
+            if isinstance(member, Link):
+                target = scope.frames.get(member.name)
+                break
+        if target is None and scope.children:
+            target = next(iter(scope.children.values())).node
+        if target is not None:
+            self._attach(node, target, None, default=True)
+
+    def _relative(self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None) -> None:
+        self.relative.add_node(node)
+        node.transform = transform_of(pose)
+        if pose is not None and pose.relative_to is not None and pose.relative_to.text:
+            res = self.resolve(pose.relative_to, scope)
+            node.relative_ref = pose.relative_to
+            target = res.target
+        else:
+            node.relative_ref = default_ref
+            target = default
+        if target is not None and target is not WORLD_SENTINEL:
+            node.relative_to = target
+            self.relative.add_edge(node, target, ref=node.relative_ref)
+
+    # -- queries -------------------------------------------------------
+
+    def attached_link(self, node: FrameNode) -> FrameNode | None:
+        """The sink of ``node``'s attached_to chain, if it is a legal one."""
+        if node._link_state:
+            return node._link if node._link_state == 1 else None
+        path: list[FrameNode] = []
+        seen: set[int] = set()
+        cur: FrameNode | None = node
+        result: FrameNode | None = None
+        while cur is not None:
+            if cur._link_state:
+                result = cur._link if cur._link_state == 1 else None
+                break
+            if id(cur) in seen:
+                result = None
+                break
+            seen.add(id(cur))
+            path.append(cur)
+            if cur.attached_to is None:
+                result = cur if cur.is_sink else None
+                break
+            cur = cur.attached_to
+        for p in path:
+            p._link = result
+            p._link_state = 1 if result is not None else 2
+        return result
+
+    def attached_cycle(self, node: FrameNode) -> list[FrameNode] | None:
+        return _cycle_from(node, lambda n: n.attached_to)
+
+    def relative_cycle(self, node: FrameNode) -> list[FrameNode] | None:
+        return _cycle_from(node, lambda n: n.relative_to)
+
+    def pose(self, node: FrameNode) -> Transform | None:
+        """``X_root_node``: relative to the root model frame or the world; None if unresolvable."""
+        if node._pose_state:
+            return node._pose
+        path: list[FrameNode] = []
+        seen: set[int] = set()
+        cur: FrameNode | None = node
+        base: Transform | None = None
+        while True:
+            if cur._pose_state:
+                base = cur._pose
+                break
+            if id(cur) in seen:
+                base = None
+                break
+            seen.add(id(cur))
+            path.append(cur)
+            if cur.relative_to is None:
+                if cur.scope is None:  # the root: the source of the graph
+                    base = IDENTITY
+                    path.pop()
+                    cur._pose, cur._pose_state = IDENTITY, 1
+                else:
+                    base = None
+                break
+            cur = cur.relative_to
+        for p in reversed(path):
+            if base is not None:
+                base = base * self.edge_transform(p)
+            p._pose = base
+            p._pose_state = 1 if base is not None else 2
+        return node._pose
+
+    def edge_transform(self, node: FrameNode) -> Transform:
+        """``X_{relative_to, node}``, with a nested model's placement frame applied."""
+        if node.kind == "model" and node.scope is not None:
+            model: Model = node.entity
+            pf = model.placement_frame
+            inc = model.from_include
+            if inc is not None and inc.placement_frame is not None and inc.placement_frame.text:
+                pf = inc.placement_frame
+            if pf is not None and pf.text and node.inner is not None:
+                res = self.resolve(pf, node.inner, record=False)
+                if res.target is not None:
+                    inside = self.relative_pose(res.target, node)
+                    if inside is not None:
+                        return node.transform * inside.inverse()
+        return node.transform
+
+    def relative_pose(self, node: FrameNode, base: FrameNode) -> Transform | None:
+        """``X_base_node`` by walking up from ``node`` until ``base`` (no memo, bounded)."""
+        acc = IDENTITY
+        cur = node
+        seen: set[int] = set()
+        while cur is not base:
+            if cur.relative_to is None or id(cur) in seen:
+                a, b = self.pose(node), self.pose(base)
+                return None if a is None or b is None else b.inverse() * a
+            seen.add(id(cur))
+            acc = self.edge_transform(cur) * acc
+            cur = cur.relative_to
+        return acc
+
+    def chain(self, node: FrameNode, limit: int = 64) -> list[FrameNode]:
+        """The relative_to chain from ``node`` to its source, for display."""
+        out = [node]
+        seen = {id(node)}
+        cur = node.relative_to
+        while cur is not None and id(cur) not in seen and len(out) < limit:
+            out.append(cur)
+            seen.add(id(cur))
+            cur = cur.relative_to
+        return out
+
+
+class _WorldSentinel(FrameNode):
+    pass
+
+
+WORLD_SENTINEL = _WorldSentinel("world", WORLD, None, None)
+
+
+def _cycle_from(node: FrameNode, step: Callable[[FrameNode], FrameNode | None]) -> list[FrameNode] | None:
+    """The cycle reached from ``node`` by following ``step``, if any."""
+    order: dict[int, int] = {}
+    path: list[FrameNode] = []
+    cur: FrameNode | None = node
+    while cur is not None:
+        if id(cur) in order:
+            return path[order[id(cur)] :]
+        order[id(cur)] = len(path)
+        path.append(cur)
+        cur = step(cur)
+    return None
