@@ -1,0 +1,332 @@
+// VS Code entry point: a thin layer over src/launch.ts (which holds all launch
+// logic and does not depend on the editor) and vscode-languageclient.
+
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  ErrorHandler,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+import {
+  classifyEarlyExit,
+  formatCommand,
+  formatStartFailure,
+  preflight,
+  resolveServerCommand,
+  ServerCommand,
+  ServerStartError,
+  spawnServer,
+  SpawnedServer,
+} from './launch';
+import { buildServerSettings, ServerSettings, VariableContext } from './settings';
+
+const CLIENT_ID = 'sdformat';
+const CLIENT_NAME = 'SDFormat Language Server';
+const OPEN_SETTINGS = 'Open Settings';
+const SHOW_OUTPUT = 'Show Output';
+
+/**
+ * A LanguageClient that stays quiet while starting: vscode-languageclient
+ * reports a failed start with its own notifications ("couldn't create
+ * connection to server", "connection closed"...). During startup we show a
+ * single, explanatory message ourselves instead; the client's messages still
+ * go to the output channel.
+ */
+class SdformatLanguageClient extends LanguageClient {
+  quiet = true;
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.quiet ? false : showNotification);
+  }
+}
+
+/** Minimal view of the ms-python.python extension API that we use. */
+interface PythonExtensionApi {
+  environments?: {
+    getActiveEnvironmentPath(resource?: vscode.Uri): { id: string; path: string };
+    resolveEnvironment(
+      environment: { id: string; path: string } | string,
+    ): Promise<{ executable: { uri?: vscode.Uri } } | undefined>;
+    onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
+  };
+  settings?: {
+    getExecutionDetails(resource?: vscode.Uri): { execCommand: string[] | undefined };
+    onDidChangeExecutionDetails?: vscode.Event<unknown>;
+  };
+}
+
+let output: vscode.OutputChannel;
+let client: SdformatLanguageClient | undefined;
+let server: SpawnedServer | undefined;
+let starting: Promise<void> | undefined;
+let pythonApi: PythonExtensionApi | undefined;
+
+function variableContext(): VariableContext {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const byName: Record<string, string> = {};
+  for (const f of folders) {
+    if (f.uri.scheme === 'file') {
+      byName[f.name] = f.uri.fsPath;
+    }
+  }
+  const first = folders.find((f) => f.uri.scheme === 'file');
+  return { workspaceFolder: first?.uri.fsPath, workspaceFolders: byName };
+}
+
+function serverSettings(): ServerSettings {
+  const section = vscode.workspace.getConfiguration('sdformat');
+  return buildServerSettings(
+    { resourcePaths: section.get('resourcePaths'), debounceMs: section.get('debounceMs') },
+    variableContext(),
+  );
+}
+
+async function getPythonApi(): Promise<PythonExtensionApi | undefined> {
+  const ext = vscode.extensions.getExtension<PythonExtensionApi>('ms-python.python');
+  if (!ext) {
+    return undefined;
+  }
+  try {
+    return ext.isActive ? ext.exports : await ext.activate();
+  } catch (error) {
+    output.appendLine(`Could not activate the Python extension: ${String(error)}`);
+    return undefined;
+  }
+}
+
+/** The interpreter chosen in the Python extension, as a command (array of words). */
+async function pythonCommandFromExtension(): Promise<string[] | undefined> {
+  const api = pythonApi;
+  if (!api) {
+    return undefined;
+  }
+  const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+  try {
+    if (api.environments) {
+      const active = api.environments.getActiveEnvironmentPath(resource);
+      const resolved = await api.environments.resolveEnvironment(active);
+      const exe = resolved?.executable.uri?.fsPath;
+      if (exe) {
+        return [exe];
+      }
+    }
+    const details = api.settings?.getExecutionDetails(resource);
+    if (details?.execCommand && details.execCommand.length > 0) {
+      return details.execCommand;
+    }
+  } catch (error) {
+    output.appendLine(`Could not get the interpreter from the Python extension: ${String(error)}`);
+  }
+  return undefined;
+}
+
+async function showStartFailure(error: unknown): Promise<void> {
+  const message = formatStartFailure(error);
+  output.appendLine(`[error] ${message}`);
+  if (error instanceof ServerStartError && error.details.stderr) {
+    output.appendLine('--- server stderr (tail) ---');
+    output.appendLine(error.details.stderr.trimEnd());
+  }
+  const choice = await vscode.window.showErrorMessage(message, OPEN_SETTINGS, SHOW_OUTPUT);
+  if (choice === OPEN_SETTINGS) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'sdformat.server');
+  } else if (choice === SHOW_OUTPUT) {
+    output.show(true);
+  }
+}
+
+/** Why a start failed: our own classification when we have one. */
+async function explainFailure(error: unknown, sc: ServerCommand): Promise<unknown> {
+  if (error instanceof ServerStartError) {
+    return error;
+  }
+  const spawned = server;
+  if (spawned) {
+    // The process died before answering `initialize`, or is about to.
+    const exit = await Promise.race([
+      spawned.exited,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000)),
+    ]);
+    if (exit) {
+      return classifyEarlyExit(sc, exit, spawned.stderrTail());
+    }
+    void spawned.terminate(0);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ServerStartError('initialize-failed', `initialization failed: ${message}`, sc, { cause: error });
+}
+
+async function startClient(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('sdformat');
+  pythonApi = pythonApi ?? (await getPythonApi());
+
+  let sc: ServerCommand;
+  try {
+    sc = resolveServerCommand({
+      setting: config.get('server.command'),
+      pythonCommand: await pythonCommandFromExtension(),
+      variables: variableContext(),
+    });
+  } catch (error) {
+    await showStartFailure(error);
+    return;
+  }
+  const cwd = variableContext().workspaceFolder;
+  output.appendLine(`Starting: ${formatCommand(sc)} (${sc.source})`);
+
+  const problem = await preflight(sc, { cwd });
+  if (problem) {
+    await showStartFailure(problem);
+    return;
+  }
+
+  const serverOptions: ServerOptions = async () => {
+    server = await spawnServer(sc, { cwd });
+    const spawned = server;
+    void spawned.exited.then(({ code, signal }) => {
+      output.appendLine(`Server process exited (${code !== null ? `code ${code}` : `signal ${signal}`}).`);
+    });
+    return spawned.process;
+  };
+
+  let defaultHandler: ErrorHandler | undefined;
+  const errorHandler: ErrorHandler = {
+    error: (error, message, count) => {
+      if (client?.quiet) {
+        return { action: ErrorAction.Shutdown, handled: true };
+      }
+      return defaultHandler!.error(error, message, count);
+    },
+    closed: () => {
+      if (client?.quiet) {
+        return { action: CloseAction.DoNotRestart, handled: true };
+      }
+      return defaultHandler!.closed();
+    },
+  };
+
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'sdformat' },
+      { scheme: 'untitled', language: 'sdformat' },
+    ],
+    outputChannel: output,
+    initializationOptions: serverSettings(),
+    errorHandler,
+    initializationFailedHandler: () => false,
+    middleware: {
+      workspace: {
+        // Answer workspace/configuration for the `sdformat` section with the
+        // same processed settings that initializationOptions carries.
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          if (!Array.isArray(result)) {
+            return result;
+          }
+          return params.items.map((item, i) => (item.section === 'sdformat' ? serverSettings() : result[i]));
+        },
+      },
+    },
+  };
+
+  const newClient = new SdformatLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  defaultHandler = newClient.createDefaultErrorHandler(4);
+  client = newClient;
+  try {
+    await newClient.start();
+    newClient.quiet = false;
+    output.appendLine('Server started.');
+  } catch (error) {
+    const explained = await explainFailure(error, sc);
+    if (client === newClient) {
+      client = undefined;
+    }
+    if (newClient.state === State.Running) {
+      await newClient.dispose().catch(() => undefined);
+    }
+    void server?.terminate(0);
+    await showStartFailure(explained);
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const current = client;
+  const spawned = server;
+  client = undefined;
+  server = undefined;
+  if (current) {
+    try {
+      if (current.state === State.Running) {
+        await current.dispose(3000); // shutdown + exit
+      }
+    } catch (error) {
+      output.appendLine(`Stopping the server failed: ${String(error)}`);
+    }
+  }
+  if (spawned) {
+    spawned.process.stdin?.end();
+    await spawned.terminate(2000);
+  }
+}
+
+/** Restarts the server; concurrent requests are serialized. */
+function restart(): Promise<void> {
+  const previous = starting ?? Promise.resolve();
+  starting = previous
+    .catch(() => undefined)
+    .then(async () => {
+      await stopClient();
+      await startClient();
+    });
+  return starting;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel(CLIENT_NAME);
+  context.subscriptions.push(output);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('sdformat.restartServer', () => restart()),
+    vscode.commands.registerCommand('sdformat.showOutput', () => output.show(true)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('sdformat.server')) {
+        void restart();
+      } else if (event.affectsConfiguration('sdformat.resourcePaths') || event.affectsConfiguration('sdformat.debounceMs')) {
+        const current = client;
+        if (current && current.state === State.Running) {
+          void current.sendNotification(DidChangeConfigurationNotification.type, {
+            settings: { sdformat: serverSettings() },
+          });
+        }
+      }
+    }),
+  );
+
+  starting = startClient();
+  await starting;
+
+  // Follow interpreter changes in the Python extension when we use its interpreter.
+  const onPythonChange =
+    pythonApi?.environments?.onDidChangeActiveEnvironmentPath ?? pythonApi?.settings?.onDidChangeExecutionDetails;
+  if (onPythonChange) {
+    context.subscriptions.push(
+      onPythonChange(() => {
+        const setting = vscode.workspace.getConfiguration('sdformat').get<unknown>('server.command');
+        const usesSetting = (typeof setting === 'string' && setting.trim() !== '') || (Array.isArray(setting) && setting.length > 0);
+        if (!usesSetting) {
+          output.appendLine('Python interpreter changed; restarting the server.');
+          void restart();
+        }
+      }),
+    );
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}
