@@ -1,0 +1,215 @@
+// Unit tests of the editor-independent launch logic (src/launch.ts, src/settings.ts).
+
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import {
+  classifyEarlyExit,
+  findExecutable,
+  formatCommand,
+  formatStartFailure,
+  preflight,
+  pythonModuleInvocation,
+  resolveServerCommand,
+  ServerStartError,
+  spawnServer,
+  splitCommandLine,
+} from '../src/launch';
+import { buildServerSettings, expandVariables } from '../src/settings';
+
+const PYTHON = process.env.SDFORMAT_LSP_PYTHON || 'python3';
+const hasPython = spawnSync(PYTHON, ['-c', 'pass']).status === 0;
+
+describe('splitCommandLine', () => {
+  it('splits on whitespace and honours quotes', () => {
+    assert.deepEqual(splitCommandLine('python3  -m sdformat_lsp', 'linux'), ['python3', '-m', 'sdformat_lsp']);
+    assert.deepEqual(splitCommandLine('"/opt/my venv/bin/python" -m x', 'linux'), ['/opt/my venv/bin/python', '-m', 'x']);
+    assert.deepEqual(splitCommandLine("a 'b c' d\\ e \"f\\\"g\"", 'linux'), ['a', 'b c', 'd e', 'f"g']);
+    assert.deepEqual(splitCommandLine('a "" b', 'linux'), ['a', '', 'b']);
+  });
+  it('keeps backslashes on Windows', () => {
+    assert.deepEqual(splitCommandLine('"C:\\Program Files\\Python\\python.exe" -m sdformat_lsp', 'win32'), [
+      'C:\\Program Files\\Python\\python.exe',
+      '-m',
+      'sdformat_lsp',
+    ]);
+  });
+  it('rejects an unterminated quote', () => {
+    assert.throws(() => splitCommandLine('python "-m', 'linux'));
+  });
+});
+
+describe('resolveServerCommand', () => {
+  it('defaults to python3 -m sdformat_lsp', () => {
+    assert.deepEqual(resolveServerCommand({ platform: 'linux' }), {
+      command: 'python3',
+      args: ['-m', 'sdformat_lsp'],
+      source: 'default',
+    });
+    assert.deepEqual(resolveServerCommand({ setting: [], platform: 'linux' }).source, 'default');
+    assert.deepEqual(resolveServerCommand({ setting: '   ', platform: 'linux' }).source, 'default');
+    assert.equal(resolveServerCommand({ platform: 'win32' }).command, 'python');
+  });
+  it('uses the Python extension interpreter', () => {
+    assert.deepEqual(resolveServerCommand({ pythonCommand: ['/venv/bin/python'] }), {
+      command: '/venv/bin/python',
+      args: ['-m', 'sdformat_lsp'],
+      source: 'python-extension',
+    });
+    assert.deepEqual(resolveServerCommand({ pythonCommand: ['conda', 'run', '-n', 'ros', 'python'] }), {
+      command: 'conda',
+      args: ['run', '-n', 'ros', 'python', '-m', 'sdformat_lsp'],
+      source: 'python-extension',
+    });
+    assert.equal(resolveServerCommand({ pythonCommand: [] }).source, 'default');
+  });
+  it('prefers the setting, as array or string, with variables expanded', () => {
+    const variables = { workspaceFolder: '/ws', home: '/home/u', env: { X: 'y' } };
+    assert.deepEqual(resolveServerCommand({ setting: ['${workspaceFolder}/.venv/bin/python', '-m', 'sdformat_lsp'], variables }), {
+      command: '/ws/.venv/bin/python',
+      args: ['-m', 'sdformat_lsp'],
+      source: 'setting',
+    });
+    assert.deepEqual(
+      resolveServerCommand({ setting: '~/bin/sdformat-lsp --log ${env:X}', variables, pythonCommand: ['/p'], platform: 'linux' }),
+      { command: path.join('/home/u', 'bin/sdformat-lsp'), args: ['--log', 'y'], source: 'setting' },
+    );
+  });
+  it('rejects malformed settings', () => {
+    for (const setting of [42, { a: 1 }, ['python', 3], '"unterminated']) {
+      assert.throws(
+        () => resolveServerCommand({ setting }),
+        (e: unknown) => e instanceof ServerStartError && e.kind === 'invalid-setting',
+      );
+    }
+  });
+  it('finds the python module invocation', () => {
+    assert.deepEqual(pythonModuleInvocation(resolveServerCommand({ pythonCommand: ['conda', 'run', 'python'] })), {
+      python: ['conda', 'run', 'python'],
+      module: 'sdformat_lsp',
+    });
+    assert.equal(pythonModuleInvocation({ command: 'sdformat-lsp', args: [], source: 'setting' }), undefined);
+    assert.equal(formatCommand({ command: '/a b/python', args: ['-m', 'x'] }), '"/a b/python" -m x');
+  });
+});
+
+describe('settings', () => {
+  it('expands variables', () => {
+    const ctx = { workspaceFolder: '/ws', workspaceFolders: { other: '/o' }, home: '/h', env: { GZ: '/gz' } };
+    assert.equal(expandVariables('${workspaceFolder}/models', ctx), '/ws/models');
+    assert.equal(expandVariables('${workspaceFolder:other}/m', ctx), '/o/m');
+    assert.equal(expandVariables('${userHome}/x', ctx), '/h/x');
+    assert.equal(expandVariables('${env:GZ}:${env:NOPE}', ctx), '/gz:');
+    assert.equal(expandVariables('~/m', ctx), path.join('/h', 'm'));
+    assert.equal(expandVariables('${unknown}', ctx), '${unknown}');
+  });
+  it('builds the settings sent to the server', () => {
+    const ctx = { workspaceFolder: '/ws', home: '/h', env: {} };
+    assert.deepEqual(
+      buildServerSettings({ resourcePaths: ['models', '/abs', '', 7, '~/gz', 'models'], debounceMs: 150.4, server: { command: [] } }, ctx),
+      { resourcePaths: [path.resolve('/ws', 'models'), '/abs', path.join('/h', 'gz')], debounceMs: 150 },
+    );
+    assert.deepEqual(buildServerSettings(undefined, ctx), { resourcePaths: [] });
+    assert.deepEqual(buildServerSettings({ debounceMs: -1 }, ctx), { resourcePaths: [] });
+  });
+});
+
+describe('start failure detection', () => {
+  it('findExecutable searches PATH', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdf-lsp-'));
+    const exe = path.join(dir, 'fake-server');
+    fs.writeFileSync(exe, '#!/bin/sh\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'not-exec'), '', { mode: 0o644 });
+    const env = { PATH: `/nonexistent${path.delimiter}${dir}` };
+    if (process.platform !== 'win32') {
+      assert.equal(findExecutable('fake-server', { env }), exe);
+      assert.equal(findExecutable('not-exec', { env }), undefined);
+      assert.equal(findExecutable(exe, { env: {} }), exe);
+    }
+    assert.equal(findExecutable('surely-not-a-command-4711', { env }), undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('preflight reports a missing command', async () => {
+    const sc = resolveServerCommand({ setting: ['surely-not-a-command-4711', '--stdio'] });
+    const problem = await preflight(sc);
+    assert.ok(problem instanceof ServerStartError);
+    assert.equal(problem.kind, 'command-not-found');
+    const message = formatStartFailure(problem);
+    assert.match(message, /surely-not-a-command-4711/);
+    assert.match(message, /sdformat\.server\.command/);
+  });
+
+  it('preflight reports a missing default python with install advice', async () => {
+    const sc = resolveServerCommand({ defaultPython: 'surely-not-python-4711' });
+    const problem = await preflight(sc);
+    assert.equal(problem?.kind, 'command-not-found');
+    const message = formatStartFailure(problem);
+    assert.match(message, /pip install sdformat-lsp/);
+    assert.match(message, /sdformat\.server\.command/);
+  });
+
+  it('preflight reports a missing python module', { skip: !hasPython && `${PYTHON} not available` }, async () => {
+    const sc = { command: PYTHON, args: ['-m', 'sdformat_lsp_surely_missing_4711'], source: 'default' as const };
+    const problem = await preflight(sc);
+    assert.equal(problem?.kind, 'module-missing');
+    const message = formatStartFailure(problem);
+    assert.match(message, /sdformat_lsp_surely_missing_4711/);
+    assert.match(message, new RegExp(`${PYTHON} -m pip install sdformat-lsp`));
+    assert.match(message, /sdformat\.server\.command/);
+    // An installed module passes.
+    assert.equal(await preflight({ command: PYTHON, args: ['-m', 'json.tool'], source: 'default' }), undefined);
+  });
+
+  it('spawnServer rejects a missing command with one classified error', async () => {
+    await assert.rejects(
+      spawnServer({ command: 'surely-not-a-command-4711', args: [], source: 'setting' }),
+      (e: unknown) => e instanceof ServerStartError && e.kind === 'command-not-found',
+    );
+  });
+
+  it('classifies a server that dies at startup', { skip: !hasPython && `${PYTHON} not available` }, async () => {
+    // The real interpreter, a module that does not exist: what `python -m sdformat_lsp` does when not installed.
+    const sc = { command: PYTHON, args: ['-m', 'sdformat_lsp_surely_missing_4711'], source: 'default' as const };
+    const server = await spawnServer(sc);
+    const exit = await server.exited;
+    assert.notEqual(exit.code, 0);
+    const error = classifyEarlyExit(sc, exit, server.stderrTail());
+    assert.equal(error.kind, 'module-missing');
+
+    const dep = classifyEarlyExit(
+      { command: 'python3', args: ['-m', 'sdformat_lsp'], source: 'default' },
+      { code: 1, signal: null },
+      "Traceback...\nModuleNotFoundError: No module named 'pygls'\n",
+    );
+    assert.equal(dep.kind, 'dependency-missing');
+    assert.match(formatStartFailure(dep), /pygls/);
+
+    const other = classifyEarlyExit(
+      { command: 'python3', args: ['-m', 'sdformat_lsp'], source: 'default' },
+      { code: 2, signal: null },
+      'boom\n',
+    );
+    assert.equal(other.kind, 'exited');
+    assert.match(formatStartFailure(other), /exit code 2/);
+  });
+
+  it('spawnServer gives a process speaking over stdio and terminates it', { skip: !hasPython && `${PYTHON} not available` }, async () => {
+    const echo = 'import sys\nfor line in sys.stdin:\n    sys.stdout.write(line.upper()); sys.stdout.flush()\n';
+    const server = await spawnServer({ command: PYTHON, args: ['-c', echo], source: 'setting' });
+    const reply = new Promise<string>((resolve) => server.process.stdout!.once('data', (d: Buffer) => resolve(d.toString())));
+    server.process.stdin!.write('hello\n');
+    assert.equal(await reply, 'HELLO\n');
+    assert.equal(server.hasExited(), false);
+    const exit = await server.terminate(0);
+    assert.ok(exit.signal !== null || exit.code !== null);
+    assert.equal(server.hasExited(), true);
+  });
+
+  it('formats a non-classified error with install advice', () => {
+    assert.match(formatStartFailure(new Error('x')), /pip install sdformat-lsp/);
+  });
+});

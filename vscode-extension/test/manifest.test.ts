@@ -1,0 +1,65 @@
+// Checks package.json contributions against the files and code they refer to.
+
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+describe('package.json', () => {
+  it('contributes the sdformat language for .sdf and .world', () => {
+    const lang = pkg.contributes.languages.find((l: { id: string }) => l.id === 'sdformat');
+    assert.ok(lang);
+    assert.deepEqual(lang.extensions.sort(), ['.sdf', '.world']);
+    assert.ok(lang.aliases.includes('SDFormat'));
+    const config = JSON.parse(fs.readFileSync(path.join(ROOT, lang.configuration), 'utf8'));
+    assert.deepEqual(config.comments.blockComment, ['<!--', '-->']);
+    for (const rule of config.onEnterRules) {
+      new RegExp(rule.beforeText);
+      if (rule.afterText) new RegExp(rule.afterText);
+    }
+    new RegExp(config.indentationRules.increaseIndentPattern);
+    new RegExp(config.indentationRules.decreaseIndentPattern);
+    new RegExp(config.wordPattern);
+  });
+
+  it('contributes a grammar file that exists', () => {
+    const grammar = pkg.contributes.grammars[0];
+    assert.equal(grammar.language, 'sdformat');
+    const raw = JSON.parse(fs.readFileSync(path.join(ROOT, grammar.path), 'utf8'));
+    assert.equal(raw.scopeName, grammar.scopeName);
+  });
+
+  it('declares the settings and commands the extension uses', () => {
+    const props = pkg.contributes.configuration.properties;
+    for (const key of ['sdformat.server.command', 'sdformat.resourcePaths', 'sdformat.debounceMs', 'sdformat.trace.server']) {
+      assert.ok(props[key], key);
+    }
+    assert.deepEqual(props['sdformat.trace.server'].enum, ['off', 'messages', 'verbose']);
+    assert.deepEqual(props['sdformat.server.command'].type, ['array', 'string']);
+    const commands = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual(commands, ['sdformat.restartServer', 'sdformat.showOutput']);
+    const extension = fs.readFileSync(path.join(ROOT, 'src', 'extension.ts'), 'utf8');
+    for (const command of commands) {
+      assert.ok(extension.includes(`'${command}'`), `${command} registered in extension.ts`);
+    }
+  });
+
+  it('has what vsce needs to package without prompting', () => {
+    assert.ok(pkg.publisher);
+    assert.ok(pkg.repository?.url);
+    assert.equal(pkg.license, 'MIT');
+    assert.ok(fs.existsSync(path.join(ROOT, 'LICENSE')));
+    assert.ok(fs.existsSync(path.join(ROOT, 'README.md')));
+    assert.equal(pkg.main, './dist/extension.js');
+  });
+
+  it('keeps the launch logic free of the vscode API', () => {
+    for (const file of ['launch.ts', 'settings.ts']) {
+      const source = fs.readFileSync(path.join(ROOT, 'src', file), 'utf8');
+      assert.doesNotMatch(source, /from\s+['"]vscode(-languageclient[^'"]*)?['"]|require\(['"]vscode/, file);
+    }
+  });
+});
