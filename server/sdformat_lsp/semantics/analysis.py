@@ -17,6 +17,7 @@ from ..model import Document, Include, Model, build, version_tuple
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, XmlElement, parse
 from .checks import check
+from .domain import check_domain
 from .frames import FrameGraphs, FrameNode, Resolution, Scope
 from .pose import Transform
 
@@ -163,11 +164,11 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
         )
         return out
     if root.tag != "sdf":
-        out.append(error("ELEMENT_INCORRECT_TYPE", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
+        out.append(error("PARSING_ERROR", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
         return out
     va = root.attr("version")
     if va is None:
-        out.append(error("ATTRIBUTE_MISSING", "<sdf> has no version: add version=\"1.12\" (or the version the file was written for)", root.tag_span))
+        out.append(error("FILE_READ", "<sdf> has no version: add version=\"1.12\" (or the version the file was written for)", root.tag_span))
     else:
         v = va.value.strip()
         vt = version_tuple(v)
@@ -218,6 +219,7 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     result.diagnostics.extend(diags)
     if options.schema:
         result.diagnostics.extend(_schema(xml, doc.version))
+    result.diagnostics.extend(check_domain(xml))
     root = doc.root
     if root is None:
         return

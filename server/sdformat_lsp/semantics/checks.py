@@ -54,13 +54,6 @@ class Checker:
             return error("ATTRIBUTE_INVALID", f"'__root__' is reserved and cannot be used in {what}; name a frame of {_where(scope)}", ref.span)
         if res.problem == "empty":
             return error(code, f"{what} is empty: name a frame of {_where(scope)}", ref.span)
-        if res.problem == "too-new":
-            return error(
-                code,
-                f"'{ref.text}' reaches into a nested model with '::', which SDFormat {self.version[0]}.{self.version[1]} does not allow: "
-                "set <sdf version=\"1.8\"> or later, or name a frame of this scope",
-                ref.span,
-            )
         if candidates is None:
             candidates = [n for n, node in scope.nested_frames()]
         # point at the segment that failed
@@ -94,9 +87,12 @@ class Checker:
         root = self.xml.root
         if root is None:
             return
-        for el in root.iter():
+        stack = [root]
+        while stack:  # plugin contents and namespaced elements are free-form: not ours to judge
+            el = stack.pop()
             if len(el.children) >= 2:
                 self._unique_children(el)
+            stack.extend(c for c in el.children if c.tag not in _NO_NAME_CHECK and c.prefix is None)
         for node in self.g.nodes:
             if node.kind == "world" or node.entity is None:
                 continue
@@ -115,9 +111,12 @@ class Checker:
                 seen[a.value] = c
                 continue
             scope_what = f"<{el.tag} name='{el.get('name')}'>" if el.get("name") else f"<{el.tag}>"
+            code = "DUPLICATE_NAME"
             if other.tag == c.tag:
                 msg = f"{scope_what} already has a <{c.tag}> named '{a.value}': sibling names must be unique; rename one of them"
             else:
+                if not (self.version >= (1, 7) and {c.tag, other.tag} <= _FRAME_TAGS):
+                    code = "PARSING_ERROR"  # what `gz sdf --check` reports for siblings of different types
                 msg = (
                     f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: "
                     "siblings must have distinct names, whatever their type; rename one of them"
@@ -125,7 +124,7 @@ class Checker:
             oa = other.attr("name")
             self.out.append(
                 error(
-                    "DUPLICATE_NAME",
+                    code,
                     msg,
                     a.value_span,
                     related=(Related(oa.value_span if oa else other.tag_span, f"the other '{a.value}'"),),

@@ -229,6 +229,10 @@ class FrameGraphs:
             res = Resolution(ref, scope, None, (), "empty", scope)
         elif text == "__root__":
             res = Resolution(ref, scope, None, (), "reserved", scope)
+        elif "::" in text and self.version < (1, 8) and text in scope.frames:
+            # before 1.8 '::' was not a scope separator: flattened models use it in plain names
+            node = scope.frames[text]
+            res = Resolution(ref, scope, node, ((ref.span.start, ref.span.end, node),), None, None)
         else:
             parts = text.split("::")
             segments: list[tuple[int, int, object]] = []
@@ -264,8 +268,6 @@ class FrameGraphs:
                     problem = "missing"
                 else:
                     target = node
-            if problem is None and len(parts) > 1 and self.version < (1, 8):
-                problem, target = "too-new", None
             res = Resolution(ref, scope, target, tuple(segments), problem, cur if problem == "missing" else None)
         if record:
             self.resolutions.append(res)

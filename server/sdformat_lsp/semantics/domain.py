@@ -1,0 +1,143 @@
+"""Checks libsdformat's loaders make beyond the schema and the frame graphs.
+
+A material script without a URI, a joint axis of zero length, an inertia no
+physical body can have: each makes ``gz sdf --check`` fail, so each is an
+error here, on the element that needs fixing.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..diagnostics import Diagnostic, error
+from ..xml import XmlDocument, XmlElement
+
+_SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
+
+
+def _floats(el: XmlElement | None) -> list[float] | None:
+    if el is None:
+        return None
+    try:
+        return [float(w) for w in el.text.split()]
+    except ValueError:
+        return None  # the schema check reports values that are not numbers
+
+
+def _scalar(el: XmlElement | None, default: float) -> float | None:
+    vals = _floats(el)
+    if vals is None:
+        return default if el is None else None
+    return vals[0] if len(vals) == 1 else None
+
+
+def _unset(text: str) -> bool:
+    """Empty, or libsdformat's placeholder for 'no value given'."""
+    return text.strip() in ("", "__default__")
+
+
+def _material(el: XmlElement, out: list[Diagnostic]) -> None:
+    script = el.child("script")
+    if script is not None:
+        uri, name = script.child("uri"), script.child("name")
+        if uri is None or _unset(uri.text):
+            out.append(error("ELEMENT_INVALID", "a material <script> needs a non-empty <uri> naming the material script file or folder", script.tag_span))
+        if name is None or _unset(name.text):
+            out.append(error("ELEMENT_MISSING", "a material <script> needs a non-empty <name> naming the material in the script", script.tag_span))
+    shader = el.child("shader")
+    if shader is not None:
+        a = shader.attr("type")
+        kind = a.value.strip() if a is not None else "pixel"
+        if kind not in _SHADER_TYPES:
+            out.append(
+                error("ELEMENT_INVALID", f"shader type '{kind}' is not supported: use one of {', '.join(sorted(_SHADER_TYPES))}", a.value_span)
+            )
+        elif kind.startswith("normal_map") and not (shader.child("normal_map") and shader.child("normal_map").text.strip()):
+            out.append(error("ELEMENT_MISSING", f"a '{kind}' shader needs a <normal_map> naming the normal map texture", shader.tag_span))
+
+
+def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
+    xyz = el.child("xyz")
+    vals = _floats(xyz)
+    if vals is not None and len(vals) == 3 and math.sqrt(sum(v * v for v in vals)) == 0.0:
+        out.append(error("ELEMENT_INVALID", "a joint axis of length zero has no direction: give <xyz> a non-zero vector such as 0 0 1", xyz.text_span or xyz.tag_span))
+
+
+def _eigenvalues(m: list[list[float]]) -> list[float]:
+    """Eigenvalues of a symmetric 3x3 matrix, ascending (closed form)."""
+    p1 = m[0][1] ** 2 + m[0][2] ** 2 + m[1][2] ** 2
+    if p1 == 0.0:
+        return sorted([m[0][0], m[1][1], m[2][2]])
+    q = (m[0][0] + m[1][1] + m[2][2]) / 3.0
+    p2 = (m[0][0] - q) ** 2 + (m[1][1] - q) ** 2 + (m[2][2] - q) ** 2 + 2.0 * p1
+    p = math.sqrt(p2 / 6.0)
+    b = [[(m[i][j] - (q if i == j else 0.0)) / p for j in range(3)] for i in range(3)]
+    det = (
+        b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
+        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
+        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0])
+    )
+    r = max(-1.0, min(1.0, det / 2.0))
+    phi = math.acos(r) / 3.0
+    e1 = q + 2.0 * p * math.cos(phi)
+    e3 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi / 3.0)
+    return sorted([e1, 3.0 * q - e1 - e3, e3])
+
+
+def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
+    inertial = link.child("inertial")
+    if inertial is None or (inertial.get("auto") or "").strip().lower() in ("true", "1"):
+        return
+    mass_el = inertial.child("mass")
+    mass = _scalar(mass_el, 1.0)
+    inertia = inertial.child("inertia")
+    names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+    defaults = (1.0, 1.0, 1.0, 0.0, 0.0, 0.0)
+    values = []
+    for n, d in zip(names, defaults):
+        v = _scalar(inertia.child(n) if inertia is not None else None, d)
+        if v is None:
+            return
+        values.append(v)
+    if mass is None:
+        return
+    ixx, iyy, izz, ixy, ixz, iyz = values
+    where = mass_el.text_span if mass_el is not None and mass_el.text_span else inertial.tag_span
+    name = link.get("name") or ""
+    if mass < 0:
+        out.append(error("LINK_INERTIA_INVALID", f"link '{name}' has a negative mass ({mass:g}): mass must be zero or more", where))
+        return
+    moments = _eigenvalues([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    eps = 10 * 2.220446049250313e-16 * max(abs(x) for x in moments)
+    a, b, c = moments
+    if min(moments) < -eps or a + b + eps < c or b + c + eps < a or a + c + eps < b:
+        span = inertia.tag_span if inertia is not None else inertial.tag_span
+        out.append(
+            error(
+                "LINK_INERTIA_INVALID",
+                f"link '{name}' has an inertia no rigid body can have (principal moments {a:.6g}, {b:.6g}, {c:.6g} must be "
+                "non-negative and each at most the sum of the other two): check <ixx>..<izz> and the off-diagonal terms",
+                span,
+            )
+        )
+
+
+def check_domain(xml: XmlDocument) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    root = xml.root
+    if root is None:
+        return out
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        tag = el.tag
+        if tag == "plugin" or el.prefix is not None:
+            continue
+        if tag == "material":
+            _material(el, out)
+        elif tag in ("axis", "axis2") and el.parent is not None and el.parent.tag == "joint":
+            _axis(el, out)
+        elif tag == "link":
+            _inertial(el, out)
+        stack.extend(el.children)
+    return out
