@@ -27,7 +27,7 @@ import math
 import re
 from typing import Callable
 
-__all__ = ["check_value", "KNOWN_TYPES"]
+__all__ = ["check_value", "KNOWN_TYPES", "scalar_value"]
 
 _WS = " \t\n\v\f\r"
 _INT32 = (-(2**31), 2**31 - 1)
@@ -332,3 +332,24 @@ def check_value(type_name: str, text: str, *, strict: bool = False) -> str | Non
     except _Lax as exc:
         return str(exc) if strict else None
     return None
+
+
+_SCALARS = frozenset({"int", "unsigned int", "uint64_t", "double", "float"})
+
+
+def scalar_value(type_name: str, text: str) -> float | None:
+    """The number libsdformat reads from a scalar value (for min/max checks);
+    None for other types and for text that does not parse."""
+    if type_name not in _SCALARS or check_value(type_name, text) is not None:
+        return None
+    value = text.strip(_WS)
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return 1.0 if lowered == "true" else 0.0
+    if not value:
+        return None
+    if type_name in ("double", "float"):
+        return _strtod(value)[0]
+    if type_name == "uint64_t":
+        return float(int(re.match(r"[+-]?\d+", value).group(0)))
+    return float(_strtol(value, hex_=lowered.startswith("0x"))[0])

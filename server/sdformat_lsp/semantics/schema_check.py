@@ -1,0 +1,388 @@
+"""Schema validation: the XML tree against the spec of its declared version.
+
+What libsdformat's reader checks while it copies XML into its element tree
+(unknown elements and attributes, missing required attributes, values that
+do not parse, out-of-range values, deprecated elements), plus what an editor
+can add: a "did you mean" fix for misspelt names, a note when an element is
+newer than the declared version, a warning for a once-only element given
+twice.
+
+Left to the semantic core, so nothing is reported twice: the root element
+and its version, several top-level models, missing ``name`` attributes,
+missing or empty joint ``<parent>``/``<child>``, and every ``<pose>`` value
+and attribute value.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..diagnostics import Diagnostic, Fix, Related, Severity
+from ..spec import ElementSpec, Schema, check_value, known_versions, schema_for, version_key
+from ..spec.types import scalar_value
+from ..text import Span
+from ..xml import XmlAttribute, XmlDocument, XmlElement
+
+__all__ = ["check_schema"]
+
+ROOT_TAGS = ("sdf", "gazebo")  # 1.0 and 1.2 called the root <gazebo>
+UNKNOWN_ELEMENT = "ELEMENT_INCORRECT_TYPE"
+UNKNOWN_ATTRIBUTE = "ATTRIBUTE_INCORRECT_TYPE"
+MISSING_ATTRIBUTE = "ATTRIBUTE_MISSING"
+BAD_ATTRIBUTE = "ATTRIBUTE_INVALID"
+BAD_VALUE = "PARAMETER_ERROR"
+DEPRECATED = "ELEMENT_DEPRECATED"
+REPEATED = "ELEMENT_INVALID"
+
+# Checked by the semantic core (model builder, frame checks).
+_CORE_ATTRIBUTES = frozenset({"name"})
+_CORE_VALUES = frozenset({("joint", "parent"), ("joint", "child")})
+_POSE = "pose"
+# Declared once-only, yet read as a list by libsdformat.
+_REPEATABLE = frozenset({("geometry", "polyline")})
+
+
+@dataclass(frozen=True, slots=True)
+class _Visit:
+    element: XmlElement
+    spec: ElementSpec
+    path: tuple[str, ...]  # tag names from the root, the root's spec name first
+    version: str  # the version whose schema ``spec`` comes from
+
+
+def check_schema(doc: XmlDocument, version: str) -> list[Diagnostic]:
+    """Schema diagnostics for ``doc`` read as SDFormat ``version``; none when
+    the version has no table or the root is not an SDFormat root."""
+    schema = schema_for(version.strip()) if version else None
+    root = doc.root
+    if schema is None or root is None or root.tag not in ROOT_TAGS:
+        return []
+    return _Checker(doc, schema).run()
+
+
+class _Checker:
+    def __init__(self, doc: XmlDocument, schema: Schema) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.schema = schema
+        self.declared = schema.version
+        self.out: list[Diagnostic] = []
+
+    def run(self) -> list[Diagnostic]:
+        assert self.doc.root is not None
+        root_spec = self.schema.root()
+        stack = [_Visit(self.doc.root, root_spec, (root_spec.name,), self.declared)]
+        while stack:  # iterative: documents can nest deeply
+            visit = stack.pop()
+            self._element(visit)
+            stack.extend(reversed(list(self._children(visit))))
+        self.out.sort(key=lambda d: (d.span.start, d.span.end, d.code))
+        return self.out
+
+    # -- one element -------------------------------------------------------
+
+    def _element(self, v: _Visit) -> None:
+        el, spec = v.element, v.spec
+        if spec.deprecated:
+            self.out.append(
+                Diagnostic(
+                    DEPRECATED,
+                    Severity.WARNING,
+                    f"<{el.tag}> is deprecated in SDFormat {v.version}: libsdformat warns whenever it is used; "
+                    "remove it or move to the element that replaces it",
+                    el.tag_span,
+                )
+            )
+        self._attributes(v)
+        if spec.type is not None and el.tag != _POSE:
+            self._value(v)
+
+    def _attributes(self, v: _Visit) -> None:
+        el, spec = v.element, v.spec
+        is_root = len(v.path) == 1
+        for attr in el.attributes.values():
+            if ":" in attr.name:
+                continue  # namespaced: free-form by design
+            aspec = spec.attribute(attr.name)
+            if aspec is None:
+                self._unknown_attribute(v, attr)
+                continue
+            if el.tag == _POSE:
+                continue
+            problem = check_value(aspec.type, attr.value)
+            if problem is None and attr.value.strip() == "" and aspec.is_required and attr.name not in _CORE_ATTRIBUTES:
+                problem = "it needs a value"
+            if problem is not None:
+                severity, note = self._severity_in_latest(v, attr.name, attr.value)
+                self.out.append(
+                    Diagnostic(
+                        BAD_ATTRIBUTE,
+                        severity,
+                        f"invalid {attr.name}=\"{_short(attr.value)}\" on <{el.tag}> ({aspec.type}): {problem}{note}",
+                        attr.value_span,
+                    )
+                )
+                continue
+            lax = check_value(aspec.type, attr.value, strict=True)
+            if lax is not None:
+                self.out.append(
+                    Diagnostic(BAD_ATTRIBUTE, Severity.WARNING, f"{attr.name} on <{el.tag}>: {lax}", attr.value_span)
+                )
+            bound = _bound_problem(aspec.type, attr.value, aspec.min, aspec.max)
+            if bound is not None:
+                # libsdformat does not enforce attribute bounds; the spec states them.
+                self.out.append(
+                    Diagnostic(BAD_ATTRIBUTE, Severity.WARNING, f"{attr.name} on <{el.tag}> {bound}", attr.value_span)
+                )
+        for name, aspec in spec.attributes.items():
+            if not aspec.is_required or name in el.attributes or name in _CORE_ATTRIBUTES:
+                continue
+            if is_root and name == "version":
+                continue  # the version check belongs to the semantic core
+            placeholder = aspec.default if aspec.default not in (None, "__default__") else ""
+            insert = Span(el.tag_span.end, el.tag_span.end)
+            self.out.append(
+                Diagnostic(
+                    MISSING_ATTRIBUTE,
+                    Severity.ERROR,
+                    f"<{el.tag}> needs a {name} attribute: add {name}=\"...\"",
+                    el.tag_span,
+                    fixes=(Fix(f"Add {name}=\"{placeholder}\"", insert, f' {name}="{placeholder}"'),),
+                )
+            )
+
+    def _unknown_attribute(self, v: _Visit, attr: XmlAttribute) -> None:
+        el, spec = v.element, v.spec
+        newer = self._newer(v.path, attr.name, v.version)
+        if newer is not None:
+            self.out.append(self._too_new(UNKNOWN_ATTRIBUTE, f"the {attr.name} attribute of <{el.tag}>", newer, attr.name_span))
+            return
+        message = f"<{el.tag}> has no attribute '{attr.name}' in SDFormat {v.version}"
+        older = self._older(v.path, attr.name, v.version)
+        if older is not None:
+            message += f" (it existed up to SDFormat {older})"
+        fixes: tuple[Fix, ...] = ()
+        guess = _closest(attr.name, spec.attributes)
+        if guess is not None and guess not in el.attributes:
+            message += f"; did you mean '{guess}'?"
+            fixes = (Fix(f"Rename to '{guess}'", attr.name_span, guess),)
+        else:
+            message += "; libsdformat ignores it"
+        self.out.append(Diagnostic(UNKNOWN_ATTRIBUTE, Severity.WARNING, message, attr.name_span, fixes=fixes))
+
+    def _value(self, v: _Visit) -> None:
+        el, spec = v.element, v.spec
+        assert spec.type is not None
+        parent = v.path[-2] if len(v.path) > 1 else ""
+        if (parent, el.tag) in _CORE_VALUES:
+            return
+        text = el.text
+        span = el.text_span or el.tag_span
+        if not text.strip():
+            # libsdformat refuses an empty value for a required element of any type.
+            if spec.required == "1":
+                severity, note = self._severity_in_latest(v, None, "")
+                self.out.append(
+                    Diagnostic(BAD_VALUE, severity, f"<{el.tag}> needs a value ({_type_hint(spec)}){note}", el.tag_span)
+                )
+            return
+        problem = check_value(spec.type, text)
+        if problem is not None:
+            severity, note = self._severity_in_latest(v, None, text)
+            self.out.append(
+                Diagnostic(
+                    BAD_VALUE,
+                    severity,
+                    f"invalid value for <{el.tag}> ({spec.type}): {problem}{note}",
+                    span,
+                    data={"type": spec.type},
+                )
+            )
+            return
+        lax = check_value(spec.type, text, strict=True)
+        if lax is not None:
+            self.out.append(Diagnostic(BAD_VALUE, Severity.WARNING, f"<{el.tag}>: {lax}", span, data={"type": spec.type}))
+        bound = _bound_problem(spec.type, text, spec.min, spec.max)
+        if bound is not None:
+            severity, note = self._severity_in_latest(v, None, text)
+            self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
+
+    # -- children ----------------------------------------------------------
+
+    def _children(self, v: _Visit) -> Iterator[_Visit]:
+        el, spec = v.element, v.spec
+        if spec.copy_data:
+            return  # plugin bodies and the like are free-form
+        first: dict[str, XmlElement] = {}
+        for child in el.children:
+            if ":" in child.tag:
+                continue  # namespaced: free-form by design
+            path = v.path + (child.tag,)
+            child_spec = spec.child(child.tag)
+            if child_spec is None:
+                newer = self._newer(v.path, None, v.version, child.tag)
+                if newer is not None:
+                    self.out.append(self._too_new(UNKNOWN_ELEMENT, f"<{child.tag}> inside <{el.tag}>", newer, child.tag_span))
+                    schema = schema_for(newer)
+                    found = schema.element_at(_rooted(schema, path)) if schema else None
+                    if found is not None:
+                        yield _Visit(child, found, path, newer)
+                    continue
+                self._unknown_element(v, child)
+                continue
+            if (
+                child.tag in first
+                and not child_spec.allows_many
+                and len(v.path) > 1
+                and (el.tag, child.tag) not in _REPEATABLE
+            ):
+                self.out.append(
+                    Diagnostic(
+                        REPEATED,
+                        Severity.WARNING,
+                        f"<{child.tag}> may appear only once in <{el.tag}>: libsdformat reads the first one "
+                        "and ignores this one; remove it or merge the two",
+                        child.tag_span,
+                        related=(Related(first[child.tag].tag_span, f"the first <{child.tag}>"),),
+                    )
+                )
+            first.setdefault(child.tag, child)
+            yield _Visit(child, child_spec, path, v.version)
+
+    def _unknown_element(self, v: _Visit, child: XmlElement) -> None:
+        el, spec = v.element, v.spec
+        message = f"<{child.tag}> is not an element of <{el.tag}> in SDFormat {v.version}"
+        older = self._older(v.path, None, v.version, child.tag)
+        if older is not None:
+            message += f" (it existed up to SDFormat {older})"
+        fixes: tuple[Fix, ...] = ()
+        guess = _closest(child.tag, spec.children)
+        if guess is not None:
+            message += f"; did you mean <{guess}>?"
+            fix = self._rename_fix(child, guess)
+            fixes = (fix,) if fix is not None else ()
+        else:
+            message += "; libsdformat skips it"
+        self.out.append(Diagnostic(UNKNOWN_ELEMENT, Severity.WARNING, message, child.tag_span, fixes=fixes))
+
+    def _rename_fix(self, el: XmlElement, new: str) -> Fix | None:
+        """One edit renaming both the start and the end tag."""
+        title = f"Rename to <{new}>"
+        if el.end_tag_span is None:
+            return Fix(title, el.tag_span, new)
+        name_start = el.end_tag_span.start + 2
+        name_end = name_start + len(el.tag)
+        if self.text[el.end_tag_span.start : name_start] != "</" or self.text[name_start:name_end] != el.tag:
+            return None
+        middle = self.text[el.tag_span.end : name_start]
+        return Fix(title, Span(el.tag_span.start, name_end), new + middle + new)
+
+    # -- other versions ----------------------------------------------------
+
+    def _severity_in_latest(self, v: _Visit, attr: str | None, text: str) -> tuple[Severity, str]:
+        """libsdformat converts older files to the newest spec before reading
+        values, so a value only the declared version rejects is a warning."""
+        latest = known_versions()[-1]
+        spec = self._in_latest(v)
+        if spec is None:
+            return Severity.ERROR, ""
+        if attr is not None:
+            aspec = spec.attribute(attr)
+            accepted = aspec is not None and check_value(aspec.type, text) is None
+        elif not text.strip():
+            accepted = spec.type is not None and spec.required != "1"
+        else:
+            accepted = (
+                spec.type is not None
+                and check_value(spec.type, text) is None
+                and _bound_problem(spec.type, text, spec.min, spec.max) is None
+            )
+        if not accepted:
+            return Severity.ERROR, ""
+        return Severity.WARNING, f" (SDFormat {latest}, which libsdformat converts this file to, accepts it)"
+
+    def _in_latest(self, v: _Visit) -> ElementSpec | None:
+        """The same place in the newest schema, when ``v`` is read with an older one."""
+        latest = known_versions()[-1]
+        if version_key(v.version) >= version_key(latest):
+            return None
+        schema = schema_for(latest)
+        return schema.element_at(_rooted(schema, v.path)) if schema else None
+
+    def _newer(self, path: tuple[str, ...], attr: str | None, since: str, child: str | None = None) -> str | None:
+        """The first version after ``since`` that has this element or attribute."""
+        later = [w for w in known_versions() if version_key(w) > version_key(since)]
+        return _first_having(later, path, attr, child)
+
+    def _older(self, path: tuple[str, ...], attr: str | None, before: str, child: str | None = None) -> str | None:
+        """The last version before ``before`` that had this element or attribute."""
+        earlier = [w for w in known_versions() if version_key(w) < version_key(before)]
+        return _first_having(list(reversed(earlier)), path, attr, child)
+
+    def _too_new(self, code: str, what: str, newer: str, span: Span) -> Diagnostic:
+        fixes: tuple[Fix, ...] = ()
+        root = self.doc.root
+        version_attr = root.attr("version") if root is not None else None
+        if version_attr is not None and root is not None and root.tag == "sdf":
+            fixes = (Fix(f"Declare SDFormat {newer}", version_attr.value_span, newer),)
+        return Diagnostic(
+            code,
+            Severity.INFORMATION,
+            f"{what} was introduced in SDFormat {newer}, but this file declares {self.declared}: "
+            f"declare version=\"{newer}\" (or newer) to rely on it",
+            span,
+            fixes=fixes,
+            data={"since": newer},
+        )
+
+
+def _first_having(versions: list[str], path: tuple[str, ...], attr: str | None, child: str | None) -> str | None:
+    for w in versions:
+        schema = schema_for(w)
+        if schema is None:
+            continue
+        spec = schema.element_at(_rooted(schema, path))
+        if spec is None:
+            continue
+        if child is not None and child in spec.children:
+            return w
+        if attr is not None and attr in spec.attributes:
+            return w
+    return None
+
+
+def _rooted(schema: Schema, path: tuple[str, ...]) -> tuple[str, ...]:
+    """``path`` with its first name replaced by ``schema``'s root (sdf/gazebo)."""
+    return (schema.root().name,) + path[1:]
+
+
+def _closest(name: str, candidates) -> str | None:
+    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def _bound_problem(type_name: str, text: str, low: str | None, high: str | None) -> str | None:
+    if low is None and high is None:
+        return None
+    value = scalar_value(type_name, text)
+    if value is None:
+        return None
+    lo = scalar_value(type_name, low) if low is not None else None
+    hi = scalar_value(type_name, high) if high is not None else None
+    if lo is not None and value < lo:
+        return f"must be at least {low}{f' (and at most {high})' if high is not None else ''}, not {text.strip()}"
+    if hi is not None and value > hi:
+        return f"must be at most {high}{f' (and at least {low})' if low is not None else ''}, not {text.strip()}"
+    return None
+
+
+def _type_hint(spec: ElementSpec) -> str:
+    if spec.default not in (None, "", "__default__"):
+        return f"a {spec.type}, for example the default {spec.default}"
+    return f"a {spec.type}"
+
+
+def _short(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
