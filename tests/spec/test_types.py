@@ -43,6 +43,8 @@ BAD = [
     ("vector3", "1 two 3", "'two' is not a number"),
     ("vector3", "1,2,3", "spaces, not commas"),
     ("vector3", "1 2 nan", "not a number"),
+    ("vector3", "1 2 1e999", "out of range"),
+    ("color", "1e-50 0 0", "too small"),
     ("vector2d", "1", "expected 2 numbers (x y), got 1"),
     ("vector2i", "1.5 2", "whole number"),
     ("color", "1 0", "got 2"),
@@ -75,6 +77,7 @@ LAX = [
     ("double", "1.0kg", "'kg' is ignored"),
     ("vector3", "1 2 3 4", "got 4"),
     ("char", "ab", "single character"),
+    ("color", "0.5x 0 0", "read only as 0.5"),
 ]
 
 

@@ -52,6 +52,10 @@ class _Bad(Exception):
     """A value libsdformat rejects; the message is for the user."""
 
 
+class _OutOfRange(_Bad):
+    """A number too large or too small for its C++ type."""
+
+
 class _Lax(Exception):
     """A value libsdformat accepts only by dropping or wrapping part of it."""
 
@@ -85,9 +89,9 @@ def _strtod(text: str) -> tuple[float, int]:
         raise _Bad("expected a number")
     value = float(m.group(0))
     if math.isinf(value):
-        raise _Bad(f"{text[i:m.end()]} is out of range for a double")
+        raise _OutOfRange(f"{text[i:m.end()]} is out of range for a double")
     if 0.0 < value < _DBL_MIN or (value == 0.0 and any(c in "123456789" for c in m.group(1))):
-        raise _Bad(f"{text[i:m.end()]} is too small to represent")
+        raise _OutOfRange(f"{text[i:m.end()]} is too small to represent")
     return sign * value, m.end()
 
 
@@ -117,7 +121,7 @@ def _stream_number(text: str, pos: int, integer: bool) -> tuple[float, int]:
             raise _Bad("not a whole number")
         value = int(m.group(0))
         if not _INT32[0] <= value <= _INT32[1]:
-            raise _Bad(f"{m.group(0)} is out of range")
+            raise _OutOfRange(f"{m.group(0)} is out of range")
         return value, m.end()
     m = _STREAM_GATHER.match(text, pos)
     gathered = m.group(0) if m else ""
@@ -125,7 +129,7 @@ def _stream_number(text: str, pos: int, integer: bool) -> tuple[float, int]:
         raise _Bad("not a number")
     value = float(gathered)
     if math.isinf(value):
-        raise _Bad(f"{gathered} is out of range")
+        raise _OutOfRange(f"{gathered} is out of range")
     return value, m.end()
 
 
@@ -143,7 +147,7 @@ def _int(text: str) -> None:
     hex_ = text.lower().startswith("0x")
     value, end = _strtol(text, hex_=hex_)
     if not _INT32[0] <= value <= _INT32[1]:
-        raise _Bad(f"{text} is out of range for a 32-bit integer")
+        raise _OutOfRange(f"{text} is out of range for a 32-bit integer")
     if end != len(text):
         raise _Lax(f"expected a whole number; only {text[:end]} is read and {text[end:]!r} is ignored")
 
@@ -152,7 +156,7 @@ def _unsigned(text: str) -> None:
     hex_ = text.lower().startswith("0x")
     value, end = _strtol(text, hex_=hex_)
     if abs(value) > _ULONG_MAX:
-        raise _Bad(f"{text} is out of range")
+        raise _OutOfRange(f"{text} is out of range")
     if value < 0:
         raise _Lax(f"expected a non-negative whole number; {text[:end]} wraps around to a huge value")
     if value > _UINT32_MAX:
@@ -167,7 +171,7 @@ def _uint64(text: str) -> None:
         raise _Bad("expected a non-negative whole number")
     value = int(m.group(0))
     if abs(value) > _ULONG_MAX:
-        raise _Bad(f"{text} is out of range")
+        raise _OutOfRange(f"{text} is out of range")
     if value < 0:
         raise _Lax(f"expected a non-negative whole number; {m.group(0)} wraps around")
     if m.end() != len(text):
@@ -186,9 +190,9 @@ def _floating(limit: float, tiny: float, kind: str) -> Callable[[str], None]:
 
 def _in_range(value: float, limit: float, tiny: float, shown: str, kind: str) -> None:
     if math.isfinite(value) and abs(value) > limit:
-        raise _Bad(f"{shown} is out of range for a {kind}")
+        raise _OutOfRange(f"{shown} is out of range for a {kind}")
     if 0.0 < abs(value) < tiny:
-        raise _Bad(f"{shown} is too small to represent as a {kind}")
+        raise _OutOfRange(f"{shown} is too small to represent as a {kind}")
 
 
 def _numbers(count: int, labels: str, integer: bool = False) -> Callable[[str], None]:
@@ -201,9 +205,9 @@ def _numbers(count: int, labels: str, integer: bool = False) -> Callable[[str], 
                 raise _Bad(f"expected {count} {what} ({labels}), got {got}")
             try:
                 _, pos = _stream_number(text, pos, integer)
-            except _Bad as exc:
-                if "range" in str(exc):
-                    raise _Bad(f"{exc} (expected {count} {what}: {labels})") from None
+            except _OutOfRange as exc:
+                raise _OutOfRange(f"{exc} (expected {count} {what}: {labels})") from None
+            except _Bad:
                 bad = text[pos:].strip(_WS).split()[0]
                 if bad.startswith(","):
                     raise _Bad(f"separate the {count} {what} ({labels}) with spaces, not commas") from None
@@ -230,10 +234,10 @@ def _tokens_strtod(text: str, what: str) -> list[float]:
     values = []
     for token in text.split():
         try:
-            value, end = _strtod(token)
-        except _Bad as exc:
-            if "range" in str(exc) or "small" in str(exc):
-                raise
+            value = _strtod(token)[0]
+        except _OutOfRange:
+            raise
+        except _Bad:
             raise _Bad(f"expected {what}; {token!r} is not a number") from None
         values.append(value)
     return values
@@ -244,6 +248,8 @@ def _color(text: str) -> None:
     for token in text.split():
         try:
             value = _strtod(token)[0]
+        except _OutOfRange:
+            raise
         except _Bad:
             raise _Bad(f"expected {what}; {token!r} is not a number") from None
         _in_range(value, _FLT_MAX, _FLT_MIN, token, "float")
@@ -267,8 +273,9 @@ def _pose(text: str) -> None:
 
 def _lax_tokens(text: str, what: str) -> None:
     for token in text.split():
-        if _strtod(token)[1] != len(token):
-            raise _Lax(f"{token!r} in this {what} is read only up to {token[:_strtod(token)[1]]}")
+        end = _strtod(token)[1]
+        if end != len(token):
+            raise _Lax(f"{token!r} in this {what} is read only as {token[:end]}")
 
 
 def _char(text: str) -> None:
@@ -277,7 +284,7 @@ def _char(text: str) -> None:
 
 
 def _string(text: str) -> None:
-    return None
+    """Any text is a string."""
 
 
 _CHECKS: dict[str, Callable[[str], None]] = {
