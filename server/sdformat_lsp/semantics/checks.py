@@ -15,7 +15,7 @@ from ..diagnostics import Diagnostic, Fix, Related, error
 from ..model import Frame, Joint, Model
 from ..text import Span
 from ..xml import XmlDocument, XmlElement
-from .frames import WORLD, WORLD_SENTINEL, FrameGraphs, FrameNode, Resolution, Scope
+from .frames import WORLD, WORLD_SENTINEL, find_cycles, FrameGraphs, FrameNode, Resolution, Scope
 
 _RESERVED = re.compile(r"^__.*__$")
 _FRAME_TAGS = {"link", "joint", "frame", "model"}
@@ -65,11 +65,11 @@ class Checker:
                 break
         where = res.missing_in or scope
         if where is not scope:
-            msg = f"{what} '{ref.text}': there is no frame '{failed}' in {_where(where)}"
+            msg = f"{what} is '{ref.text}', but {_where(where)} has no frame '{failed}'"
         elif "::" in ref.text and span != ref.span:
-            msg = f"{what} '{ref.text}': there is no nested model '{failed}' in {_where(scope)}"
+            msg = f"{what} is '{ref.text}', but {_where(scope)} has no nested model '{failed}'"
         else:
-            msg = f"{what} '{ref.text}' does not name a frame of {_where(scope)}"
+            msg = f"{what} is '{ref.text}', which is not a frame in {_where(scope)}"
         if ref.text == WORLD and scope.kind == "model":
             msg += " ('world' can only be a joint's parent inside a model)"
         hint = _suggest(ref.text, candidates)
@@ -272,12 +272,8 @@ class Checker:
             elif res.target is None:
                 self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'"))
                 self._mark(node)
-        for node in self.g.nodes:
-            if id(node) in reported_cycles:
-                continue
-            cycle = self.g.attached_cycle(node)
-            if not cycle:
-                continue
+        quiet_nodes: set[int] = set()
+        for cycle in find_cycles(self.g.nodes, lambda n: n.attached_to):
             ids = {id(n) for n in cycle}
             if ids & reported_cycles:
                 continue
@@ -292,15 +288,20 @@ class Checker:
                 continue
             # find the end of the chain; stay quiet if it runs into a reported problem
             cur, seen, quiet = node, set(), False
+            path: list[FrameNode] = []
             while cur is not None and id(cur) not in seen:
-                if id(cur) in self.broken or id(cur) in reported_cycles:
+                if id(cur) in self.broken or id(cur) in reported_cycles or id(cur) in quiet_nodes:
                     quiet = True
                     break
                 seen.add(id(cur))
+                path.append(cur)
                 if cur.attached_to is None:
                     break
                 cur = cur.attached_to
-            if quiet or cur is None or id(cur) in seen and cur.attached_to is not None:
+            if quiet:
+                quiet_nodes.update(id(n) for n in path)  # later walks stop here: linear overall
+                continue
+            if cur is None or id(cur) in seen and cur.attached_to is not None:
                 continue
             if cur is node and node.kind == "joint":
                 continue  # its child problem was reported (or it has none)
@@ -319,7 +320,10 @@ class Checker:
         members = sorted(cycle, key=lambda n: (ref_of(n).span.start if ref_of(n) is not None else 1 << 60))
         first = members[0]
         ref = ref_of(first)
-        names = " -> ".join(n.name for n in [*cycle, cycle[0]])
+        if len(cycle) <= 8:
+            names = " -> ".join(n.name for n in [*cycle, cycle[0]])
+        else:
+            names = " -> ".join(n.name for n in cycle[:4]) + f" -> ... -> {cycle[-1].name} -> {cycle[0].name} ({len(cycle)} frames)"
         span = ref.span if ref is not None else (first.name_span or Span(0, 0))
         related = tuple(
             Related(ref_of(n).span, f"{n.kind} '{n.name}' {attr} '{ref_of(n).text}'")
@@ -359,12 +363,8 @@ class Checker:
             elif res.target is None:
                 self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'"))
                 self._mark(node)
-        for node in self.g.nodes:
-            if id(node) in reported:
-                continue
-            cycle = self.g.relative_cycle(node)
-            if not cycle:
-                continue
+        quiet_nodes: set[int] = set()
+        for cycle in find_cycles(self.g.nodes, lambda n: n.relative_to):
             ids = {id(n) for n in cycle}
             if ids & reported:
                 continue
@@ -378,13 +378,16 @@ class Checker:
             if self.g.pose(node) is not None:
                 continue
             cur, seen, quiet = node, set(), False
+            path: list[FrameNode] = []
             while cur is not None and id(cur) not in seen:
-                if id(cur) in self.broken or id(cur) in reported:
+                if id(cur) in self.broken or id(cur) in reported or id(cur) in quiet_nodes:
                     quiet = True
                     break
                 seen.add(id(cur))
+                path.append(cur)
                 cur = cur.relative_to
             if quiet:
+                quiet_nodes.update(id(n) for n in path)
                 continue
             span = node.name_span or node.entity.element.tag_span
             self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {_where(self.g.root)}", span))

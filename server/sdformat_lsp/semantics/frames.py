@@ -479,6 +479,28 @@ class _WorldSentinel(FrameNode):
 WORLD_SENTINEL = _WorldSentinel("world", WORLD, None, None)
 
 
+def find_cycles(nodes: list[FrameNode], step: Callable[[FrameNode], FrameNode | None]) -> list[list[FrameNode]]:
+    """Every cycle of a graph where each node has at most one successor, in O(n)."""
+    state: dict[int, int] = {}  # 1 on the current walk, 2 finished
+    cycles: list[list[FrameNode]] = []
+    for start in nodes:
+        if id(start) in state:
+            continue
+        path: list[FrameNode] = []
+        index: dict[int, int] = {}
+        cur: FrameNode | None = start
+        while cur is not None and id(cur) not in state:
+            state[id(cur)] = 1
+            index[id(cur)] = len(path)
+            path.append(cur)
+            cur = step(cur)
+        if cur is not None and state.get(id(cur)) == 1:
+            cycles.append(path[index[id(cur)] :])
+        for n in path:
+            state[id(n)] = 2
+    return cycles
+
+
 def _cycle_from(node: FrameNode, step: Callable[[FrameNode], FrameNode | None]) -> list[FrameNode] | None:
     """The cycle reached from ``node`` by following ``step``, if any."""
     order: dict[int, int] = {}

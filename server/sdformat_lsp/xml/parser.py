@@ -83,9 +83,10 @@ def _lxml_problems(text: str, lines: LineIndex) -> list[Diagnostic]:
         if fatal_seen:
             continue  # one root cause, one diagnostic: libxml2 cascades after the first
         fatal_seen = True
-        out.append(
-            Diagnostic(XML_ERROR, Severity.ERROR, f"malformed XML: {entry.message.strip()}", span, data={"xml": kind})
-        )
+        message = f"malformed XML: {entry.message.strip()}"
+        if "Excessive depth" in entry.message:
+            message = "elements are nested too deeply for an XML reader to accept (more than 256 levels): flatten the document"
+        out.append(Diagnostic(XML_ERROR, Severity.ERROR, message, span, data={"xml": kind}))
     return out
 
 
