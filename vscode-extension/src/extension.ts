@@ -43,6 +43,16 @@ class SdformatLanguageClient extends LanguageClient {
   override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
     super.error(message, data, this.quiet ? false : showNotification);
   }
+
+  // After a failed `initialize`, vscode-languageclient calls `void this.stop()`,
+  // which rejects (unhandled) because the client never got to Running. There is
+  // nothing to stop yet: our start() caller cleans up the process.
+  override stop(timeout?: number): Promise<void> {
+    if (this.quiet && this.state === State.Starting) {
+      return Promise.resolve();
+    }
+    return super.stop(timeout);
+  }
 }
 
 /** Minimal view of the ms-python.python extension API that we use. */
@@ -204,7 +214,10 @@ async function startClient(): Promise<void> {
     },
     closed: () => {
       if (client?.quiet) {
-        return { action: CloseAction.DoNotRestart, handled: true };
+        // Answer after a macrotask: vscode-languageclient's start() must reject
+        // (it reports failed initialization as a rejection) before the client
+        // processes the close; answering at once makes start() resolve instead.
+        return new Promise((resolve) => setTimeout(() => resolve({ action: CloseAction.DoNotRestart, handled: true }), 0));
       }
       return defaultHandler!.closed();
     },
@@ -239,6 +252,9 @@ async function startClient(): Promise<void> {
   client = newClient;
   try {
     await newClient.start();
+    if (newClient.state !== State.Running) {
+      throw new Error('the server stopped during initialization');
+    }
     newClient.quiet = false;
     output.appendLine('Server started.');
   } catch (error) {

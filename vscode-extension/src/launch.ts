@@ -16,7 +16,7 @@ export const SERVER_MODULE = 'sdformat_lsp';
 /** Name of the distribution to `pip install`. */
 export const PIP_PACKAGE = 'sdformat-lsp';
 /** How to install from a checkout of the repository. */
-export const PIP_FROM_SOURCE = 'pip install <path-to-sdformat-lsp-repo>/server';
+export const PIP_FROM_SOURCE = 'pip install <path-to-sdformat-lsp-checkout>';
 /** The setting that overrides the command. */
 export const COMMAND_SETTING = 'sdformat.server.command';
 
@@ -437,20 +437,18 @@ export function classifyEarlyExit(sc: ServerCommand, exit: ServerExit, stderr: s
   const missing = /No module named ['"]?([\w.]+)['"]?/.exec(stderr);
   if (missing) {
     const name = missing[1];
-    const top = name.split('.')[0];
-    const moduleTop = invocation?.module.split('.')[0];
-    if (moduleTop !== undefined && top === moduleTop && !/is a package and cannot be directly executed/.test(stderr)) {
-      return new ServerStartError('module-missing', `Python module '${invocation!.module}' is not installed (${status})`, sc, {
+    const target = invocation?.module;
+    if (target !== undefined && (target === name || target.startsWith(name + '.'))) {
+      return new ServerStartError('module-missing', `Python module '${target}' is not installed (${status})`, sc, {
         ...details,
-        missing: invocation!.module,
+        missing: target,
       });
     }
-    if (moduleTop === undefined || top !== moduleTop) {
-      return new ServerStartError('dependency-missing', `The server is missing the Python module '${name}' (${status})`, sc, {
-        ...details,
-        missing: name,
-      });
-    }
+    // A dependency (pygls, lxml...) or a part of the server itself is missing: a broken install.
+    return new ServerStartError('dependency-missing', `The server is missing the Python module '${name}' (${status})`, sc, {
+      ...details,
+      missing: name,
+    });
   }
   return new ServerStartError('exited', `The server exited during startup (${status})`, sc, details);
 }
@@ -464,6 +462,16 @@ function describeSource(sc: ServerCommand): string {
     default:
       return '';
   }
+}
+
+/** The last non-empty line of a process's stderr, shortened for a notification. */
+function lastLine(stderr: string | undefined): string | undefined {
+  const line = stderr
+    ?.split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
+  return line && line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
 function pipInstallFor(sc: ServerCommand | undefined): string {
@@ -505,7 +513,13 @@ export function formatStartFailure(error: unknown): string {
     case 'initialize-failed':
       return `${prefix}${error.message}. See the output for details; reinstalling with "${pipInstallFor(sc)}" may help.`;
     case 'exited':
-    default:
-      return `${prefix}${error.message} running "${sc ? formatCommand(sc) : '?'}". See the output for details. If the server is not installed, install it with "${pipInstallFor(sc)}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
+    default: {
+      const status =
+        error.details.exitCode !== undefined && error.details.exitCode !== null
+          ? `exit code ${error.details.exitCode}`
+          : `signal ${error.details.signal ?? 'unknown'}`;
+      const last = lastLine(error.details.stderr);
+      return `${prefix}it exited during startup (${status})${last ? `: ${last}` : ''}. See the output for details. If the server is not installed, install it with "${pipInstallFor(sc)}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
+    }
   }
 }

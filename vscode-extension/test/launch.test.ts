@@ -187,6 +187,24 @@ describe('start failure detection', () => {
     );
     assert.equal(dep.kind, 'dependency-missing');
     assert.match(formatStartFailure(dep), /pygls/);
+    assert.match(formatStartFailure(dep), /python3 -m pip install sdformat-lsp/);
+
+    // Installed but broken (a part of the package is missing): not "not installed".
+    for (const stderr of [
+      "ModuleNotFoundError: No module named 'sdformat_lsp.server'\n",
+      "/usr/bin/python3: No module named sdformat_lsp.__main__; 'sdformat_lsp' is a package and cannot be directly executed\n",
+    ]) {
+      const broken = classifyEarlyExit({ command: 'python3', args: ['-m', 'sdformat_lsp'], source: 'default' }, { code: 1, signal: null }, stderr);
+      assert.equal(broken.kind, 'dependency-missing', stderr);
+    }
+    const notInstalled = classifyEarlyExit(
+      { command: '/venv/bin/python', args: ['-m', 'sdformat_lsp'], source: 'python-extension' },
+      { code: 1, signal: null },
+      '/venv/bin/python: No module named sdformat_lsp\n',
+    );
+    assert.equal(notInstalled.kind, 'module-missing');
+    assert.match(formatStartFailure(notInstalled), /\/venv\/bin\/python -m pip install sdformat-lsp/);
+    assert.match(formatStartFailure(notInstalled), /Python extension/);
 
     const other = classifyEarlyExit(
       { command: 'python3', args: ['-m', 'sdformat_lsp'], source: 'default' },

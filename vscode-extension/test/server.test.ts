@@ -62,6 +62,16 @@ function offsetOf(text: string, needle: string, delta = 0): number {
   return i + delta;
 }
 
+/** Resolves to the promise's value, or to undefined after `ms` (without keeping node alive afterwards). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function samePath(uriA: string, uriB: string): boolean {
   return path.resolve(fileURLToPath(uriA)) === path.resolve(fileURLToPath(uriB));
 }
@@ -186,7 +196,7 @@ describe('sdformat_lsp over stdio (vscode-jsonrpc)', () => {
     const { connection, server } = client;
     if (!server.hasExited()) {
       try {
-        await Promise.race([connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 3000))]);
+        await within(connection.sendRequest(ShutdownRequest.type), 3000);
         await connection.sendNotification(ExitNotification.type);
       } catch {
         // fall through to terminate
@@ -266,7 +276,7 @@ describe('sdformat_lsp over stdio (vscode-jsonrpc)', () => {
     const { connection, server } = client;
     await connection.sendRequest(ShutdownRequest.type);
     await connection.sendNotification(ExitNotification.type);
-    const exit = await Promise.race([server.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000))]);
+    const exit = await within(server.exited, 5000);
     assert.ok(exit, 'server exits after shutdown/exit');
     assert.equal(exit.code, 0, `exit code; stderr:\n${server.stderrTail()}`);
   });

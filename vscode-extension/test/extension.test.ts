@@ -1,0 +1,175 @@
+// Activates the bundled extension (dist/extension.js, built by `npm run compile`)
+// against a mock `vscode` module and real processes: checks that a server that
+// cannot start produces exactly ONE error message with the install advice and
+// buttons, and that settings reach a (stub) server as initializationOptions,
+// workspace/configuration answers and didChangeConfiguration.
+
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { createVscodeMock } from './support/vscode-mock';
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const Module = require('node:module');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BUNDLE = path.join(ROOT, 'dist', 'extension.js');
+const STUB = path.join(ROOT, 'test', 'fixtures', 'stub_server.py');
+const PYTHON = process.env.SDFORMAT_LSP_PYTHON || 'python3';
+const hasPython = spawnSync(PYTHON, ['-c', 'pass']).status === 0;
+const noPython = !hasPython && `${PYTHON} not available`;
+
+interface ExtensionModule {
+  activate(context: unknown): Promise<void>;
+  deactivate(): Promise<void>;
+}
+
+let active: { ext: ExtensionModule; restore(): void } | undefined;
+
+/** Loads a fresh copy of the bundle with `vscode` resolved to the mock. */
+function loadExtension(mock: ReturnType<typeof createVscodeMock>): ExtensionModule {
+  const originalLoad = Module._load;
+  Module._load = function (request: string, ...rest: unknown[]) {
+    if (request === 'vscode') {
+      return mock.vscode;
+    }
+    return originalLoad.call(this, request, ...rest);
+  };
+  delete require.cache[BUNDLE];
+  const ext = require(BUNDLE) as ExtensionModule;
+  active = {
+    ext,
+    restore: () => {
+      Module._load = originalLoad;
+    },
+  };
+  return ext;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(check: () => T | undefined, ms = 10000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) assert.fail('timed out waiting');
+    await sleep(25);
+  }
+}
+
+function readLog(file: string): Array<Record<string, any>> {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+describe('extension (bundle, mock vscode)', () => {
+  afterEach(async () => {
+    if (active) {
+      await active.ext.deactivate();
+      active.restore();
+      active = undefined;
+    }
+  });
+
+  it('builds the bundle first', () => {
+    assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} exists (run npm run compile)`);
+  });
+
+  it('a missing command gives one error with buttons', async () => {
+    const mock = createVscodeMock({ 'sdformat.server.command': ['surely-not-a-command-4711', '--stdio'] });
+    mock.onMessage(() => 'Open Settings');
+    await loadExtension(mock).activate(mock.context);
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    const [m] = mock.messages;
+    assert.equal(m.kind, 'error');
+    assert.deepEqual(m.items, ['Open Settings', 'Show Output']);
+    assert.match(m.message, /surely-not-a-command-4711/);
+    assert.match(m.message, /sdformat\.server\.command/);
+    assert.ok(mock.executed.some((e) => e.command === 'workbench.action.openSettings'), 'Open Settings opens the settings');
+  });
+
+  it('no python3 on PATH gives one error telling how to install', async () => {
+    const mock = createVscodeMock({});
+    const savedPath = process.env.PATH;
+    process.env.PATH = path.join(os.tmpdir(), 'sdformat-lsp-empty-path');
+    try {
+      await loadExtension(mock).activate(mock.context);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.match(mock.messages[0].message, /pip install sdformat-lsp/);
+    assert.match(mock.messages[0].message, /python/);
+    assert.match(mock.output.join(''), /Starting: python3? -m sdformat_lsp/);
+  });
+
+  it('a python without the module gives one error telling how to install', { skip: noPython }, async () => {
+    const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-m', 'sdformat_lsp_surely_missing_4711'] });
+    await loadExtension(mock).activate(mock.context);
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.match(mock.messages[0].message, /not installed/);
+    assert.match(mock.messages[0].message, /-m pip install sdformat-lsp/);
+  });
+
+  it('a server that dies during startup gives one error, stderr in the output', { skip: noPython }, async () => {
+    const crash = "import sys; sys.stderr.write('boom: startup failed\\n'); sys.exit(4)";
+    const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-c', crash] });
+    mock.onMessage(() => 'Show Output');
+    await loadExtension(mock).activate(mock.context);
+    await sleep(1000);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.equal(mock.messages[0].kind, 'error');
+    assert.match(mock.messages[0].message, /exit code 4/);
+    assert.match(mock.output.join(''), /boom: startup failed/);
+  });
+
+  it('settings reach the server; restart and config changes work', { skip: noPython }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
+    const log = path.join(dir, 'log.jsonl');
+    const mock = createVscodeMock(
+      {
+        'sdformat.server.command': [PYTHON, STUB, log],
+        'sdformat.resourcePaths': ['models', '${workspaceFolder}/more', ''],
+        'sdformat.debounceMs': 250,
+        'sdformat.trace.server': 'off',
+      },
+      { workspaceFolder: dir },
+    );
+    const expected = { resourcePaths: [path.join(dir, 'models'), path.join(dir, 'more')], debounceMs: 250 };
+    await loadExtension(mock).activate(mock.context);
+
+    const init = await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
+    assert.deepEqual(init.params.initializationOptions, expected);
+    const config = await waitFor(() => readLog(log).find((e) => e.response === 'cfg-1'));
+    assert.deepEqual(config.result, [expected]);
+
+    mock.changeSettings({ 'sdformat.debounceMs': 300 });
+    const change = await waitFor(() => readLog(log).find((e) => e.method === 'workspace/didChangeConfiguration'));
+    assert.deepEqual(change.params.settings.sdformat, { ...expected, debounceMs: 300 });
+
+    await mock.vscode.commands.executeCommand('sdformat.restartServer');
+    await waitFor(() => (readLog(log).filter((e) => e.method === 'initialize').length === 2 ? true : undefined));
+    const methods = readLog(log).map((e) => e.method);
+    assert.ok(methods.includes('shutdown') && methods.includes('exit'), methods.join(', '));
+
+    // Changing the command restarts the server with the new command.
+    mock.changeSettings({ 'sdformat.server.command': `${PYTHON} ${STUB} ${log}` });
+    await waitFor(() => (readLog(log).filter((e) => e.method === 'initialize').length === 3 ? true : undefined));
+
+    assert.equal(mock.messages.length, 0, JSON.stringify(mock.messages));
+    await active!.ext.deactivate();
+    await waitFor(() => (readLog(log).filter((e) => e.method === 'exit').length === 3 ? true : undefined));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
