@@ -72,6 +72,16 @@ class Checker:
             msg = f"{what} is '{ref.text}', which is not a frame in {_where(scope)}"
         if ref.text == WORLD and scope.kind == "model":
             msg += " ('world' can only be a joint's parent inside a model)"
+        outer = scope.parent
+        while outer is not None and ref.text not in outer.frames:
+            outer = outer.parent
+        if outer is not None:
+            return error(
+                code,
+                msg + f"; '{ref.text}' belongs to the enclosing {_where(outer)}, and references cannot reach outside "
+                "the model they are written in: move the element, or refer to a frame of this model",
+                ref.span,
+            )
         hint = _suggest(ref.text, candidates)
         fixes: tuple[Fix, ...] = ()
         if hint is not None:
@@ -168,7 +178,7 @@ class Checker:
                 if joint.child.text == WORLD:
                     self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' cannot have 'world' as its child: the world is fixed; swap <parent> and <child>", c.ref.span))
                     bad = True
-                elif joint.child.text == joint.name:
+                elif c.target is node:
                     self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' names itself as its child: name the link or frame it moves", c.ref.span))
                     bad = True
                 elif c.target is None:
@@ -178,7 +188,7 @@ class Checker:
                     self.out.append(error("JOINT_CHILD_LINK_INVALID", f"the child of joint '{joint.name}' must be a link before SDFormat 1.8, but '{c.ref.text}' is a {c.target.kind}", c.ref.span))
                     bad = True
             if p is not None:
-                if joint.parent.text == joint.name:
+                if p.target is node:
                     self.out.append(error("JOINT_PARENT_LINK_INVALID", f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'", p.ref.span))
                     bad = True
                 elif p.target is None:

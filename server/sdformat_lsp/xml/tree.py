@@ -23,7 +23,9 @@ class XmlAttribute:
 
     @property
     def span(self) -> Span:
-        return Span(self.name_span.start, max(self.value_span.end, self.name_span.end))
+        """The whole attribute, closing quote included."""
+        end = max(self.value_span.end + (1 if self.terminated else 0), self.name_span.end)
+        return Span(self.name_span.start, end)
 
 
 @dataclass(slots=True, eq=False)

@@ -1,0 +1,89 @@
+"""The XML layer: exact spans, tolerance of half-typed text, safe parsing."""
+
+from sdformat_lsp.diagnostics import Severity
+from sdformat_lsp.text import LineIndex
+from sdformat_lsp.xml import decode_source, parse
+
+
+def spanned(text, span):
+    return text[span.start : span.end]
+
+
+def test_spans_of_tags_attributes_and_text():
+    text = '<sdf version="1.9">\n  <model name="m é中😀">\n    <pose relative_to=\'F\'> 1 2 3 0 0 0 </pose>\n  </model>\n</sdf>'
+    doc = parse(text)
+    model = doc.root.child("model")
+    assert spanned(text, model.tag_span) == "model"
+    name = model.attr("name")
+    assert spanned(text, name.name_span) == "name"
+    assert spanned(text, name.value_span) == "m é中😀"
+    pose = model.child("pose")
+    assert spanned(text, pose.attr("relative_to").value_span) == "F"
+    assert spanned(text, pose.text_span) == "1 2 3 0 0 0"
+    assert not [p for p in doc.problems if p.severity == Severity.ERROR]
+
+
+def test_positions_in_each_encoding():
+    text = 'a😀é<x name="中"/>'
+    lines = LineIndex(text)
+    off = text.index("中")
+    assert lines.position(off, "utf-32") == (0, off)
+    assert lines.position(off, "utf-16") == (0, off + 1)  # the emoji is two UTF-16 units
+    assert lines.position(off, "utf-8") == (0, len(text[:off].encode()))
+    for enc in ("utf-8", "utf-16", "utf-32"):
+        line, col = lines.position(off, enc)
+        assert lines.offset(line, col, enc) == off
+
+
+def test_crlf_lines():
+    text = "<a>\r\n<b/>\r\n</a>"
+    lines = LineIndex(text)
+    assert lines.position(text.index("<b"), "utf-16") == (1, 0)
+
+
+def test_half_typed_attribute_keeps_tree():
+    text = '<sdf version="1.8"><model name="m">\n<frame name="F" attached_to="\n</model></sdf>'
+    doc = parse(text)
+    frame = doc.root.child("model").child("frame")
+    attr = frame.attr("attached_to")
+    assert attr is not None and not attr.terminated and attr.value == ""
+    assert any(p.code == "XML_ERROR" and p.severity == Severity.ERROR for p in doc.problems)
+
+
+def test_unclosed_element_is_reported_once_at_its_tag():
+    text = '<sdf version="1.8"><model name="m"><link name="L">'
+    doc = parse(text)
+    errors = [p for p in doc.problems if p.severity == Severity.ERROR]
+    assert len(errors) == 1
+    assert doc.root.child("model").child("link").get("name") == "L"
+
+
+def test_tolerated_quirks_are_warnings():
+    text = ' <?xml version="1.0"?>\n<sdf version="1.8"><!-- a -- b --><model name="m"><gz:x/>a & b<link name="L"/></model></sdf>'
+    doc = parse(text)
+    assert doc.problems, "each quirk should be mentioned"
+    assert all(p.severity == Severity.WARNING for p in doc.problems)
+
+
+def test_billion_laughs_is_never_expanded():
+    ents = "".join(f'<!ENTITY lol{i} "{"&lol%d;" % (i - 1) * 10}">' for i in range(1, 10))
+    text = f'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">{ents}]><sdf version="1.8"><model name="&lol9;"/></sdf>'
+    doc = parse(text)
+    assert doc.has_doctype
+    assert doc.root.child("model").get("name") == "&lol9;"
+    assert any("never expanded" in p.message for p in doc.problems)
+
+
+def test_external_entity_is_not_read(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    text = f'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY s SYSTEM "file://{secret}">]><sdf version="1.8"><model name="&s;"/></sdf>'
+    doc = parse(text)
+    assert "TOP-SECRET" not in repr([(e.tag, e.attributes and e.get("name"), e.text) for e in doc.iter()])
+    assert any(p.code == "XML_ERROR" for p in doc.problems)
+
+
+def test_invalid_utf8_is_a_diagnostic():
+    text, problems = decode_source(b'<sdf version="1.8">\xff\xfe</sdf>')
+    assert "\ufffd" in text
+    assert problems and problems[0].code == "FILE_READ" and problems[0].span.start == text.index("\ufffd")
