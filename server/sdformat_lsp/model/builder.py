@@ -323,7 +323,7 @@ class Builder:
         return Document(version, va.value_span if va is not None else None, root, tuple(worlds), tuple(models), tuple(others))
 
 
-_EMPTY = XmlElement("", Span(0, 0), Span(0, 0), Span(0, 0))
+_EMPTY = XmlElement("", 1, 1, 1)
 
 
 def _free_name(el: XmlElement) -> str:

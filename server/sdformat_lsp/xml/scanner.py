@@ -20,8 +20,15 @@ _ATTR = re.compile(
     r"""([^\s/<>="']+)(?:\s*=\s*(?:"([^"<]*)("?)|'([^'<]*)('?)|([^\s<>"'/]*)))?"""
 )
 _END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
+# The common case, a complete well-formed start tag, in one match; anything else takes the careful path.
+_FAST_START = re.compile(
+    r"""<([A-Za-z_:\u00C0-\uFFFF][^\s/<>="']*)((?:\s+[^\s/<>="']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(/?)>"""
+)
+_FAST_ATTR = re.compile(r"""([^\s/<>="']+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')""")
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z_:\u00C0-\uFFFF][^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
+_LOOKAHEADS = 32  # interrupted start tags per document worth a look ahead (each is linear)
 
 
 def _entity(m: re.Match[str]) -> str:
@@ -72,60 +79,10 @@ def scan(text: str) -> ScanResult:
     n = len(text)
     pos = 0
     find = text.find
-    while pos < n:
-        lt = find("<", pos)
-        if lt < 0:
-            if stack:
-                _add_text(stack[-1], text, pos, n)
-            break
-        if lt > pos and stack:
-            _add_text(stack[-1], text, pos, lt)
-        if text.startswith("<!--", lt):
-            end = find("-->", lt + 4)
-            pos = n if end < 0 else end + 3
-            continue
-        if text.startswith("<![CDATA[", lt):
-            end = find("]]>", lt + 9)
-            stop = n if end < 0 else end
-            if stack:
-                _add_text(stack[-1], text, lt + 9, stop)
-            pos = n if end < 0 else end + 3
-            continue
-        if text.startswith("<?", lt):
-            end = find("?>", lt + 2)
-            pos = n if end < 0 else end + 2
-            continue
-        if text.startswith("<!", lt):
-            pos = _skip_declaration(text, lt)
-            if text.startswith("<!DOCTYPE", lt) and result.doctype_span is None:
-                result.doctype_span = Span(lt, pos)
-            continue
-        if text.startswith("</", lt):
-            m = _END_TAG.match(text, lt)
-            assert m is not None
-            pos = m.end()
-            name = m.group(1)
-            for depth in range(len(stack) - 1, -1, -1):
-                if stack[depth].tag == name:
-                    break
-            else:
-                continue  # a stray end tag: lxml reports it; nothing to close
-            while len(stack) > depth + 1:
-                el = stack.pop()
-                el.span = Span(el.span.start, lt)
-                result.unclosed.append(el)
-            el = stack.pop()
-            el.end_tag_span = Span(lt, pos)
-            el.span = Span(el.span.start, pos)
-            el.closed = bool(m.group(2))
-            continue
-        m = _TAG_NAME.match(text, lt + 1)
-        if m is None:  # a bare '<' in text
-            if stack:
-                _add_text(stack[-1], text, lt, lt + 1)
-            pos = lt + 1
-            continue
-        el, pos = _start_tag(text, lt, m)
+    fast_start = _FAST_START.match
+    end_tag = _END_TAG.match
+
+    def attach(el: XmlElement) -> None:
         if stack:
             el.parent = stack[-1]
             stack[-1].children.append(el)
@@ -135,10 +92,87 @@ def scan(text: str) -> ScanResult:
             result.extra_roots.append(el)
         if not el.self_closing:
             stack.append(el)
+
+    while pos < n:
+        lt = find("<", pos)
+        if lt < 0:
+            if stack:
+                _add_text(stack[-1], text, pos, n)
+            break
+        if lt > pos and stack and not text[pos:lt].isspace():
+            _add_text(stack[-1], text, pos, lt)
+        nxt = text[lt + 1 : lt + 2]
+        if nxt == "/":
+            m = end_tag(text, lt)
+            pos = m.end()
+            name = m.group(1)
+            if stack and stack[-1].tag == name:
+                el = stack.pop()
+            else:
+                for depth in range(len(stack) - 1, -1, -1):
+                    if stack[depth].tag == name:
+                        break
+                else:
+                    continue  # a stray end tag: lxml reports it; nothing to close
+                while len(stack) > depth + 1:
+                    el = stack.pop()
+                    el.end = lt
+                    result.unclosed.append(el)
+                el = stack.pop()
+            el.etag_start = lt
+            el.end = pos
+            el.closed = bool(m.group(2))
+            continue
+        if nxt == "!":
+            if text.startswith("<!--", lt):
+                end = find("-->", lt + 4)
+                pos = n if end < 0 else end + 3
+            elif text.startswith("<![CDATA[", lt):
+                end = find("]]>", lt + 9)
+                if stack:
+                    _add_text(stack[-1], text, lt + 9, n if end < 0 else end)
+                pos = n if end < 0 else end + 3
+            else:
+                pos = _skip_declaration(text, lt)
+                if text.startswith("<!DOCTYPE", lt) and result.doctype_span is None:
+                    result.doctype_span = Span(lt, pos)
+            continue
+        if nxt == "?":
+            end = find("?>", lt + 2)
+            pos = n if end < 0 else end + 2
+            continue
+        fast = fast_start(text, lt)
+        if fast is not None:
+            pos = fast.end()
+            attach(_fast_element(fast))
+            continue
+        m = _TAG_NAME.match(text, lt + 1)
+        if m is None:  # a bare '<' in text
+            if stack:
+                _add_text(stack[-1], text, lt, lt + 1)
+            pos = lt + 1
+            continue
+        el, pos = _start_tag(text, lt, m)
+        attach(el)
     for el in stack:
-        el.span = Span(el.span.start, n)
+        el.end = n
         result.unclosed.append(el)
     return result
+
+
+def _fast_element(m: re.Match[str]) -> XmlElement:
+    """A complete start tag matched in one go: no recovery needed."""
+    attrs: dict[str, XmlAttribute] = {}
+    if m.end(2) > m.start(2):
+        for a in _FAST_ATTR.finditer(m.string, m.start(2), m.end(2)):
+            name = a.group(1)
+            if name in attrs:
+                continue
+            g = 2 if a.group(2) is not None else 3
+            attrs[name] = XmlAttribute(name, decode(a.group(g)), a.start(1), a.end(1), a.start(g), a.end(g))
+    self_closing = bool(m.group(3))
+    end = m.end()
+    return XmlElement(m.group(1), m.start(1), end, end, attrs, self_closing=self_closing, closed=self_closing)
 
 
 def _skip_declaration(text: str, lt: int) -> int:
@@ -166,12 +200,10 @@ def _skip_declaration(text: str, lt: int) -> int:
 
 def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
     name = m.group(0)
-    tag_span = Span(m.start(), m.end())
     attrs: dict[str, XmlAttribute] = {}
     pos = m.end()
     n = len(text)
     self_closing = False
-    closed = False
     while True:
         pos = _SPACE.match(text, pos).end()
         if pos >= n:
@@ -179,12 +211,11 @@ def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
         ch = text[pos]
         if ch == ">":
             pos += 1
-            closed = True
             break
         if ch == "/":
             if text.startswith("/>", pos):
                 pos += 2
-                self_closing = closed = True
+                self_closing = True
                 break
             pos += 1
             continue
@@ -210,15 +241,7 @@ def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
                 raw = raw[:nl].rstrip("\r")
                 ve = vs + len(raw)
         if aname not in attrs:
-            attrs[aname] = XmlAttribute(aname, decode(raw), Span(a.start(1), a.end(1)), Span(vs, ve), term)
+            attrs[aname] = XmlAttribute(aname, decode(raw), a.start(1), a.end(1), vs, ve, term)
         pos = a.end()
-    el = XmlElement(
-        tag=name,
-        tag_span=tag_span,
-        start_tag_span=Span(lt, pos),
-        span=Span(lt, pos),
-        attributes=attrs,
-        self_closing=self_closing,
-        closed=self_closing,
-    )
+    el = XmlElement(name, lt + 1, pos, pos, attrs, self_closing=self_closing, closed=self_closing)
     return el, pos

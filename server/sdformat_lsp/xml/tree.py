@@ -15,33 +15,60 @@ from ..text import LineIndex, Span
 
 @dataclass(slots=True, eq=False)
 class XmlAttribute:
+    """An attribute; spans are built on demand (a large world has 100,000 of them)."""
+
     name: str
     value: str  # entity references decoded (only the five predefined and numeric ones)
-    name_span: Span
-    value_span: Span  # inside the quotes
+    ns: int  # name start
+    ne: int  # name end
+    vs: int  # value start, inside the quotes
+    ve: int  # value end
     terminated: bool = True  # False while the user has not typed the closing quote
+
+    @property
+    def name_span(self) -> Span:
+        return Span(self.ns, self.ne)
+
+    @property
+    def value_span(self) -> Span:
+        return Span(self.vs, self.ve)
 
     @property
     def span(self) -> Span:
         """The whole attribute, closing quote included."""
-        end = max(self.value_span.end + (1 if self.terminated else 0), self.name_span.end)
-        return Span(self.name_span.start, end)
+        return Span(self.ns, max(self.ve + (1 if self.terminated else 0), self.ne))
 
 
 @dataclass(slots=True, eq=False)
 class XmlElement:
     tag: str  # qualified, prefix included ("gz:plugin")
-    tag_span: Span
-    start_tag_span: Span  # from '<' to after '>' (or as far as it was typed)
-    span: Span  # the whole element, end tag included
+    ts: int  # tag name start (just after '<')
+    stag_end: int  # end of the start tag (after '>', or as far as it was typed)
+    end: int  # end of the element, end tag included
     attributes: dict[str, XmlAttribute] = field(default_factory=dict)
     children: list["XmlElement"] = field(default_factory=list)
     parent: "XmlElement | None" = None
     text: str = ""  # direct character data, decoded
     text_span: Span | None = None  # the direct text with surrounding white space stripped
-    end_tag_span: Span | None = None
+    etag_start: int = -1  # start of the end tag, -1 without one
     self_closing: bool = False
     closed: bool = False  # has '/>' or a matching end tag
+
+    @property
+    def tag_span(self) -> Span:
+        return Span(self.ts, self.ts + len(self.tag))
+
+    @property
+    def start_tag_span(self) -> Span:
+        return Span(self.ts - 1, self.stag_end)
+
+    @property
+    def span(self) -> Span:
+        return Span(self.ts - 1, self.end)
+
+    @property
+    def end_tag_span(self) -> Span | None:
+        return Span(self.etag_start, self.end) if self.etag_start >= 0 else None
 
     def attr(self, name: str) -> XmlAttribute | None:
         return self.attributes.get(name)
