@@ -10,7 +10,8 @@ the graphs are also kept as networkx ``DiGraph`` objects for the features
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from collections.abc import MutableMapping
 from typing import Callable, Iterator
 
 import networkx as nx
@@ -142,14 +143,36 @@ class FrameGraphs:
         self.nodes: list[FrameNode] = []
         self.resolutions: list[Resolution] = []
         self.by_ref: dict[int, Resolution] = {}
-        self.attached = nx.DiGraph()
-        self.relative = nx.DiGraph()
-        self.included: list[tuple[Include, Scope]] = []
+        self._attached: nx.DiGraph | None = None
+        self._relative_graph: nx.DiGraph | None = None
+        self.included: list[tuple[Include, Scope]] = []  # (include, its scope; for merge="true" the view of the merged entities)
+        self.merged_links: dict[int, list[tuple[int, FrameNode]]] = {}  # id(scope) -> (offset of the include, merged link)
+        self.merged_placement: dict[int, tuple[Ref, Scope]] = {}  # id(proxy frame) -> (placement_frame, view)
         if isinstance(root, World):
             self.root = self._world_scope(root)
         else:
             self.root = self._model_scopes(root, None, None)
         self._edges()
+
+    @property
+    def attached(self) -> nx.DiGraph:
+        """The attached_to graph (edge: frame -> what it is attached to), built on first use."""
+        if self._attached is None:
+            g = nx.DiGraph()
+            g.add_nodes_from(self.nodes)
+            g.add_edges_from((n, n.attached_to) for n in self.nodes if n.attached_to is not None)
+            self._attached = g
+        return self._attached
+
+    @property
+    def relative(self) -> nx.DiGraph:
+        """The relative_to graph (edge: frame -> the frame its pose is expressed in), built on first use."""
+        if self._relative_graph is None:
+            g = nx.DiGraph()
+            g.add_nodes_from(self.nodes)
+            g.add_edges_from((n, n.relative_to, {"ref": n.relative_ref}) for n in self.nodes if n.relative_to is not None)
+            self._relative_graph = g
+        return self._relative_graph
 
     # -- building ------------------------------------------------------
 
@@ -183,9 +206,55 @@ class FrameGraphs:
         if self.include_resolver is None:
             return
         model = self.include_resolver(inc, scope)
-        if model is not None:
+        if model is None:
+            return
+        if inc.merge:
+            self.included.append((inc, self._merge(model, inc, scope)))
+        else:
             child = self._model_scopes(model, scope, None)
             self.included.append((inc, child))
+
+    def _merge(self, model: Model, inc: Include, scope: Scope) -> Scope:
+        """``<include merge="true">``: the model's entities join ``scope`` (libsdformat 1.9+).
+
+        A proxy frame ``_merged__NAME__model__`` in ``scope`` stands for the
+        included model frame: it is attached to the model's canonical link and
+        posed by the include (or the model's own pose). The merged entities live
+        in ``scope`` under their own names; what they wrote as ``__model__`` (and
+        every default) means the proxy. They are kept in a *view* of ``scope``
+        (same names, parent and children; ``__model__`` is the proxy; ``path``
+        is the included file) so that they resolve exactly as libsdformat
+        resolves them after merging. A world takes no links.
+        """
+        canonical = _canonical_name(model)
+        pose = model.pose
+        if pose.relative_to is None or not pose.relative_to.text:  # not relative to the canonical link it is attached to
+            pose = replace(pose, relative_to=Ref(MODEL_FRAME if scope.kind == "model" else WORLD, inc.element.tag_span, "relative_to", inc.element))
+        at = Ref(canonical, inc.element.tag_span, "attached_to", inc.element) if canonical else None
+        proxy_entity = Frame("frame", f"_merged__{model.name}__model__", None, inc.element, pose, attached_to=at)
+        proxy = self._node("frame", proxy_entity.name, scope, proxy_entity)
+        self._add_member(scope, proxy)
+        path = getattr(model.source, "path", None) if model.source is not None else scope.path
+        view = Scope(scope.kind, scope.name, model, scope.parent, node=proxy, frames=_MergedFrames(scope.frames, proxy),
+                     children=scope.children, version=self.version, path=path)
+        if inc.placement_frame is not None and inc.placement_frame.text and inc.pose is not None:
+            self.merged_placement[id(proxy)] = (inc.placement_frame, view)
+        for member in model.members:
+            if isinstance(member, Link):
+                if scope.kind == "world":
+                    continue  # MERGE_INCLUDE_UNSUPPORTED, reported by the resolver
+                node = self._node("link", member.name, view, member)
+                self._add_member(view, node)
+                self.merged_links.setdefault(id(scope), []).append((inc.element.span.start, node))
+            elif isinstance(member, Joint):
+                self._add_member(view, self._node("joint", member.name, view, member))
+            elif isinstance(member, Frame):
+                self._add_member(view, self._node("frame", member.name, view, member))
+        for nested_inc in model.includes:
+            self._include(nested_inc, view)
+        for nested in model.models:
+            self._model_scopes(nested, view, None)
+        return view
 
     def _model_scopes(self, model: Model, parent: Scope | None, _unused: object) -> Scope:
         """Create the scope of ``model`` and of every model nested in it, iteratively."""
@@ -285,16 +354,16 @@ class FrameGraphs:
             entity = node.entity
             scope = node.scope
             if node.kind == "world":
-                self.attached.add_node(node)
-                self.relative.add_node(node)
+                pass
+                pass
                 continue
             if scope is None:  # the root model: source of relative_to, attached to its canonical link
-                self.relative.add_node(node)
+                pass
                 self._model_attachment(node)
                 continue
             default_base = scope.node  # __model__ of a model, the world node of a world
             if node.kind == "link":
-                self.attached.add_node(node)
+                pass
                 self._relative(node, entity.pose, scope, default_base)
             elif node.kind == "model":
                 self._model_attachment(node)
@@ -320,18 +389,18 @@ class FrameGraphs:
                     self._relative(node, entity.pose, scope, default_base)
 
     def _attach(self, node: FrameNode, target: FrameNode | None, ref: Ref | None, default: bool = False) -> None:
-        self.attached.add_node(node)
+        pass
         node.attached_ref = ref
         node.attached_default = default
         if target is not None and target is not WORLD_SENTINEL:
             node.attached_to = target
-            self.attached.add_edge(node, target)
+            pass
 
     def _model_attachment(self, node: FrameNode) -> None:
         model: Model = node.entity
         scope = node.inner
         assert scope is not None
-        self.attached.add_node(node)
+        pass
         if model.canonical_link is not None and model.canonical_link.text:
             res = self.resolve(model.canonical_link, scope)
             target = res.target if res.target is not None and res.target.kind == "link" else None
@@ -340,17 +409,22 @@ class FrameGraphs:
         if node.static:
             return
         target = None
+        first_at = None
         for member in model.members:
             if isinstance(member, Link):
                 target = scope.frames.get(member.name)
+                first_at = member.element.span.start
                 break
+        for at, link in self.merged_links.get(id(scope), ())[:1]:
+            if first_at is None or at < first_at:  # a merged link comes first in document order
+                target = link
         if target is None and scope.children:
             target = next(iter(scope.children.values())).node
         if target is not None:
             self._attach(node, target, None, default=True)
 
     def _relative(self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None) -> None:
-        self.relative.add_node(node)
+        pass
         node.transform = transform_of(pose)
         if pose is not None and pose.relative_to is not None and pose.relative_to.text:
             res = self.resolve(pose.relative_to, scope)
@@ -361,7 +435,7 @@ class FrameGraphs:
             target = default
         if target is not None and target is not WORLD_SENTINEL:
             node.relative_to = target
-            self.relative.add_edge(node, target, ref=node.relative_ref)
+            pass
 
     # -- queries -------------------------------------------------------
 
@@ -432,6 +506,13 @@ class FrameGraphs:
 
     def edge_transform(self, node: FrameNode) -> Transform:
         """``X_{relative_to, node}``, with a nested model's placement frame applied."""
+        if node.kind == "frame" and id(node) in self.merged_placement:
+            pf, view = self.merged_placement[id(node)]
+            res = self.resolve(pf, view, record=False)
+            if res.target is not None and res.target is not node:
+                inside = self.relative_pose(res.target, node)
+                if inside is not None:
+                    return node.transform * inside.inverse()
         if node.kind == "model" and node.scope is not None:
             model: Model = node.entity
             pf = model.placement_frame
@@ -470,6 +551,63 @@ class FrameGraphs:
             seen.add(id(cur))
             cur = cur.relative_to
         return out
+
+
+class _MergedFrames(MutableMapping):
+    """The frames of a scope as seen by entities merged into it: ``__model__`` is their proxy frame.
+
+    Reads and writes go to the scope's own table (merged names are the
+    scope's names); only ``__model__`` differs.
+    """
+
+    __slots__ = ("_base", "_proxy")
+
+    def __init__(self, base: dict, proxy: FrameNode) -> None:
+        self._base = base
+        self._proxy = proxy
+
+    def __getitem__(self, key: str) -> FrameNode:
+        return self._proxy if key == MODEL_FRAME else self._base[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key == MODEL_FRAME or key in self._base
+
+    def __setitem__(self, key: str, value: FrameNode) -> None:
+        if key != MODEL_FRAME:
+            self._base[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._base[key]
+
+    def __iter__(self) -> Iterator[str]:
+        for k in self._base:
+            if k != MODEL_FRAME:
+                yield k
+        yield MODEL_FRAME
+
+    def __len__(self) -> int:
+        return len(self._base) + (0 if MODEL_FRAME in self._base else 1)
+
+
+def _canonical_name(model: Model) -> str | None:
+    """libsdformat's ``CanonicalLinkAndRelativeName`` of a model, as a reference from inside it."""
+    prefix = ""
+    m = model
+    for _ in range(10_000):
+        if m.canonical_link is not None and m.canonical_link.text:
+            return prefix + m.canonical_link.text
+        if m.links:
+            return prefix + m.links[0].name
+        if not m.models:
+            break
+        prefix += m.models[0].name + "::"
+        m = m.models[0]
+    graphs = getattr(model.source, "graphs", None) if model.source is not None else None
+    if graphs is not None and graphs.root.node is not None:
+        link = graphs.attached_link(graphs.root.node)
+        if link is not None and link.kind == "link":
+            return link.scoped_name()
+    return None
 
 
 class _WorldSentinel(FrameNode):
