@@ -39,6 +39,10 @@ class Checker:
         self.version = version
         self.out: list[Diagnostic] = []
         self.broken: set[int] = set()  # ids of nodes whose own problem was reported
+        # nodes written in an included file are checked in that file's own analysis and reported once,
+        # on the <include>: here they are only quiet links of chains (never reported, never blamed)
+        self.nodes = [n for n in graphs.nodes if n.scope is None or n.scope.path is None]
+        self.broken.update(id(n) for n in graphs.nodes if n.scope is not None and n.scope.path is not None)
 
     # -- helpers -------------------------------------------------------
 
@@ -103,7 +107,7 @@ class Checker:
             if len(el.children) >= 2:
                 self._unique_children(el)
             stack.extend(c for c in el.children if c.tag not in _NO_NAME_CHECK and c.prefix is None)
-        for node in self.g.nodes:
+        for node in self.nodes:
             if node.kind == "world" or node.entity is None:
                 continue
             self._reserved(node)
@@ -165,7 +169,7 @@ class Checker:
     # -- phase 3: joints -----------------------------------------------
 
     def joints(self) -> None:
-        for node in self.g.nodes:
+        for node in self.nodes:
             if node.kind != "joint":
                 continue
             joint: Joint = node.entity
@@ -228,12 +232,14 @@ class Checker:
     # -- phase 4: canonical links and placement frames -----------------
 
     def models(self) -> None:
-        for node in self.g.nodes:
+        for node in self.nodes:
             if node.kind != "model":
                 continue
             model: Model = node.entity
             scope = node.inner
             assert scope is not None
+            if scope.path is not None:
+                continue  # an included model: its canonical link and placement frame belong to its file
             cref = model.canonical_link
             if cref is not None and cref.text:
                 res = self.g.resolution(cref) or self.g.resolve(cref, scope)
@@ -265,7 +271,7 @@ class Checker:
 
     def attached_to(self) -> None:
         reported_cycles: set[int] = set()
-        for node in self.g.nodes:
+        for node in self.nodes:
             if node.kind != "frame":
                 continue
             frame: Frame = node.entity
@@ -291,7 +297,7 @@ class Checker:
             if ids <= self.broken:
                 continue  # e.g. a joint naming itself as its child: already reported
             self._cycle("FRAME_ATTACHED_TO_CYCLE", "attached_to", cycle, lambda n: n.attached_ref)
-        for node in self.g.nodes:
+        for node in self.nodes:
             if node.kind == "world" or id(node) in self.broken or id(node) in reported_cycles:
                 continue
             if self.g.attached_link(node) is not None:
@@ -315,7 +321,7 @@ class Checker:
                 continue
             if cur is node and node.kind == "joint":
                 continue  # its child problem was reported (or it has none)
-            span = node.name_span or getattr(node.entity, "element", None).tag_span
+            span = _node_span(node)
             self.out.append(
                 error(
                     "FRAME_ATTACHED_TO_GRAPH_ERROR",
@@ -348,7 +354,7 @@ class Checker:
 
     def relative_to(self) -> None:
         reported: set[int] = set()
-        for node in self.g.nodes:
+        for node in self.nodes:
             entity = node.entity
             pose = getattr(entity, "pose", None)
             if node.kind == "world" or pose is None or pose.relative_to is None or not pose.relative_to.text:
@@ -382,7 +388,7 @@ class Checker:
             if ids & self.broken and len(ids & self.broken) == len(ids):
                 continue  # an attached_to cycle already explains it
             self._cycle("POSE_RELATIVE_TO_CYCLE", "relative_to", cycle, lambda n: n.relative_ref)
-        for node in self.g.nodes:
+        for node in self.nodes:
             if id(node) in self.broken or id(node) in reported or node.kind == "world":
                 continue
             if self.g.pose(node) is not None:
@@ -399,14 +405,14 @@ class Checker:
             if quiet:
                 quiet_nodes.update(id(n) for n in path)
                 continue
-            span = node.name_span or node.entity.element.tag_span
+            span = _node_span(node)
             self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {_where(self.g.root)}", span))
             self._mark(node)
 
     # -- joint axes ----------------------------------------------------
 
     def axes(self) -> None:
-        for node in self.g.nodes:
+        for node in self.nodes:
             if node.kind != "joint":
                 continue
             joint: Joint = node.entity
@@ -436,6 +442,16 @@ class Checker:
         self.relative_to()
         self.axes()
         return self.out
+
+
+def _node_span(node: FrameNode) -> Span:
+    """Where to report a problem of ``node``: its name, else its element (an included model: the <include>)."""
+    if node.name_span is not None:
+        return node.name_span
+    inc = getattr(node.entity, "from_include", None)
+    if inc is not None:
+        return inc.element.tag_span
+    return node.entity.element.tag_span
 
 
 def Diagnostic_with_code(d: Diagnostic, code: str) -> Diagnostic:
