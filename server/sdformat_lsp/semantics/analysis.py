@@ -30,8 +30,9 @@ class Options:
     """What an analysis may depend on besides the text."""
 
     resource_paths: tuple[str, ...] = ()
-    include_resolver_factory: Callable[["Analysis"], Callable] | None = None
+    include_resolver_factory: Callable[["Analysis"], Callable] | None = None  # None: includes.IncludeResolverFactory when the path is known
     schema: bool = True
+    include_cache: object | None = None  # an includes.IncludeCache kept across analyses (None: a process-wide one)
 
 
 @dataclass
@@ -43,6 +44,21 @@ class Analysis:
     graphs: FrameGraphs | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     version: str | None = None
+    includes: list = field(default_factory=list)  # includes.IncludeRecord per <include> of this document
+
+    def included_analysis(self, path: str) -> "Analysis | None":
+        """The analysis of a file included (at any depth) by this document."""
+        stack, seen = list(self.includes), set()
+        while stack:
+            rec = stack.pop()
+            sub = rec.analysis
+            if sub is None or id(sub) in seen:
+                continue
+            seen.add(id(sub))
+            if sub.path == path:
+                return sub
+            stack.extend(sub.includes)
+        return None
 
     @property
     def lines(self) -> LineIndex:
@@ -223,10 +239,17 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     root = doc.root
     if root is None:
         return
-    resolver = options.include_resolver_factory(result) if options.include_resolver_factory else None
+    factory = options.include_resolver_factory
+    if factory is None and result.path is not None:
+        from .includes import default_factory
+
+        factory = default_factory(options)
+    resolver = factory(result) if factory else None
     graphs = FrameGraphs(root, version, resolver)
     result.graphs = graphs
     result.diagnostics.extend(check(xml, graphs, version))
+    if hasattr(resolver, "finish"):
+        result.diagnostics.extend(resolver.finish(graphs))
     # other worlds of a multi-world file are checked on their own
     for world in doc.worlds[1:]:
         g = FrameGraphs(world, version, resolver)

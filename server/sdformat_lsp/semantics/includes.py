@@ -1,0 +1,619 @@
+"""``<include>``: find the file, analyse it (cached), and hand its model to the frame graphs.
+
+The frame graphs ask an *include resolver* for the model an ``<include>``
+brings in (``FrameGraphs(include_resolver=...)``). :class:`IncludeResolver`
+is that resolver for one analysis:
+
+1. the ``<uri>`` is looked up (:mod:`.resources`: ``model://``,
+   ``package://``, ``file://``, relative and absolute paths, plain names, the
+   local Fuel cache) and a directory is turned into its model file through
+   ``model.config``;
+2. the file is analysed with the same options (recursively, so its own
+   includes are resolved too) through an :class:`IncludeCache` keyed by the
+   file's path, modification time and size and those of everything it
+   depends on;
+3. its single ``<model>`` comes back renamed, re-posed and made static as
+   the ``<include>`` says, with ``from_include`` and ``source`` (the included
+   :class:`~.analysis.Analysis`) set. An ``<actor>`` or ``<light>`` is
+   accepted and contributes no frames.
+
+A problem inside an included file is reported once, on the ``<uri>`` of the
+``<include>`` in the document being analysed, with related information
+pointing into the included file (first error and how many there are).
+Include cycles and absurd depth give one diagnostic each.
+
+References only go down: the included model is a nested scope of the
+including one, so ``name::frame`` works from the includer, and nothing in
+the included file can see the includer.
+
+The server keeps one :class:`IncludeCache` for its lifetime and passes it as
+``Options(include_cache=...)``; ``analyze`` builds the resolver by itself
+whenever the document has a path.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Callable
+
+from ..diagnostics import Diagnostic, Fix, Related, Severity, error, info, warning
+from ..model import Include, Model, PoseSpec, version_tuple
+from ..text import Span
+from ..xml import decode_source
+from .resources import Lookup, ModelFile, lookup, model_file, search_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analysis import Analysis, Options
+    from .frames import FrameGraphs, Scope
+
+MAX_DEPTH = 32  # includes nested deeper than this are reported, not followed
+RELATED_LIMIT = 3  # how many problems of an included file are listed as related information
+
+# the chain of files being analysed through includes, outermost first (per thread / task)
+_ACTIVE: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("sdformat_lsp_includes_active", default=())
+
+
+def _stat(path: str) -> tuple[str, int, int]:
+    try:
+        st = os.stat(path)
+        return (path, st.st_mtime_ns, st.st_size)
+    except OSError:
+        return (path, -1, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class IncludeRecord:
+    """One ``<include>`` of an analysed document, for the features (links, definitions, watching)."""
+
+    include: Include
+    target: str | None  # what the URI named on disk: a file or a model directory; None if not found
+    path: str | None  # the file that was (or would have been) analysed
+    analysis: "Analysis | None" = None  # the included file's analysis
+    model: Model | None = None  # the model as placed in the including scope (None: actor, light, failure)
+    lookup: Lookup | None = None
+    dependencies: tuple[str, ...] = ()  # every file and directory whose change can change this include
+
+
+@dataclass
+class _Entry:
+    analysis: "Analysis"
+    deps: tuple[tuple[str, int, int], ...]
+
+
+class IncludeCache:
+    """Analyses of included files, valid while none of their dependencies changed.
+
+    Thread-safe; bounded (least recently used entries are dropped). One
+    instance can serve any number of analyses with any options: the search
+    path is part of the key.
+    """
+
+    def __init__(self, maxsize: int = 2048) -> None:
+        self.maxsize = maxsize
+        self._entries: OrderedDict[tuple, _Entry] = OrderedDict()
+        self._configs: dict[tuple, ModelFile] = {}
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple, validated: dict | None = None) -> "Analysis | None":
+        with self._lock:
+            entry = self._entries.get(key)
+        if entry is None:
+            return None
+        if validated is not None and validated.get(key) is entry:
+            self.hits += 1
+            return entry.analysis
+        if any(_stat(p) != (p, m, s) for p, m, s in entry.deps):
+            with self._lock:
+                if self._entries.get(key) is entry:
+                    del self._entries[key]
+            return None
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+        if validated is not None:
+            validated[key] = entry
+        self.hits += 1
+        return entry.analysis
+
+    def put(self, key: tuple, analysis: "Analysis", deps: tuple[str, ...], validated: dict | None = None) -> None:
+        entry = _Entry(analysis, tuple(_stat(p) for p in dict.fromkeys(deps)))
+        with self._lock:
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+        if validated is not None:
+            validated[key] = entry
+
+    def model_file(self, directory: str) -> ModelFile:
+        """``resources.model_file``, memoised on the manifest's modification time and size."""
+        key = (directory, _stat(os.path.join(directory, "model.config")), _stat(os.path.join(directory, "manifest.xml")))
+        with self._lock:
+            hit = self._configs.get(key)
+        if hit is not None:
+            return hit
+        result = model_file(directory)
+        with self._lock:
+            if len(self._configs) > 4 * self.maxsize:
+                self._configs.clear()
+            self._configs[key] = result
+        return result
+
+    def invalidate(self, path: str | None = None) -> None:
+        """Forget everything (``path=None``) or every entry that depends on ``path``."""
+        with self._lock:
+            if path is None:
+                self._entries.clear()
+                self._configs.clear()
+                return
+            path = os.path.abspath(path)
+            for key in [k for k, e in self._entries.items() if any(p == path for p, _, _ in e.deps)]:
+                del self._entries[key]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+DEFAULT_CACHE = IncludeCache()
+
+# checks made for one top-level analysis: cache entries already validated (stat'ed) during it
+_RUN: contextvars.ContextVar[dict | None] = contextvars.ContextVar("sdformat_lsp_includes_run", default=None)
+
+
+class IncludeResolverFactory:
+    """``Options.include_resolver_factory``: one :class:`IncludeResolver` per analysis."""
+
+    def __init__(self, options: "Options", cache: IncludeCache | None = None, env: dict[str, str] | None = None) -> None:
+        self.options = options
+        self.cache = cache if cache is not None else DEFAULT_CACHE
+        self.env = env
+
+    def __call__(self, analysis: "Analysis") -> "IncludeResolver":
+        return IncludeResolver(self, analysis)
+
+
+def default_factory(options: "Options") -> IncludeResolverFactory:
+    cache = getattr(options, "include_cache", None)
+    return IncludeResolverFactory(options, cache if isinstance(cache, IncludeCache) else None)
+
+
+def _owner_analysis(scope: "Scope") -> "Analysis | None":
+    """The analysis of the included file a foreign scope was written in."""
+    s = scope
+    while s is not None:
+        src = getattr(s.entity, "source", None)
+        if src is not None:
+            return src
+        s = s.parent
+    return None
+
+
+class IncludeResolver:
+    """Resolves the includes of one analysis; collects their diagnostics into it."""
+
+    def __init__(self, factory: IncludeResolverFactory, analysis: "Analysis") -> None:
+        self.factory = factory
+        self.options = factory.options
+        self.cache = factory.cache
+        self.analysis = analysis
+        self.path = os.path.abspath(analysis.path) if analysis.path else None
+        self.base_dir = os.path.dirname(self.path) if self.path else None
+        self.version = version_tuple(analysis.version)
+        self.models: dict[int, Model | None] = {}  # id(Include) -> what it resolved to
+        self._lookups: dict[str, Lookup] = {}
+        env = factory.env if factory.env is not None else os.environ
+        self.env = env
+        self.key_suffix = (tuple(search_path(self.options.resource_paths, env)), bool(self.options.schema))
+        self.dependencies: list[str] = []
+        self.context_dependent = False  # saw a cycle: the result depends on who included this file
+        if getattr(analysis, "includes", None) is None:
+            analysis.includes = []
+        analysis._include_resolver = self  # read back by the includer: dependencies, cycles
+
+    # -- the resolver protocol ------------------------------------------------
+
+    def __call__(self, inc: Include, scope: "Scope") -> Model | None:
+        if scope.path is not None:
+            # an include written inside an included file: its analysis already resolved it
+            owner = _owner_analysis(scope)
+            for rec in getattr(owner, "includes", None) or ():
+                if rec.include is inc:
+                    return rec.model
+            return None
+        if id(inc) in self.models:
+            return self.models[id(inc)]
+        model = self._resolve(inc, scope)
+        self.models[id(inc)] = model
+        return model
+
+    # -- diagnostics -------------------------------------------------------
+
+    def _emit(self, d: Diagnostic) -> None:
+        self.analysis.diagnostics.append(d)
+
+    def _span(self, inc: Include) -> Span:
+        if inc.uri is not None:
+            return inc.uri.span
+        return inc.element.tag_span
+
+    # -- resolution --------------------------------------------------------
+
+    def _lookup(self, uri: str) -> Lookup:
+        hit = self._lookups.get(uri)
+        if hit is None:
+            hit = lookup(uri, self.base_dir, self.options.resource_paths, self.env)
+            self._lookups[uri] = hit
+        return hit
+
+    def _resolve(self, inc: Include, scope: "Scope") -> Model | None:
+        records = self.analysis.includes
+        if inc.uri is None:
+            records.append(IncludeRecord(inc, None, None))
+            return None  # the builder reported the missing <uri>
+        uri = inc.uri.text
+        span = inc.uri.span
+        if inc.placement_frame is not None and inc.pose is None:
+            self._emit(
+                error(
+                    "MODEL_PLACEMENT_FRAME_INVALID",
+                    "<placement_frame> needs a <pose> in the same <include>: the pose says where the placement frame goes; add <pose/>",
+                    inc.placement_frame.span if inc.placement_frame.text else inc.placement_frame.element.tag_span,
+                )
+            )
+        if not uri:
+            self._emit(error("URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span))
+            records.append(IncludeRecord(inc, None, None))
+            return None
+        found = self._lookup(uri)
+        deps: list[str] = [d for d in found.searched if d]
+        if found.path is None:
+            records.append(IncludeRecord(inc, None, None, lookup=found, dependencies=tuple(deps)))
+            self.dependencies.extend(deps)
+            if found.remote:
+                host, owner, name, version = found.fuel or ("", "", "", None)
+                self._emit(
+                    info(
+                        "URI_REMOTE",
+                        f"'{name}' by {owner} is a Fuel model{' (version ' + version + ')' if version else ''} that is not in the "
+                        "local Fuel cache, so it is not checked offline; download it once (e.g. `gz fuel download -u URL`) to check it",
+                        span,
+                        data={"fuel": {"host": host, "owner": owner, "name": name, "version": version}},
+                    )
+                )
+                return None
+            self._emit(self._not_found(uri, found, span))
+            return None
+        target = os.path.abspath(found.path)
+        file_path = target
+        if os.path.isdir(target):
+            mf = self.cache.model_file(target)
+            deps.extend(mf.dependencies)
+            for p in mf.problems:
+                if p.severity == "warning":
+                    self._emit(warning(p.code, p.message, span))
+            if mf.path is None:
+                problems = "; ".join(p.message for p in mf.problems if p.severity == "error")
+                self._emit(error("URI_LOOKUP", f"'{uri}' is the directory {target}, which cannot be used as a model: {problems}", span))
+                records.append(IncludeRecord(inc, target, None, lookup=found, dependencies=tuple(deps)))
+                self.dependencies.extend(deps)
+                return None
+            file_path = os.path.abspath(mf.path)
+            if not os.path.isfile(file_path):
+                self._emit(
+                    error(
+                        "FILE_READ",
+                        f"{mf.config} names {os.path.basename(file_path)}, which does not exist in {target}: fix the <sdf> entry or add the file",
+                        span,
+                    )
+                )
+                deps.append(file_path)
+                records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps)))
+                self.dependencies.extend(deps)
+                return None
+        sub = self._analyse(file_path, inc, span)
+        if sub is None:
+            deps.append(file_path)
+            records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps)))
+            self.dependencies.extend(deps)
+            return None
+        deps.extend(getattr(sub, "_include_deps", (file_path,)))
+        model = self._model_of(sub, inc, span, scope)
+        self._summarise(sub, inc, span)
+        records.append(IncludeRecord(inc, target, file_path, sub, model, found, tuple(dict.fromkeys(deps))))
+        self.dependencies.extend(deps)
+        return model
+
+    def _not_found(self, uri: str, found: Lookup, span: Span) -> Diagnostic:
+        if found.scheme == "model" and not found.searched:
+            where = (
+                "no directories are searched for model:// URIs: pass --resource-path DIR or set "
+                "GZ_SIM_RESOURCE_PATH (or SDF_PATH) to the directory that holds the model"
+            )
+        elif found.searched:
+            listed = ", ".join(found.searched)
+            where = f"searched {listed}"
+            if found.scheme in ("model", "name"):
+                where += "; add the directory holding it with --resource-path or GZ_SIM_RESOURCE_PATH"
+        else:
+            where = "nothing to search"
+        return error(
+            "URI_LOOKUP",
+            f"cannot find '{uri}': {where}",
+            span,
+            data={"searched": list(found.searched), "uri": uri},
+        )
+
+    def _analyse(self, path: str, inc: Include, span: Span) -> "Analysis | None":
+        """The analysis of ``path``, from the cache or freshly made; None (with a diagnostic) if it cannot be."""
+        active = _ACTIVE.get()
+        chain = active or ((self.path,) if self.path else ())
+        if path in chain or path == self.path:
+            loop = [*(chain[chain.index(path):] if path in chain else [self.path]), path]
+            names = " -> ".join(os.path.basename(p) for p in loop)
+            self._emit(
+                error(
+                    "INCLUDE_CYCLE",
+                    f"include cycle: {names}; a model cannot include itself, directly or through other files",
+                    span,
+                    data={"cycle": loop},
+                )
+            )
+            self.context_dependent = True
+            return None
+        if len(chain) >= MAX_DEPTH:
+            self._emit(
+                error(
+                    "INCLUDE_DEPTH",
+                    f"includes are nested more than {MAX_DEPTH} files deep here: stopping at {os.path.basename(path)}",
+                    span,
+                )
+            )
+            self.context_dependent = True
+            return None
+        run = _RUN.get()
+        own_run = run is None
+        if own_run:
+            run = {}
+            run_token = _RUN.set(run)
+        try:
+            key = (path, *self.key_suffix)
+            sub = self.cache.get(key, run)
+            if sub is not None:
+                return sub
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError as exc:
+                self._emit(error("FILE_READ", f"cannot read {path}: {exc.strerror or exc}", span))
+                return None
+            text, problems = decode_source(data)
+            token = _ACTIVE.set((*chain, path))
+            try:
+                from .analysis import analyze
+
+                sub = analyze(text, path, self.options, extra=problems)
+            finally:
+                _ACTIVE.reset(token)
+            resolver = getattr(sub, "_include_resolver", None)
+            sub_deps = [path]
+            context_dependent = False
+            if resolver is not None:
+                sub_deps.extend(resolver.dependencies)
+                context_dependent = resolver.context_dependent
+            sub._include_deps = tuple(dict.fromkeys(sub_deps))
+            if context_dependent:
+                self.context_dependent = True
+            else:
+                self.cache.put(key, sub, sub._include_deps, run)
+            self.cache.misses += 1
+            return sub
+        finally:
+            if own_run:
+                _RUN.reset(run_token)
+
+    def _model_of(self, sub: "Analysis", inc: Include, span: Span, scope: "Scope") -> Model | None:
+        """The model the included file contributes, placed for the including scope."""
+        doc = sub.document
+        model: Model | None = doc.models[0] if doc is not None and doc.models else None
+        root = sub.xml.root
+        if model is None and root is not None and root.tag == "robot":
+            model = self._urdf_model(sub)
+            if model is None:
+                return None
+        if model is None:
+            if doc is not None and doc.others:
+                if inc.merge:
+                    self._emit(
+                        error(
+                            "MERGE_INCLUDE_UNSUPPORTED",
+                            f"merge=\"true\" only works for models; this file has an <{doc.others[0].tag}>: remove merge=\"true\"",
+                            span,
+                        )
+                    )
+                return None  # an actor or a light: no frames
+            if root is None or root.tag != "sdf":
+                if not sub.has_errors:
+                    what = f"<{root.tag}>" if root is not None else "no XML element"
+                    self._emit(error("FILE_READ", f"{os.path.basename(sub.path or '')} is not an SDFormat file (it has {what})", span))
+                return None
+            if doc is not None and doc.worlds:
+                msg = "the included file holds a <world>: <include> brings in a <model>, <actor> or <light> only"
+            else:
+                msg = "the included file has no top-level <model>, <actor> or <light> for <include> to bring in"
+            self._emit(error("ELEMENT_MISSING", msg, span, related=(Related(root.tag_span, "its <sdf> element", path=sub.path),)))
+            return None
+        if inc.merge:
+            self._check_merge(model, inc, span, scope, sub)
+        if inc.pose is not None:
+            pose = inc.pose
+        elif model.pose.relative_to is not None:
+            # relative_to on a top-level model is an error of the included file; keep the numbers only
+            pose = replace(model.pose, relative_to=None)
+        else:
+            pose = model.pose
+        return replace(
+            model,
+            name=inc.name if inc.name else model.name,
+            name_span=inc.name_span,
+            pose=pose,
+            static=inc.static if inc.static is not None else model.static,
+            from_include=inc,
+            source=sub,
+        )
+
+    def _urdf_model(self, sub: "Analysis") -> Model | None:
+        try:
+            from ..urdf import urdf_to_model
+        except ImportError:  # pragma: no cover - the URDF converter ships with the package
+            return None
+        try:
+            model, diags = urdf_to_model(sub.xml)
+        except Exception:  # a converter bug must not hide the includer's own diagnostics
+            return None
+        if not hasattr(sub, "_urdf_diagnostics"):
+            sub._urdf_diagnostics = diags
+        return model
+
+    def _check_merge(self, model: Model, inc: Include, span: Span, scope: "Scope", sub: "Analysis") -> None:
+        attr = inc.element.attr("merge")
+        where = attr.span if attr is not None else span
+        if self.version < (1, 9):
+            self._emit(
+                warning(
+                    "MERGE_INCLUDE_UNSUPPORTED",
+                    f"merge=\"true\" is SDFormat 1.9 or later; this file is {self.analysis.version}: set <sdf version=\"1.9\"> or later",
+                    where,
+                )
+            )
+        if scope.kind == "world":
+            if self.version < (1, 10):
+                self._emit(
+                    warning(
+                        "MERGE_INCLUDE_UNSUPPORTED",
+                        "merging a model into a <world> needs SDFormat 1.10 (libsdformat 13) or later; older libsdformat rejects it",
+                        where,
+                    )
+                )
+            for link in model.links:
+                self._emit(
+                    error(
+                        "MERGE_INCLUDE_UNSUPPORTED",
+                        f"a <world> cannot take links: the merged model's link '{link.name}' has nowhere to go; "
+                        "include the model without merge=\"true\", or move its links into nested models",
+                        span,
+                        related=(Related(link.name_span or link.element.tag_span, f"link '{link.name}'", path=sub.path),),
+                    )
+                )
+
+    def _summarise(self, sub: "Analysis", inc: Include, span: Span) -> None:
+        """One diagnostic on the include for the errors of the included file."""
+        diags = [d for d in sub.diagnostics if d.severity == Severity.ERROR and d.code != "URDF_UNSUPPORTED"]
+        diags += [d for d in getattr(sub, "_urdf_diagnostics", ()) if d.severity == Severity.ERROR]
+        if not diags:
+            return
+        diags.sort(key=lambda d: d.span.start)
+        name = os.path.basename(sub.path or "")
+        related: list[Related] = []
+        roots = []
+        for d in diags:
+            root = d.data.get("include_root") if d.data else None
+            if root is None:
+                root = {"code": d.code, "message": d.message, "path": d.path or sub.path, "span": tuple(d.span)}
+            roots.append((d, root))
+        first_d, first = roots[0]
+        for d, root in roots[:RELATED_LIMIT]:
+            if root["path"] != (d.path or sub.path):
+                related.append(Related(Span(*root["span"]), root["message"], path=root["path"]))
+                related.append(Related(d.span, f"included from here", path=d.path or sub.path))
+            else:
+                related.append(Related(d.span, d.message, path=root["path"]))
+        count = len(diags)
+        root_el = sub.xml.root
+        if root_el is None or root_el.tag not in ("sdf", "robot") or first["code"] == "XML_ERROR":
+            # libsdformat cannot read it at all (FILE_READ); a custom parser (interface API) may, but not here
+            ext = os.path.splitext(name)[1]
+            hint = "" if ext in (".sdf", ".world", ".urdf", "") else f" ({ext} files need a custom parser registered by the simulator; they are not checked here)"
+            self._emit(
+                Diagnostic(
+                    "FILE_READ",
+                    Severity.ERROR,
+                    f"cannot read the included file {name} as SDFormat: {first['message']}{hint}",
+                    span,
+                    related=tuple(related[:1]),
+                    data={"include_root": {**first, "code": "FILE_READ"}, "included_errors": count, "included_path": sub.path},
+                )
+            )
+            return
+        where = name if first["path"] == sub.path else f"{os.path.basename(first['path'] or '')} (included by {name})"
+        if count == 1:
+            message = f"error in the included file {where}: {first['message']}"
+        else:
+            message = f"{count} errors in the included file {name}; the first, in {where}: {first['message']}"
+        self._emit(
+            Diagnostic(
+                first["code"],
+                Severity.ERROR,
+                message,
+                span,
+                related=tuple(related),
+                data={"include_root": first, "included_errors": count, "included_path": sub.path},
+            )
+        )
+
+    # -- after the frame graphs are built ------------------------------------
+
+    def finish(self, graphs: "FrameGraphs") -> list[Diagnostic]:
+        """Checks that need the built scopes: placement frames and names of included models."""
+        out: list[Diagnostic] = []
+        for inc, child in graphs.included:
+            parent = child.parent
+            if parent is None or parent.path is not None or child.path is None and not inc.merge:
+                continue
+            pf = inc.placement_frame
+            if pf is not None and pf.text and inc.pose is not None and not inc.merge:
+                res = graphs.resolve(pf, child, record=True)
+                if res.target is None:
+                    names = [n for n, _ in child.nested_frames()]
+                    import difflib
+
+                    hint = difflib.get_close_matches(pf.text, names, n=1, cutoff=0.6)
+                    msg = f"placement_frame '{pf.text}' does not name a frame of the included model '{child.name}'"
+                    fixes: tuple[Fix, ...] = ()
+                    if hint:
+                        msg += f"; did you mean '{hint[0]}'?"
+                        fixes = (Fix(f"Change to '{hint[0]}'", pf.span, hint[0]),)
+                    out.append(error("POSE_RELATIVE_TO_INVALID", msg, pf.span, fixes=fixes))
+            if not inc.merge and child.name:
+                node = parent.frames.get(child.name)
+                if node is not child.node:
+                    span = inc.name_span or self._span(inc)
+                    other = node.entity if node is not None else None
+                    what = f"a {node.kind}" if node is not None else "another entity"
+                    rel: tuple[Related, ...] = ()
+                    other_inc = getattr(other, "from_include", None)
+                    if other_inc is not None:
+                        rel = (Related(other_inc.name_span or self._span(other_inc), f"the other '{child.name}'"),)
+                        what = "another included model"
+                    elif node is not None and node.name_span is not None and (node.scope is None or node.scope.path is None):
+                        rel = (Related(node.name_span, f"the other '{child.name}'"),)
+                    out.append(
+                        error(
+                            "DUPLICATE_NAME",
+                            f"the included model is named '{child.name}', like {what} in {parent.kind} '{parent.name}': "
+                            "names must be unique; give the include its own <name>",
+                            span,
+                            related=rel,
+                        )
+                    )
+        return out
+
+
+__all__ = [
+    "DEFAULT_CACHE", "MAX_DEPTH", "IncludeCache", "IncludeRecord", "IncludeResolver", "IncludeResolverFactory", "default_factory",
+]

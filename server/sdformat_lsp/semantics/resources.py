@@ -1,0 +1,300 @@
+"""Where an ``<include><uri>`` points on disk, and which file a model directory means.
+
+Pure file-system logic, no parsing of SDFormat and never any network access:
+
+* :func:`search_path` - the directories searched for ``model://`` URIs and plain names;
+* :func:`lookup` - a URI to a file or directory (or the reason it was not found);
+* :func:`model_file` - a model directory to its SDFormat file through ``model.config``.
+
+The rules follow libsdformat's ``findFile`` and ``getModelFilePath`` where they
+are defined, and Gazebo's resource paths and Fuel cache for the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.parse
+from dataclasses import dataclass, field
+
+# Environment variables whose directories are searched, in this order, after
+# the explicitly configured resource paths.
+ENV_VARS = ("SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH")
+
+# The newest SDFormat version a model.config entry may name (libsdformat's SDF_VERSION).
+PARSER_VERSION = (1, 12)
+
+_FUEL = re.compile(
+    r"^https?://(?P<host>[^/]+)/(?P<api>[0-9.]+)/(?P<owner>[^/]+)/models/(?P<name>[^/]+)(?:/(?P<version>[^/]+))?(?P<rest>/.*)?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """The result of looking up one URI."""
+
+    uri: str
+    path: str | None  # the file or directory found; None: not found
+    scheme: str  # model, package, file, fuel, path (relative or absolute), name
+    searched: tuple[str, ...] = ()  # every place looked at, in order (directories or files)
+    remote: bool = False  # a Fuel URI whose model is not in the local cache
+    fuel: tuple[str, str, str, str | None] | None = None  # (host, owner, name, version) of a Fuel URI
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFileProblem:
+    severity: str  # 'error' or 'warning'
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFile:
+    """What ``model.config`` of a model directory selects."""
+
+    directory: str
+    path: str | None  # the SDFormat file to load; None when the directory cannot be used
+    config: str | None  # the manifest read (model.config or manifest.xml), if any
+    version: str | None = None  # the version attribute of the chosen <sdf> entry
+    problems: tuple[ModelFileProblem, ...] = ()
+    dependencies: tuple[str, ...] = field(default=())  # files whose change changes the answer
+
+
+def _split_paths(value: str | None) -> list[str]:
+    if not value:
+        return []
+    return [p for p in value.split(os.pathsep) if p]
+
+
+def search_path(resource_paths: tuple[str, ...] | list[str] = (), env: dict[str, str] | os._Environ | None = None) -> list[str]:
+    """Configured resource paths, then the environment's, without duplicates, in order."""
+    env = os.environ if env is None else env
+    out: list[str] = []
+    seen: set[str] = set()
+    for p in [*resource_paths, *(q for var in ENV_VARS for q in _split_paths(env.get(var)))]:
+        ap = os.path.abspath(os.path.expanduser(p))
+        if ap not in seen:
+            seen.add(ap)
+            out.append(ap)
+    return out
+
+
+def _exists(path: str) -> bool:
+    return os.path.exists(path)
+
+
+def _first(candidates: list[str], searched: list[str]) -> str | None:
+    for c in candidates:
+        searched.append(c)
+        if _exists(c):
+            return c
+    return None
+
+
+def lookup(
+    uri: str,
+    base_dir: str | None,
+    resource_paths: tuple[str, ...] | list[str] = (),
+    env: dict[str, str] | os._Environ | None = None,
+    home: str | None = None,
+) -> Lookup:
+    """Find what ``uri`` (as written in a file in ``base_dir``) points to."""
+    env = os.environ if env is None else env
+    uri = uri.strip()
+    dirs = search_path(resource_paths, env)
+    searched: list[str] = []
+
+    m = _FUEL.match(uri)
+    if m:
+        return _fuel(uri, m, env, home)
+    if uri.startswith("model://"):
+        rel = urllib.parse.unquote(uri[len("model://") :]).strip("/")
+        found = _first([os.path.join(d, rel) for d in dirs], searched) if rel else None
+        return Lookup(uri, found, "model", tuple(dirs))
+    if uri.startswith("package://"):
+        rel = urllib.parse.unquote(uri[len("package://") :]).strip("/")
+        pkg, _, rest = rel.partition("/")
+        roots: list[str] = []
+        for root in _split_paths(env.get("ROS_PACKAGE_PATH")):
+            root = os.path.abspath(root)
+            roots.append(root if os.path.basename(root) == pkg else os.path.join(root, pkg))
+        for prefix in _split_paths(env.get("AMENT_PREFIX_PATH")):
+            roots.append(os.path.join(os.path.abspath(prefix), "share", pkg))
+        roots.extend(os.path.join(d, pkg) for d in dirs)  # libsdformat strips the scheme and asks the search path
+        found = _first([os.path.join(r, rest) if rest else r for r in roots], searched) if pkg else None
+        return Lookup(uri, found, "package", tuple(dict.fromkeys(roots)))
+    if uri.startswith("file://"):
+        rest = urllib.parse.unquote(uri[len("file://") :])
+        return _path_lookup(uri, rest, base_dir, dirs, "file")
+    if "://" in uri:  # an unknown scheme: libsdformat strips it and tries the rest as a path
+        rest = uri.split("://", 1)[1]
+        return _path_lookup(uri, rest, base_dir, dirs, "name")
+    return _path_lookup(uri, uri, base_dir, dirs, "path" if ("/" in uri or os.sep in uri) else "name")
+
+
+def _path_lookup(uri: str, rest: str, base_dir: str | None, dirs: list[str], scheme: str) -> Lookup:
+    rest = os.path.expanduser(rest)
+    if not rest:
+        return Lookup(uri, None, scheme, ())
+    if os.path.isabs(rest):
+        return Lookup(uri, rest if _exists(rest) else None, scheme, (os.path.dirname(rest) or rest,))
+    places = ([base_dir] if base_dir else []) + [d for d in dirs if d != base_dir]
+    searched: list[str] = []
+    found = _first([os.path.normpath(os.path.join(p, rest)) for p in places], searched)
+    return Lookup(uri, found, scheme, tuple(places))
+
+
+def fuel_cache_roots(env: dict[str, str] | os._Environ | None = None, home: str | None = None) -> list[str]:
+    """The local Fuel caches, newest layout first."""
+    env = os.environ if env is None else env
+    home = home or env.get("HOME") or os.path.expanduser("~")
+    roots = []
+    for var in ("GZ_FUEL_CACHE_PATH", "IGN_FUEL_CACHE_PATH"):
+        if env.get(var):
+            roots.append(env[var])
+    roots += [os.path.join(home, ".gz", "fuel"), os.path.join(home, ".ignition", "fuel")]
+    return list(dict.fromkeys(roots))
+
+
+def _child_ci(parent: str, name: str) -> str | None:
+    """``parent/name``, matching ``name`` without regard to case (Fuel lowercases some parts)."""
+    exact = os.path.join(parent, name)
+    if os.path.isdir(exact):
+        return exact
+    try:
+        for entry in os.listdir(parent):
+            if entry.lower() == name.lower() and os.path.isdir(os.path.join(parent, entry)):
+                return os.path.join(parent, entry)
+    except OSError:
+        pass
+    return None
+
+
+def _fuel(uri: str, m: re.Match, env, home: str | None) -> Lookup:
+    host = m.group("host").lower()
+    owner = urllib.parse.unquote(m.group("owner"))
+    name = urllib.parse.unquote(m.group("name"))
+    version = m.group("version")
+    rest = (m.group("rest") or "").strip("/")
+    if version is not None and version.lower() == "tip":
+        version = None
+    hosts = [host]
+    # the two public Fuel servers are the same store
+    for a, b in (("fuel.gazebosim.org", "fuel.ignitionrobotics.org"), ("fuel.ignitionrobotics.org", "fuel.gazebosim.org")):
+        if host == a:
+            hosts.append(b)
+    searched: list[str] = []
+    for root in fuel_cache_roots(env, home):
+        for h in hosts:
+            models = os.path.join(root, h, owner, "models")
+            searched.append(os.path.join(models, name))
+            odir = _child_ci(os.path.join(root, h), owner)
+            if odir is None:
+                continue
+            mdir = _child_ci(os.path.join(odir, "models"), name) if os.path.isdir(os.path.join(odir, "models")) else None
+            if mdir is None:
+                continue
+            if version is not None:
+                vdir = os.path.join(mdir, version)
+                if not os.path.isdir(vdir):
+                    continue
+            else:
+                versions = [v for v in _listdir(mdir) if v.isdigit() and os.path.isdir(os.path.join(mdir, v))]
+                if not versions:
+                    continue
+                vdir = os.path.join(mdir, max(versions, key=int))
+            target = os.path.join(vdir, rest) if rest else vdir
+            if _exists(target):
+                return Lookup(uri, target, "fuel", tuple(searched), fuel=(host, owner, name, version))
+    return Lookup(uri, None, "fuel", tuple(searched), remote=True, fuel=(host, owner, name, version))
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def _version_tuple(text: str) -> tuple[int, ...] | None:
+    parts = text.strip().split(".")
+    try:
+        nums = tuple(int(p) for p in parts)
+    except ValueError:
+        return None
+    return nums + (0,) * (3 - len(nums)) if len(nums) <= 3 else nums
+
+
+def model_file(directory: str) -> ModelFile:
+    """The SDFormat file of a model directory, chosen as libsdformat chooses it.
+
+    ``model.config`` (or the deprecated ``manifest.xml``) must exist; among its
+    ``<sdf version="X">`` entries the highest version not newer than the parser
+    wins; entries without a version count only when no entry has a usable one
+    (then the first ``<sdf>`` is used, as libsdformat does).
+    """
+    from xml.etree import ElementTree
+
+    problems: list[ModelFileProblem] = []
+    config = os.path.join(directory, "model.config")
+    if not os.path.isfile(config):
+        manifest = os.path.join(directory, "manifest.xml")
+        if os.path.isfile(manifest):
+            config = manifest
+            problems.append(ModelFileProblem("warning", "FILE_READ", f"{manifest} is deprecated: rename it to model.config"))
+        else:
+            hint = ""
+            sdfs = sorted(f for f in _listdir(directory) if f.endswith((".sdf", ".world")))
+            if sdfs:
+                hint = f"; it has {sdfs[0]}: add a model.config naming it, or include {sdfs[0]} by its path"
+            problems.append(ModelFileProblem("error", "FILE_READ", f"the model directory {directory} has no model.config (libsdformat requires one){hint}"))
+            return ModelFile(directory, None, None, None, tuple(problems), (config, manifest))
+    deps = (config,)
+    try:
+        tree = ElementTree.parse(config)
+    except (ElementTree.ParseError, OSError) as exc:
+        problems.append(ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc}"))
+        return ModelFile(directory, None, config, None, tuple(problems), deps)
+    root = tree.getroot()
+    if root.tag != "model":
+        problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <model> root element (found <{root.tag}>)"))
+        return ModelFile(directory, None, config, None, tuple(problems), deps)
+    entries = root.findall("sdf")
+    chosen = entries[0] if entries else None
+    best: tuple[int, ...] = (0, 0, 0)
+    best_text: str | None = None
+    limit = PARSER_VERSION + (0,)
+    for e in entries:
+        v = e.get("version")
+        if v is None:
+            continue
+        vt = _version_tuple(v)
+        if vt is None:
+            problems.append(ModelFileProblem("warning", "FILE_READ", f"{config}: <sdf version=\"{v}\"> is not a version number: the entry is ignored"))
+            continue
+        if vt > best:
+            if vt <= limit:
+                chosen, best, best_text = e, vt, v
+            else:
+                problems.append(
+                    ModelFileProblem(
+                        "warning", "FILE_READ",
+                        f"{config}: <sdf version=\"{v}\"> is newer than SDFormat {PARSER_VERSION[0]}.{PARSER_VERSION[1]}: the entry is ignored",
+                    )
+                )
+    if chosen is None or not (chosen.text or "").strip():
+        problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <sdf> entry naming the model file: add <sdf version=\"1.12\">model.sdf</sdf>"))
+        return ModelFile(directory, None, config, None, tuple(problems), deps)
+    if best_text is None:
+        if all(e.get("version") is None for e in entries):
+            problems.append(
+                ModelFileProblem("warning", "FILE_READ", f"{config}: <sdf> has no version attribute; the first entry is used: add version=\"...\"")
+            )
+        else:
+            problems.append(ModelFileProblem("warning", "FILE_READ", f"{config}: no <sdf> entry has a usable version; the first entry is used"))
+    path = os.path.join(directory, chosen.text.strip())
+    return ModelFile(directory, path, config, best_text or chosen.get("version"), tuple(problems), deps)
+
+
+__all__ = ["ENV_VARS", "Lookup", "ModelFile", "ModelFileProblem", "fuel_cache_roots", "lookup", "model_file", "search_path"]
