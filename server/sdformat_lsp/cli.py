@@ -54,9 +54,18 @@ def _diag_json(a: Analysis, d: Diagnostic) -> dict:
         out["path"] = d.path
     if d.related:
         out["related"] = [
-            {"message": r.message, "range": _range_json(a, r.span), **({"path": r.path} if r.path else {})} for r in d.related
+            {"message": r.message, "range": _range_json(_source(a, r.path), r.span), **({"path": r.path} if r.path else {})} for r in d.related
         ]
     return out
+
+
+def _source(a: Analysis, path: str | None) -> Analysis:
+    """The analysis whose text a span of ``path`` indexes: ``a`` itself or a file it includes."""
+    if path is None or path == a.path:
+        return a
+    finder = getattr(a, "included_analysis", None)
+    sub = finder(path) if finder is not None else None
+    return sub if sub is not None else a
 
 
 def _range_json(a: Analysis, span) -> dict:
@@ -92,7 +101,7 @@ def check_command(args: argparse.Namespace) -> int:
                 where = d.path or a.path
                 print(f"{where}:{line + 1}:{col + 1}: {_SEVERITY[d.severity]}[{d.code}]: {d.message}")
                 for r in d.related:
-                    rl, rc = a.lines.position(r.span.start, UTF32)
+                    rl, rc = _source(a, r.path).lines.position(r.span.start, UTF32)
                     print(f"    {r.path or where}:{rl + 1}:{rc + 1}: note: {r.message}")
             if args.frames:
                 for f in a.frames():
