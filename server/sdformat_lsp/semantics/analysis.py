@@ -171,14 +171,7 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
     if root is None:
         return out
     if root.tag == "robot":
-        out.append(
-            error(
-                "URDF_UNSUPPORTED",
-                "this is a URDF file (<robot>): it is not checked as SDFormat here; convert it with `gz sdf -p` or include it from an SDFormat file",
-                root.tag_span,
-            )
-        )
-        return out
+        return out  # a URDF: analysed through its conversion (_analyze_urdf)
     if root.tag != "sdf":
         out.append(error("PARSING_ERROR", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
         return out
@@ -229,6 +222,9 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     result.document = doc
     result.version = doc.version
     result.diagnostics.extend(_root_checks(doc, xml))
+    if xml.root is not None and xml.root.tag == "robot":
+        _analyze_urdf(result)
+        return
     if xml.root is None or xml.root.tag != "sdf" or doc.version is None or version_tuple(doc.version) > LATEST:
         return
     version = version_tuple(doc.version)
@@ -254,6 +250,25 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     for world in doc.worlds[1:]:
         g = FrameGraphs(world, version, resolver)
         result.diagnostics.extend(check(_Partial(xml, world.element), g, version))
+
+
+def _analyze_urdf(result: Analysis) -> None:
+    """A URDF ``<robot>``: the model libsdformat converts it to, checked like SDFormat 1.11."""
+    from ..urdf import URDF_SDF_VERSION, urdf_to_model
+
+    model, diags = urdf_to_model(result.xml)
+    result.diagnostics.extend(diags)
+    if model is None:
+        return
+    result.document = Document(URDF_SDF_VERSION, None, result.xml.root, models=(model,))
+    result.version = URDF_SDF_VERSION
+    version = version_tuple(URDF_SDF_VERSION)
+    result.graphs = FrameGraphs(model, version, None)
+    # sibling names were checked on the converted model: URDF links and joints live apart
+    checked = check(_Partial(result.xml, model.element), result.graphs, version)
+    if not model.links and any(d.is_error for d in diags):  # the URDF errors already say why
+        checked = [d for d in checked if d.code != "MODEL_WITHOUT_LINK"]
+    result.diagnostics.extend(checked)
 
 
 class _Partial:
