@@ -6,9 +6,16 @@ cd "$(dirname "$0")/.."
 
 python3 -m pip install -q -e '.[test]'
 
-# Neovim for the editor test (skipped by the test itself when absent).
-if ! command -v nvim >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  (apt-get update -qq && apt-get install -y -qq neovim >/dev/null) || echo "note: could not install neovim; its test will skip"
+# Debian packages for the tests that use real programs (each test skips when its program is absent):
+# Neovim for the editor test; libsdformat 12 and a compiler to build ../shared/oracle for pose comparisons.
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  need=()
+  command -v nvim >/dev/null 2>&1 || need+=(neovim)
+  pkg-config --exists sdformat12 2>/dev/null || need+=(libsdformat-dev g++ pkg-config)
+  if [ ${#need[@]} -gt 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null) \
+      || echo "note: could not install ${need[*]}; the tests that need them will skip"
+  fi
 fi
 
 status=0
