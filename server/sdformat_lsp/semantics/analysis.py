@@ -8,6 +8,7 @@ resolution of every frame reference.
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
@@ -205,14 +206,19 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
 def analyze(text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None) -> Analysis:
     """Analyse one SDFormat document. Never raises on bad input."""
     options = options or Options()
-    xml = parse(text)
-    result = Analysis(text=text, path=path, xml=xml)
-    result.diagnostics.extend(extra or ())
-    result.diagnostics.extend(xml.problems)
+    collecting = gc.isenabled()
+    gc.disable()  # large trees, little cyclic garbage: collector passes would dominate the run time
     try:
+        xml = parse(text)
+        result = Analysis(text=text, path=path, xml=xml)
+        result.diagnostics.extend(extra or ())
+        result.diagnostics.extend(xml.problems)
         _analyze_into(result, options)
     except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
         result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
+    finally:
+        if collecting:
+            gc.enable()
     return result
 
 

@@ -227,6 +227,8 @@ class FrameGraphs:
         resolves them after merging. A world takes no links.
         """
         canonical = _canonical_name(model)
+        if scope.kind == "world" and canonical and "::" not in canonical:
+            canonical = None  # a link of the merged model itself: a world takes none (reported by the resolver)
         pose = model.pose
         if pose.relative_to is None or not pose.relative_to.text:  # not relative to the canonical link it is attached to
             pose = replace(pose, relative_to=Ref(MODEL_FRAME if scope.kind == "model" else WORLD, inc.element.tag_span, "relative_to", inc.element))
@@ -354,16 +356,12 @@ class FrameGraphs:
             entity = node.entity
             scope = node.scope
             if node.kind == "world":
-                pass
-                pass
                 continue
             if scope is None:  # the root model: source of relative_to, attached to its canonical link
-                pass
                 self._model_attachment(node)
                 continue
             default_base = scope.node  # __model__ of a model, the world node of a world
             if node.kind == "link":
-                pass
                 self._relative(node, entity.pose, scope, default_base)
             elif node.kind == "model":
                 self._model_attachment(node)
@@ -382,25 +380,20 @@ class FrameGraphs:
                     at = self.resolve(entity.attached_to, scope, allow_world=scope.kind == "world")
                     self._attach(node, at.target, entity.attached_to)
                     self._relative(node, entity.pose, scope, at.target, default_ref=entity.attached_to)
-                else:
-                    if entity.attached_to is not None:  # attached_to="" means the default
-                        pass
+                else:  # no attached_to, or attached_to="": the default
                     self._attach(node, default_base, None, default=True)
                     self._relative(node, entity.pose, scope, default_base)
 
     def _attach(self, node: FrameNode, target: FrameNode | None, ref: Ref | None, default: bool = False) -> None:
-        pass
         node.attached_ref = ref
         node.attached_default = default
         if target is not None and target is not WORLD_SENTINEL:
             node.attached_to = target
-            pass
 
     def _model_attachment(self, node: FrameNode) -> None:
         model: Model = node.entity
         scope = node.inner
         assert scope is not None
-        pass
         if model.canonical_link is not None and model.canonical_link.text:
             res = self.resolve(model.canonical_link, scope)
             target = res.target if res.target is not None and res.target.kind == "link" else None
@@ -424,7 +417,6 @@ class FrameGraphs:
             self._attach(node, target, None, default=True)
 
     def _relative(self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None) -> None:
-        pass
         node.transform = transform_of(pose)
         if pose is not None and pose.relative_to is not None and pose.relative_to.text:
             res = self.resolve(pose.relative_to, scope)
@@ -435,7 +427,6 @@ class FrameGraphs:
             target = default
         if target is not None and target is not WORLD_SENTINEL:
             node.relative_to = target
-            pass
 
     # -- queries -------------------------------------------------------
 
