@@ -78,11 +78,12 @@ def scan(text: str) -> ScanResult:
     stack: list[XmlElement] = []
     n = len(text)
     pos = 0
+    lookaheads = 0
     find = text.find
     fast_start = _FAST_START.match
     end_tag = _END_TAG.match
 
-    def attach(el: XmlElement) -> None:
+    def attach(el: XmlElement, leaf: bool = False) -> None:
         if stack:
             el.parent = stack[-1]
             stack[-1].children.append(el)
@@ -90,7 +91,7 @@ def scan(text: str) -> ScanResult:
             result.root = el
         else:
             result.extra_roots.append(el)
-        if not el.self_closing:
+        if not (el.self_closing or leaf):
             stack.append(el)
 
     while pos < n:
@@ -153,7 +154,15 @@ def scan(text: str) -> ScanResult:
             pos = lt + 1
             continue
         el, pos = _start_tag(text, lt, m)
-        attach(el)
+        leaf = False
+        if not el.self_closing and text.startswith("<", pos) and text[pos - 1] != ">" and lookaheads < _LOOKAHEADS:
+            # A start tag cut short by '<' (an attribute still being typed): it owns what
+            # follows only if its own end tag comes next; else what follows are its siblings.
+            lookaheads += 1
+            leaf = not _closed_later(text, pos, el.tag)
+            if leaf:
+                result.unclosed.append(el)
+        attach(el, leaf)
     for el in stack:
         el.end = n
         result.unclosed.append(el)
@@ -173,6 +182,19 @@ def _fast_element(m: re.Match[str]) -> XmlElement:
     self_closing = bool(m.group(3))
     end = m.end()
     return XmlElement(m.group(1), m.start(1), end, end, attrs, self_closing=self_closing, closed=self_closing)
+
+
+def _closed_later(text: str, pos: int, tag: str) -> bool:
+    """Is the first end tag after ``pos`` that closes no later start tag ``</tag>``?"""
+    depth = 0
+    for m in _ANY_TAG.finditer(text, pos):
+        if m.group(1):
+            if depth == 0:
+                return m.group(2) == tag
+            depth -= 1
+        elif not m.group(3):
+            depth += 1
+    return False
 
 
 def _skip_declaration(text: str, lt: int) -> int:
