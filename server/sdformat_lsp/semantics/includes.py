@@ -72,10 +72,10 @@ class IncludeRecord:
     include: Include
     target: str | None  # what the URI named on disk: a file or a model directory; None if not found
     path: str | None  # the file that was (or would have been) analysed
-    analysis: "Analysis | None" = None  # the included file's analysis
-    model: Model | None = None  # the model as placed in the including scope (None: actor, light, failure)
-    lookup: Lookup | None = None
-    dependencies: tuple[str, ...] = ()  # every file and directory whose change can change this include
+    analysis: "Analysis | None" = field(default=None, repr=False)  # the included file's analysis
+    model: Model | None = field(default=None, repr=False)  # the model as placed in the including scope (None: actor, light, failure)
+    lookup: Lookup | None = field(default=None, repr=False)
+    dependencies: tuple[str, ...] = field(default=(), repr=False)  # every file and directory whose change can change this include
 
 
 @dataclass
@@ -158,6 +158,9 @@ class IncludeCache:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def __bool__(self) -> bool:  # an empty cache is still a cache
+        return True
 
 
 DEFAULT_CACHE = IncludeCache()
