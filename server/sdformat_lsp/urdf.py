@@ -137,6 +137,7 @@ class _Converter:
         self.to_revolute: set[str] = set()  # disableFixedJointLumping (without preserveFixedJoint)
         self.static = False
         self.claimed: set[str] = set()  # children of joints that could not be read
+        self.unconnected = False  # a joint names no parent or child link: more roots are its consequence
         self.used_materials: list[tuple[str, XmlElement, str]] = []
         self.described: dict[int, str] = {}  # id of a converted member -> how to name it in messages
 
@@ -283,16 +284,13 @@ class _Converter:
                 self._geometry(part, f"a {tag} of {what}")
                 if tag == "visual":
                     self._visual_material(part, what)
-        # urdfdom does not fail on a broken link: it stops reading it and keeps what it read
-        for i in range(start, len(self.diagnostics)):
-            d = self.diagnostics[i]
-            if d.code == PARSING_ERROR:
-                self.diagnostics[i] = replace(
-                    d,
-                    code=LINK_INVALID,
-                    severity=Severity.WARNING,
-                    message=d.message + " (the URDF parser stops reading the link here and keeps what it read so far)",
-                )
+        # urdfdom does not fail on a broken link: it stops reading it at the first problem and keeps what it read
+        found = [d for d in self.diagnostics[start:] if d.code == PARSING_ERROR]
+        kept = [d for d in self.diagnostics[start:] if d.code != PARSING_ERROR]
+        if found:
+            message = found[0].message + " (the URDF parser stops reading the link here and keeps what it read so far)"
+            kept.insert(0, replace(found[0], code=LINK_INVALID, severity=Severity.WARNING, message=message))
+        self.diagnostics[start:] = kept
         if name in self.links:
             other = self.links[name]
             self._error(
@@ -345,6 +343,7 @@ class _Converter:
         a = el.attr("name")
         if a is None:
             self._error("a <joint> needs a name attribute: add name=\"...\"", el.tag_span, "joint_name")
+            self._claim(el)
             return
         name = a.value
         what = f"joint '{name}'"
@@ -421,6 +420,7 @@ class _Converter:
             ends.append((la.value, la, end))
         if len(ends) != 2:
             self._claim(el)
+            self.unconnected = True
             return
         (pname, pattr, pel), (cname, cattr, cel) = ends
         self.joints[name] = _UJoint(name, a.value_span, el, jtype, t, pname, pattr, pel, cname, cattr, cel, origin, mimic_ref)
@@ -482,7 +482,7 @@ class _Converter:
             parent.child_joints.append(j)
         roots = [self.links[n] for n in sorted(self.links) if self.links[n].parent_joint is None]
         free = [r for r in roots if r.name not in self.claimed]
-        if len(free) > 1:
+        if len(free) > 1 and not self.unconnected:
             names = ", ".join(f"'{r.name}'" for r in free)
             for r in free[1:]:
                 self._error(
