@@ -1,0 +1,10 @@
+"""Editor features over an :class:`~sdformat_lsp.semantics.analysis.Analysis`.
+
+Protocol-agnostic on purpose: offsets in, frozen dataclasses out. The LSP
+server converts offsets to positions and these results to lsprotocol types.
+"""
+
+from .common import CursorTarget, Location, TextEdit, target_at
+from .definition import definition
+
+__all__ = ["CursorTarget", "Location", "TextEdit", "definition", "target_at"]
