@@ -6,5 +6,6 @@ server converts offsets to positions and these results to lsprotocol types.
 
 from .common import CursorTarget, Location, TextEdit, target_at
 from .definition import definition
+from .hover import HoverResult, hover
 
-__all__ = ["CursorTarget", "Location", "TextEdit", "definition", "target_at"]
+__all__ = ["CursorTarget", "HoverResult", "Location", "TextEdit", "definition", "hover", "target_at"]

@@ -1,0 +1,288 @@
+"""Hover: the resolved pose of the frame under the cursor.
+
+What people need when reading an SDFormat file is the answer the frame
+graphs compute: where a frame actually is (relative to its model and, in a
+world, to the world), which chain of ``relative_to`` got it there and which
+link carries it. On a ``<pose>`` the hover also says which frame the written
+numbers are expressed in.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..model.builder import Builder, version_tuple
+from ..semantics.analysis import Analysis
+from ..semantics.frames import WORLD_SENTINEL, FrameNode, Resolution, Scope
+from ..semantics.pose import Transform, transform_of
+from ..text import Span
+from ..xml import XmlElement
+from .common import (
+    CursorTarget,
+    attached_summary,
+    enclosing_scope,
+    format_numbers,
+    name_from,
+    node_for_element,
+    pose_problem,
+    target_at,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HoverResult:
+    text: str
+    span: Span
+
+
+class _Writer:
+    """Paragraphs of markdown or plain text from the same calls."""
+
+    def __init__(self, markdown: bool) -> None:
+        self.markdown = markdown
+        self.blocks: list[str] = []
+
+    def code(self, s: str) -> str:
+        if not self.markdown:
+            return s
+        fence = "``" if "`" in s else "`"
+        pad = " " if "`" in s else ""
+        return f"{fence}{pad}{s}{pad}{fence}"
+
+    def bold(self, s: str) -> str:
+        return f"**{s}**" if self.markdown else s
+
+    def para(self, s: str) -> None:
+        self.blocks.append(s)
+
+    def items(self, title: str, rows: list[str]) -> None:
+        bullet = "- " if self.markdown else "  "
+        self.blocks.append("\n".join([title, *(bullet + r for r in rows)]))
+
+    def text(self) -> str:
+        return "\n\n".join(self.blocks)
+
+
+def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
+    """Hover text for a frame name, a frame reference or a ``<pose>`` at ``offset``."""
+    if analysis.graphs is None:
+        return None
+    target = target_at(analysis, offset)
+    if target is not None:
+        w = _Writer(markdown)
+        if target.node is None:
+            _unresolved(w, target)
+        else:
+            _frame(w, analysis, target.node, target.scope)
+        return HoverResult(w.text(), target.span)
+    pose_el, span = _pose_at(analysis, offset)
+    if pose_el is None or span is None:
+        return None
+    w = _Writer(markdown)
+    owner = pose_el.parent
+    node = node_for_element(analysis, owner) if owner is not None else None
+    if node is not None and node.scope is not None:
+        _written_pose(w, analysis, node)
+        _frame(w, analysis, node, node.scope)
+    elif node is not None:
+        w.para(f"{w.bold('pose')} of the top-level {node.kind} {w.code(node.name)}")
+        w.para(
+            "It places this model where the file is included or loaded; inside this file every pose "
+            f"resolves to the model frame {w.code('__model__')}."
+        )
+    else:
+        _element_pose(w, analysis, pose_el)
+    return HoverResult(w.text(), span)
+
+
+def _pose_at(analysis: Analysis, offset: int) -> tuple[XmlElement | None, Span | None]:
+    """A ``<pose>`` whose tag or text is at ``offset`` (not its attribute values)."""
+    el = analysis.xml.element_at(offset)
+    if el is None or el.tag != "pose":
+        return None, None
+    if el.tag_span.contains(offset):
+        return el, el.tag_span
+    if el.end_tag_span is not None and el.end_tag_span.contains(offset):
+        return el, el.end_tag_span
+    body_end = el.end_tag_span.start if el.end_tag_span is not None else el.span.end
+    if not el.self_closing and el.start_tag_span.end <= offset <= body_end:
+        return el, el.text_span or Span(el.start_tag_span.end, body_end)
+    return None, None
+
+
+_PROBLEMS = {
+    "empty": "the reference is empty",
+    "reserved": "'__root__' is reserved and cannot be referenced",
+    "too-new": "'::' paths need SDFormat 1.8 or later",
+}
+
+
+def _unresolved(w: _Writer, target: CursorTarget) -> None:
+    res = target.resolution
+    role = res.ref.role if res is not None else "reference"
+    w.para(f"{w.bold(role)} {w.code(target.text or '')}")
+    why = _why_unresolved(res, target)
+    w.para(f"Does not resolve: {why}.")
+
+
+def _why_unresolved(res: Resolution | None, target: CursorTarget) -> str:
+    if res is None:
+        return "unknown name"
+    if res.problem in _PROBLEMS:
+        return _PROBLEMS[res.problem]
+    where = res.missing_in or res.scope
+    what = f"{where.kind} '{where.name}'" if where.name else f"this {where.kind}"
+    if target.segment is not None and res.segments and target.segment >= len(res.segments):
+        return "an earlier '::' segment does not resolve"
+    if target.text == "world" and res.scope.kind == "model":
+        return "'world' can only be a joint's parent inside a model"
+    if res.target is not None and res.target is not WORLD_SENTINEL and target.segment == len(res.segments) - 1:
+        return f"it is a {res.target.kind}"
+    last = target.segment is not None and target.segment == len(res.ref.text.split("::")) - 1
+    thing = "frame" if last else "nested model"
+    return f"there is no {thing} '{target.text}' in {what} (references only reach the current scope and models nested in it)"
+
+
+def _scope_frame(w: _Writer, scope: Scope) -> str:
+    if scope.kind == "world":
+        return w.code("world")
+    label = f"model {w.code(scope.name)}" if scope.name else "this model"
+    return f"{w.code('__model__')} of {label}"
+
+
+def _transform_rows(w: _Writer, t: Transform) -> list[str]:
+    rpy = t.rpy
+    deg = tuple(math.degrees(a) for a in rpy)
+    return [
+        f"xyz: {w.code(format_numbers(t.p))}",
+        f"rpy: {w.code(format_numbers(rpy))} rad ({w.code(format_numbers(deg))} deg)",
+        f"quaternion (x y z w): {w.code(format_numbers(t.quat_xyzw))}",
+    ]
+
+
+def _relative(analysis: Analysis, node: FrameNode, base: FrameNode | None) -> Transform | None:
+    """``X_base_node`` from the resolved poses, or None when either does not resolve."""
+    g = analysis.graphs
+    if g is None or base is None:
+        return None
+    a, b = g.pose(node), g.pose(base)
+    if a is None or b is None:
+        return None
+    return b.inverse() * a
+
+
+def _frame(w: _Writer, analysis: Analysis, node: FrameNode, written_in: Scope | None) -> None:
+    """Kind, name, resolved poses, relative_to chain and attached link of ``node``."""
+    g = analysis.graphs
+    assert g is not None
+    if node is WORLD_SENTINEL or node.kind == "world":
+        root = g.root
+        name = f" {w.code(root.name)}" if root.kind == "world" and root.name else ""
+        w.para(f"{w.bold('world')}{name}")
+        w.para("The fixed world frame: the reference of every pose in a world.")
+        return
+    if node.scope is None:
+        w.para(f"{w.bold('model')} {w.code(node.name)} (top-level)")
+        w.para(f"Its frame {w.code('__model__')} is the frame every pose in this file resolves to.")
+        _attachment(w, analysis, node)
+        return
+    w.para(f"{w.bold(node.kind)} {w.code(node.scoped_name())}")
+    scope = node.scope
+    in_scope = _relative(analysis, node, scope.node)
+    if in_scope is None:
+        w.para(f"Pose cannot be resolved: {pose_problem(analysis, node)}.")
+    else:
+        w.items(f"Relative to {_scope_frame(w, scope)}:", _transform_rows(w, in_scope))
+        root = g.root
+        if root.kind == "world" and scope is not root:
+            in_world = _relative(analysis, node, root.node)
+            if in_world is not None:
+                w.items(f"Relative to {w.code('world')}:", _transform_rows(w, in_world))
+    chain: list[FrameNode] = []
+    for n in g.chain(node):  # up to the scope's frame: the part the pose above depends on
+        chain.append(n)
+        if n is scope.node:
+            break
+    if len(chain) > 1 or in_scope is not None:
+        names = " -> ".join(name_from(scope, n) for n in chain)
+        w.para(f"relative_to chain: {w.code(names)}")
+    _attachment(w, analysis, node)
+
+
+def _attachment(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
+    what, why = attached_summary(analysis, node)
+    if what is not None:
+        w.para(f"Attached to: {w.code(what)}")
+    else:
+        w.para(f"Not attached to a link: {why}.")
+
+
+def _written_pose(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
+    """The ``<pose>`` as written, and the frame its numbers are expressed in."""
+    scope = node.scope
+    base = node.relative_to
+    ref = node.relative_ref
+    if base is not None:
+        expressed = w.code(name_from(scope, base))
+    elif ref is not None and ref.text:
+        expressed = f"{w.code(ref.text)} (does not resolve)"
+    else:
+        expressed = "nothing that resolves"
+    w.para(f"{w.bold('pose')} of {node.kind} {w.code(node.name)}, expressed in {expressed}")
+    pf = getattr(node.entity, "placement_frame", None)
+    inc = getattr(node.entity, "from_include", None)
+    if inc is not None and inc.placement_frame is not None and inc.placement_frame.text:
+        pf = inc.placement_frame
+    if node.kind == "model" and pf is not None and pf.text:
+        w.para(f"The numbers place the model's frame {w.code(pf.text)}, not its {w.code('__model__')} frame.")
+    w.items("As written:", _transform_rows(w, node.transform))
+
+
+def _element_pose(w: _Writer, analysis: Analysis, pose_el: XmlElement) -> None:
+    """A pose that is not a frame's own (a visual's, a sensor's): written and resolved."""
+    g = analysis.graphs
+    assert g is not None
+    owner = pose_el.parent
+    carrier: FrameNode | None = None
+    for anc in pose_el.ancestors():
+        carrier = node_for_element(analysis, anc)
+        if carrier is not None:
+            break
+    builder = Builder(analysis.xml)
+    builder.version = version_tuple(analysis.version)
+    spec = builder.pose(owner if owner is not None else pose_el, pose_el)
+    written = transform_of(spec)
+    scope = (carrier.inner if carrier is not None and carrier.kind in ("model", "world") and carrier.inner is not None
+             else carrier.scope if carrier is not None else enclosing_scope(analysis, pose_el))
+    base = carrier
+    expressed: str
+    if spec.relative_to is not None and spec.relative_to.text and scope is not None:
+        res = g.resolve(spec.relative_to, scope, allow_world=scope.kind == "world", record=False)
+        base = res.target if res.target is not WORLD_SENTINEL else (scope.node if scope.kind == "world" else None)
+        expressed = w.code(spec.relative_to.text) + ("" if base is not None else " (does not resolve)")
+    elif carrier is not None:
+        expressed = f"{carrier.kind} {w.code(carrier.name)}" if carrier.kind != "world" else w.code("world")
+    else:
+        expressed = "its parent element"
+    what = f"<{owner.tag}>" if owner is not None else "this element"
+    label = f" {w.code(owner.get('name'))}" if owner is not None and owner.get("name") else ""
+    w.para(f"{w.bold('pose')} of {w.code(what)}{label}, expressed in {expressed}")
+    if not spec.valid:
+        w.para("The pose values are not valid.")
+        return
+    w.items("As written:", _transform_rows(w, written))
+    if scope is None or base is None or scope.node is None:
+        return
+    base_pose = _relative(analysis, base, scope.node)
+    if base_pose is None:
+        return
+    w.items(f"Relative to {_scope_frame(w, scope)}:", _transform_rows(w, base_pose * written))
+    root = g.root
+    if root.kind == "world" and scope is not root:
+        b = _relative(analysis, base, root.node)
+        if b is not None:
+            w.items(f"Relative to {w.code('world')}:", _transform_rows(w, b * written))
+
+
+__all__ = ["HoverResult", "hover"]
