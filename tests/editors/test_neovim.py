@@ -1,0 +1,217 @@
+"""Neovim end to end: editors/neovim/sdformat.lua in a headless Neovim against the real server.
+
+Neovim is started as a user would try the config (`nvim --clean -u editors/neovim/sdformat.lua`),
+with the server command pointed at this interpreter (`python -m sdformat_lsp`). A Lua driver
+(nvim_driver.lua) opens copies of the examples, polls with bounded waits and writes what it saw
+as JSON; the assertions are here. Every Neovim found runs the same checks: `nvim` on PATH, plus
+any binaries listed in $SDFORMAT_LSP_TEST_NVIM (os.pathsep separated). Skipped without Neovim.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+INIT = REPO / "editors" / "neovim" / "sdformat.lua"
+DRIVER = Path(__file__).with_name("nvim_driver.lua")
+WAIT_MS = 20_000  # every wait inside Neovim
+PROCESS_TIMEOUT = 150  # the whole Neovim run; the driver's waits add up to well under this
+
+
+def _candidates() -> list[str]:
+    found: list[str] = []
+    on_path = shutil.which("nvim")
+    if on_path:
+        found.append(on_path)
+    for extra in os.environ.get("SDFORMAT_LSP_TEST_NVIM", "").split(os.pathsep):
+        if extra and extra not in found:
+            found.append(extra)
+    return found
+
+
+def _version(nvim: str) -> str | None:
+    try:
+        out = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"NVIM v(\d+\.\d+\.\d+)", out)
+    return m.group(1) if m else None
+
+
+def _expected_api(version: str) -> str:
+    """What editors/neovim/sdformat.lua picks by itself on this version."""
+    v = tuple(int(x) for x in version.split("."))
+    return "config" if v >= (0, 11) else "start" if v >= (0, 8) else "start_client"
+
+
+def _params():
+    params = []
+    for nvim in _candidates():
+        version = _version(nvim)
+        if not version:
+            continue
+        api = _expected_api(version)
+        params.append(pytest.param((nvim, "auto", api), id=f"nvim-{version}-{api}"))
+        if api == "config":
+            # The 0.8-0.10 path (vim.lsp.start) still works on 0.11+: cover it too.
+            params.append(pytest.param((nvim, "start", "start"), id=f"nvim-{version}-start"))
+    return params or [pytest.param((None, None, None), id="no-nvim")]
+
+
+def _position(text: str, anchor: str, needle: str) -> tuple[int, int]:
+    """0-based line and column of `needle` on the first line containing `anchor`."""
+    for row, line in enumerate(text.splitlines()):
+        if anchor in line:
+            return row, line.index(needle)
+    raise AssertionError(f"{anchor!r} not in the example")
+
+
+@pytest.fixture(scope="module", params=_params())
+def run(request, tmp_path_factory) -> dict:
+    nvim, api, expected_api = request.param
+    if nvim is None:
+        pytest.skip("Neovim (nvim) is not installed")
+    tmp = tmp_path_factory.mktemp("nvim")
+    work = tmp / "project"
+    work.mkdir()
+    for name in ("arm.sdf", "broken_arm.sdf"):
+        shutil.copy(EXAMPLES / name, work / name)
+    out = tmp / "results.json"
+
+    env = dict(os.environ)
+    # The server runs from this checkout whether or not the package is installed.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO / "server"), env.get("PYTHONPATH")) if p)
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(tmp / var.lower())  # Neovim's logs and state stay in tmp
+    env["NVIM_LOG_FILE"] = str(tmp / "nvim.log")
+    env.update(
+        SDFORMAT_NVIM_CONFIG=json.dumps({"cmd": [sys.executable, "-m", "sdformat_lsp"], "debounce_ms": 100, "api": api}),
+        SDFORMAT_NVIM_DRIVER=str(DRIVER),
+        SDFORMAT_NVIM_OUT=str(out),
+        SDFORMAT_NVIM_BROKEN=str(work / "broken_arm.sdf"),
+        SDFORMAT_NVIM_ARM=str(work / "arm.sdf"),
+        SDFORMAT_NVIM_TIMEOUT_MS=str(WAIT_MS),
+    )
+    cmd = [
+        nvim, "--headless", "--clean",
+        "--cmd", "let g:sdformat_lsp = json_decode($SDFORMAT_NVIM_CONFIG)",
+        "-u", str(INIT),
+        "-c", "lua dofile(os.getenv('SDFORMAT_NVIM_DRIVER'))",
+    ]  # fmt: skip
+    try:
+        proc = subprocess.run(
+            cmd, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=PROCESS_TIMEOUT
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"Neovim did not finish in {PROCESS_TIMEOUT}s; stderr: {exc.stderr!r}")
+    logs = "\n".join(
+        f"--- {p.name} ---\n{p.read_text(errors='replace')[-4000:]}" for p in sorted(tmp.rglob("*.log")) if p.is_file()
+    )
+    if not out.exists():
+        pytest.fail(f"no results from Neovim (exit {proc.returncode})\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n{logs}")
+    results = json.loads(out.read_text())
+    results["_expected_api"] = expected_api
+    results["_debug"] = f"exit {proc.returncode}\nstderr: {proc.stderr[-2000:]}\n{logs}"
+    return results
+
+
+def _step(run: dict, name: str) -> dict:
+    assert name not in (run.get("errors") or {}), f"{name} failed in Neovim: {run['errors'][name]}\n{run['_debug']}"
+    assert name in run, f"{name} did not run\n{run['_debug']}"
+    return run[name]
+
+
+def test_filetype_and_client(run):
+    assert run["api"] == run["_expected_api"], "sdformat.lua picked the API for this Neovim version"
+    broken = _step(run, "broken")
+    assert broken["filetype"] == "sdformat"
+    assert broken["syntax"] == "xml"
+    assert broken["commentstring"] == "<!--%s-->"
+    assert broken["client"]["attached"], f"the server did not start or attach\n{run['_debug']}"
+    assert broken["client"]["names"] == ["sdformat"]
+    arm = _step(run, "arm")
+    assert arm["filetype"] == "sdformat"
+    assert arm["client"]["attached"], run["_debug"]
+    assert arm["clients_total"] == 1, "both files are in one project: one server"
+
+
+def test_diagnostics_at_exact_positions(run):
+    broken = _step(run, "broken")
+    assert broken["got_typo"], f"no POSE_RELATIVE_TO_INVALID diagnostic: {broken['diagnostics']}\n{run['_debug']}"
+    text = (EXAMPLES / "broken_arm.sdf").read_text()
+    row, col = _position(text, 'relative_to="sholder"', "sholder")
+    typo = [d for d in broken["diagnostics"] if d["code"] == "POSE_RELATIVE_TO_INVALID"]
+    assert len(typo) == 1, broken["diagnostics"]
+    d = typo[0]
+    # The range is exactly the attribute value `sholder` (0-based; line 7, column 26 in editor terms).
+    assert (d["lnum"], d["col"], d["end_lnum"], d["end_col"]) == (row, col, row, col + len("sholder"))
+    assert d["severity"] == 1  # vim.diagnostic.severity.ERROR
+    assert "shoulder" in d["message"], "the message suggests the right name"
+    codes = {d["code"] for d in broken["diagnostics"]}
+    assert {"FRAME_ATTACHED_TO_CYCLE", "JOINT_PARENT_SAME_AS_CHILD"} <= codes
+    cycle = next(d for d in broken["diagnostics"] if d["code"] == "FRAME_ATTACHED_TO_CYCLE")
+    row, col = _position(text, '<frame name="a" attached_to="b"', '"b"')
+    assert (cycle["lnum"], cycle["col"]) == (row, col + 1)
+
+
+def test_edit_that_fixes_the_reference_clears_its_diagnostic(run):
+    fix = _step(run, "fix")
+    assert fix["line"].strip() == '<pose relative_to="base">0 0 0.5 0 0 0</pose>'
+    assert fix["cleared"], f"still reported after the fix: {fix['diagnostics']}\n{run['_debug']}"
+    codes = [d["code"] for d in fix["diagnostics"]]
+    assert "POSE_RELATIVE_TO_INVALID" not in codes
+    assert not [d for d in fix["diagnostics"] if d["lnum"] == fix["row"]], "nothing left on the fixed line"
+    # The other mistakes are still there: the file was re-analysed, not just cleared.
+    assert {"FRAME_ATTACHED_TO_CYCLE", "JOINT_PARENT_SAME_AS_CHILD"} <= set(codes), fix["diagnostics"]
+
+
+def _numbers_after(text: str, word: str) -> list[float]:
+    i = text.find(word)
+    assert i >= 0, f"{word!r} not in hover: {text!r}"
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", text[i + len(word) :])]
+
+
+def test_hover_shows_the_resolved_pose(run):
+    ref = _step(run, "hover_reference")
+    assert ref["text"], f"empty hover on relative_to=\"shoulder\": {ref}\n{run['_debug']}"
+    assert "xyz" in ref["text"], ref["text"]
+    # Joint "shoulder": 0 0 0.1 relative to base, which is at the model origin.
+    assert _numbers_after(ref["text"], "xyz")[:3] == pytest.approx([0, 0, 0.1], abs=1e-3), ref["text"]
+    name = _step(run, "hover_name")
+    assert "xyz" in name["text"], name["text"]
+    # Frame "tool": 0.4 above forearm, which is 1.1 above the model origin.
+    assert _numbers_after(name["text"], "xyz")[:3] == pytest.approx([0, 0, 1.5], abs=1e-3), name["text"]
+
+
+def test_definition_lands_on_the_frame_name(run):
+    text = (EXAMPLES / "arm.sdf").read_text()
+    row, col = _position(text, '<joint name="shoulder"', "shoulder")
+    d = _step(run, "definition")
+    assert d["locations"], f"no definition: {d}\n{run['_debug']}"
+    loc = d["locations"][0]
+    assert loc["uri"].endswith("/arm.sdf")
+    start, end = loc["range"]["start"], loc["range"]["end"]
+    assert (start["line"], start["character"], end["line"], end["character"]) == (row, col, row, col + len("shoulder"))
+    jump = _step(run, "definition_jump")
+    assert jump["moved"] and jump["same_file"], jump
+    assert (jump["row"], jump["col"]) == (row, col), "gd puts the cursor on the name"
+
+
+def test_completion_lists_frame_names(run):
+    rel = _step(run, "completion_relative_to")
+    assert {"base", "shoulder"} <= set(rel["labels"]), rel
+    parent = _step(run, "completion_parent")
+    assert {"base", "upper"} <= set(parent["labels"]), parent
+    typed = _step(run, "completion_typed")
+    assert {"base", "upper", "forearm", "shoulder", "elbow", "tool"} <= set(typed["labels"]), typed
+    for labels in (rel["labels"], parent["labels"], typed["labels"]):
+        assert all(re.fullmatch(r"[\w:.-]+", label) for label in labels), labels
