@@ -1,0 +1,60 @@
+"""Find references: every place a frame is named, through ``::`` paths too.
+
+A frame can be named from its own scope (``L``) and from any enclosing scope
+(``n::L``); each reference contributes the one segment that names it. The
+aliases ``__model__`` and ``world`` denote a frame without naming it: they
+are references too, but rename must leave them alone.
+"""
+
+from __future__ import annotations
+
+from ..semantics.analysis import Analysis
+from ..semantics.frames import WORLD_SENTINEL, FrameNode
+from .common import Location, definition_location, local_resolutions, segments, target_at
+
+
+def _same(a: FrameNode | None, b: FrameNode) -> bool:
+    """The world has two faces: its node in a world, the sentinel a model's joint parent resolves to."""
+    if a is None:
+        return False
+    if a is b:
+        return True
+    world = {"world"}
+    return (a is WORLD_SENTINEL or a.kind in world) and (b is WORLD_SENTINEL or b.kind in world)
+
+
+def reference_spans(analysis: Analysis, node: FrameNode, aliases: bool = True) -> list[Location]:
+    """Spans of this document that name ``node``: one segment per reference, in document order.
+
+    With ``aliases`` a reference that reaches ``node`` only through ``__model__``
+    or ``world`` contributes that segment; without, only segments spelling its name do.
+    """
+    out: list[Location] = []
+    for res in local_resolutions(analysis):
+        named = [s for s in segments(res) if _same(s.node, node) and s.text == node.name and node.kind != "world"]
+        if named:
+            out.extend(Location(None, s.span) for s in named)
+        elif aliases:
+            segs = segments(res)
+            if segs and _same(segs[-1].node, node):
+                out.append(Location(None, segs[-1].span))
+    out.sort(key=lambda l: l.span.start)
+    return out
+
+
+def references(analysis: Analysis, offset: int, include_declaration: bool = True) -> list[Location]:
+    """Every reference to the frame under the cursor (declaration or reference), declaration first."""
+    target = target_at(analysis, offset)
+    if target is None or target.node is None:
+        return []
+    node = target.node
+    out: list[Location] = []
+    if include_declaration:
+        decl = definition_location(analysis, node)
+        if decl is not None:
+            out.append(decl)
+    out.extend(l for l in reference_spans(analysis, node) if l not in out)
+    return out
+
+
+__all__ = ["reference_spans", "references"]
