@@ -14,9 +14,10 @@ and reference pointing back at the URDF text:
   parent link; the joint itself sits on its child link (identity pose), as
   in the converted SDFormat;
 * a ``fixed`` joint is lumped: its child link disappears into the parent
-  link and two frames remember them, one named after the joint (attached to
-  the parent, posed by the origin) and one after the child link (at the
-  same place). ``<gazebo reference="J"><preserveFixedJoint>`` or
+  link and two frames remember them, one named after the child link
+  (attached to the parent, posed by the origin) and one after the joint (on
+  the child's frame); libsdformat chains them the other way round, with the
+  same poses and links. ``<gazebo reference="J"><preserveFixedJoint>`` or
   ``<disableFixedJointLumping>`` keep joint ``J`` (the latter as a revolute
   joint with zero limits), and a joint whose parent is ``world`` is never
   lumped;
@@ -29,14 +30,16 @@ and reference pointing back at the URDF text:
   link's pose then names a joint that does not exist, which libsdformat
   reports as ``POSE_RELATIVE_TO_INVALID``;
 * ``<gazebo>`` without a reference may hold SDFormat ``<link>``, ``<joint>``,
-  ``<frame>`` and ``<model>`` elements that join the model (a joint's
-  ``<parent>``/``<child>`` naming a lumped link is moved to the link it was
-  lumped into), and ``<static>``; the ``<robot>``'s own ``<origin>`` is the
-  model pose.
+  ``<frame>`` and ``<model>`` elements that join the model (libsdformat
+  renames a joint's ``<child>`` naming a lumped link to the link it went
+  into: the joint's pose is moved there), and ``<static>``; the
+  ``<robot>``'s own ``<origin>`` is the model pose.
 
-Each joint's pose ends up relative to its URDF parent link (a link, or the
-frame a lumped link became), so the resolved poses are those of
-libsdformat's converted model.
+Each link's pose is relative to its URDF parent link (a link, or the frame a
+lumped link became), so the resolved poses are those of libsdformat's
+converted model. Every reference keeps the text it has in the file: a
+``<parent link>``, ``<child link>`` or ``<mimic joint>`` is a reference to
+what it names, which find-references and rename rely on.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from dataclasses import dataclass, field, replace
 from .diagnostics import Diagnostic, Related, Severity, error, warning
 from .model import NO_POSE, Frame, Joint, Link, Model, Named, PoseSpec, Ref
 from .model.builder import Builder
+from .semantics.pose import Transform, transform_of
 from .text import Span
 from .xml import XmlAttribute, XmlDocument, XmlElement
 
@@ -598,11 +602,16 @@ class _Converter:
     def _lump_frames(self, link: _ULink) -> list[Frame]:
         j = link.parent_joint
         assert j is not None
-        at = Ref(j.parent, j.parent_attr.value_span, "attached_to", j.parent_el)
-        frames = [
-            Frame("frame", j.name, j.name_span, j.element, j.origin, attached_to=at),
-            Frame("frame", link.name, link.name_span, link.element, j.origin, attached_to=at),
-        ]
+        # libsdformat: frame J attached to P posed by the origin, frame C attached to J. Here C carries the
+        # origin and J sits on C, as a joint sits on its child: same poses and links, and both <parent link>
+        # and <child link> stay references to what they name (find references, rename).
+        to_parent = Ref(j.parent, j.parent_attr.value_span, "attached_to", j.parent_el)
+        to_child = Ref(j.child, j.child_attr.value_span, "attached_to", j.child_el)
+        if j.name == link.name:  # the name collision is reported; do not make it a cycle too
+            joint_frame = Frame("frame", j.name, j.name_span, j.element, j.origin, attached_to=to_parent)
+        else:
+            joint_frame = Frame("frame", j.name, j.name_span, j.element, NO_POSE, attached_to=to_child)
+        frames = [joint_frame, Frame("frame", link.name, link.name_span, link.element, j.origin, attached_to=to_parent)]
         self.described[id(frames[0])] = f"the frame left by lumping fixed joint '{j.name}'"
         self.described[id(frames[1])] = f"the frame left by lumping link '{link.name}' into '{j.parent}'"
         return frames
@@ -685,18 +694,6 @@ class _Converter:
 
     # -- <gazebo> blobs ------------------------------------------------
 
-    def _lumped_into(self, name: str) -> str:
-        """Where libsdformat moves a reference to a lumped link: the link it was lumped into."""
-        link = self.links.get(name)
-        seen: set[str] = set()
-        while link is not None and link.lumped and link.name not in seen:
-            seen.add(link.name)
-            j = link.parent_joint
-            assert j is not None
-            name = j.parent
-            link = self.links.get(name)
-        return name
-
     def _blobs(self) -> list[Named]:
         b = Builder(self.xml)
         b.version = (1, 11)
@@ -714,16 +711,35 @@ class _Converter:
                 elif c.tag == "model":
                     out.append(b.models_under(ext)[id(c)])
                 else:
-                    joint = b.joint(c)
-                    out.append(replace(joint, parent=self._moved(joint.parent), child=self._moved(joint.child)))
+                    out.append(self._moved(b.joint(c)))
         self.diagnostics.extend(b.diagnostics)
         return out
 
-    def _moved(self, ref: Ref | None) -> Ref | None:
-        if ref is None:
-            return None
-        target = self._lumped_into(ref.text)
-        return ref if target == ref.text else replace(ref, text=target)
+    def _moved(self, joint: Joint) -> Joint:
+        """libsdformat renames a blob joint's <child> naming a lumped link to the link it went into.
+
+        The reference stays as written (it still names the frame the lumped link became); the joint's
+        pose is moved instead, from that frame to the link, which gives the renamed joint's frame.
+        A lumped <parent> needs nothing: the frame is attached to the same link.
+        """
+        ref = joint.child
+        if ref is None or joint.pose.relative_to is not None or not joint.pose.valid:
+            return joint
+        link = self.links.get(ref.text)
+        if link is None or not link.lumped:
+            return joint
+        inside = Transform()  # X_L_C: the lumped link C in the link L it went into
+        seen: set[str] = set()
+        while link is not None and link.lumped and link.name not in seen:
+            seen.add(link.name)
+            j = link.parent_joint
+            assert j is not None
+            inside = transform_of(j.origin) * inside
+            link = self.links.get(j.parent)
+        moved = inside.inverse() * transform_of(joint.pose)
+        w, x, y, z = moved.q
+        element = joint.pose.element if joint.pose.element is not None else ref.element
+        return replace(joint, pose=PoseSpec(element, (*moved.p, x, y, z, w), quaternion=True))
 
     # -- names ---------------------------------------------------------
 

@@ -131,11 +131,34 @@ def test_gazebo_blobs_join_the_model_and_follow_lumping():
     f = frames(a)
     assert f["tool_tip"]["attached_to"] == "pan_link"
     assert_pose(f["tool_tip"]["pose"], [0.5, 0.1, 0.25, 0, 0, HALF_PI])
-    extra = next(j for j in a.document.models[0].joints if j.name == "extra")
-    # <parent>camera</parent> names a lumped link: libsdformat moves it to the link camera went into
-    assert extra.parent.text == "base" and text_at(text, extra.parent.span) == "camera"
-    assert extra.child.text == "pan_link"
+    joints = {j.name: j for j in a.document.models[0].joints}
+    # <parent>camera</parent> names a lumped link: it stays a reference to the frame camera became
+    assert joints["extra"].parent.text == "camera" and text_at(text, joints["extra"].parent.span) == "camera"
+    assert f["extra"]["attached_to"] == "pan_link"
     assert_pose(f["extra"]["pose"], f["pan_link"]["pose"])
+    # <child>camera</child>: libsdformat makes the joint's child the link camera was lumped into
+    assert text_at(text, joints["grip"].child.span) == "camera"
+    assert f["grip"]["attached_to"] == "base"
+    assert_pose(f["grip"]["pose"], [0, 0, 0, 0, 0, 0])
+
+
+def test_references_and_rename_reach_lumped_joints():
+    from sdformat_lsp.features.references import references
+    from sdformat_lsp.features.rename import rename
+
+    text, a = load("fixed_chain.urdf")
+    at = text.index('<link name="mount"') + len('<link name="') + 1
+    spots = sorted(text_at(text, l.span) + "@" + str(a.lines.position(l.span.start)[0] + 1) for l in references(a, at))
+    lines = text.splitlines()
+    where = {i + 1 for i, line in enumerate(lines) if '"mount"' in line}
+    assert spots == sorted(f"mount@{n}" for n in where)  # <link name>, <child link> and <parent link>
+    edits = rename(a, at, "bracket")
+    new = text
+    for e in sorted(edits, key=lambda e: -e.span.start):
+        new = new[: e.span.start] + e.new_text + new[e.span.end :]
+    assert '"mount"' not in new
+    b = analyze(new)
+    assert b.diagnostics == [] and frames(b)["bracket"]["kind"] == "frame"
 
 
 def _chain(extension: str) -> str:
