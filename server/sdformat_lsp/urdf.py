@@ -549,7 +549,10 @@ class _Converter:
         members.extend(self._blobs())
         members.extend(lump_frames)
         members = self._unique(members)
+        start = len(self.diagnostics)
         origin = self._origin(robot, "the robot") or NO_POSE
+        for i in range(start, len(self.diagnostics)):  # libsdformat reads it leniently: zeros and a console message
+            self.diagnostics[i] = replace(self.diagnostics[i], severity=Severity.WARNING)
         return Model(
             "model",
             name_attr.value if name_attr is not None else "",
