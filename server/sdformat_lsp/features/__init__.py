@@ -5,12 +5,13 @@ server converts offsets to positions and these results to lsprotocol types.
 """
 
 from .common import CursorTarget, Location, TextEdit, target_at
+from .completion import CompletionItem, CompletionList, complete
 from .definition import definition
 from .hover import HoverResult, hover
 from .references import references
 from .rename import RenameError, prepare_rename, rename
 
 __all__ = [
-    "CursorTarget", "HoverResult", "Location", "RenameError", "TextEdit", "definition", "hover", "prepare_rename",
-    "references", "rename", "target_at",
+    "CompletionItem", "CompletionList", "CursorTarget", "HoverResult", "Location", "RenameError", "TextEdit",
+    "complete", "definition", "hover", "prepare_rename", "references", "rename", "target_at",
 ]

@@ -1,0 +1,276 @@
+"""Completion of frame references: exactly the names legal at the cursor.
+
+Completion runs while the user is typing, so the document is usually not
+well formed: a ``relative_to="`` without its closing quote, a ``<parent>``
+without its end tag. The context (which attribute or element the cursor is
+in) is therefore read from the raw text before the cursor, and only the
+owner of that attribute or element is taken from the tolerant XML tree.
+
+The names offered follow the scope rules of the composition proposal: the
+frames of the current scope and paths down into nested models, never
+anything from an enclosing scope; never the element itself or a frame that
+would close an ``attached_to``/``relative_to`` cycle; only links for
+``canonical_link``, only joints for ``mimic``; ``world`` only where it is
+legal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..model import version_tuple
+from ..semantics.analysis import Analysis
+from ..semantics.frames import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Scope
+from ..text import Span
+from ..xml import XmlElement
+from .common import attached_summary, enclosing_scope, format_numbers, node_for_element, scope_of_element
+
+_WINDOW = 8000  # how far back to look for the start of the tag the cursor is in
+_ATTR_VALUE = re.compile(r"([A-Za-z_][\w.:-]*)\s*=\s*([\"'])([^\"'<>\r\n]*)$")
+_TEXT_VALUE = re.compile(r"<(parent|child|placement_frame)\s*>(\s*)([^<>\s\"']*)$")
+_TAG_START = re.compile(r"<([^\s<>/!?\"'=]+)")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_WORD_STOP = set(" \t\r\n\"'<>")
+_INTERNAL = re.compile(r"(^|::)_merged__.*__model__$")  # proxy frames of merge="true" includes
+
+# (element tag, attribute) -> reference role
+_ATTR_ROLES = {
+    ("pose", "relative_to"): "relative_to",
+    ("frame", "attached_to"): "attached_to",
+    ("model", "canonical_link"): "canonical_link",
+    ("model", "placement_frame"): "placement_frame",
+    ("xyz", "expressed_in"): "expressed_in",
+    ("mimic", "joint"): "mimic",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionItem:
+    label: str
+    kind: str  # link, joint, frame, model, world
+    detail: str
+    sort_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionList:
+    items: list[CompletionItem] = field(default_factory=list)
+    replace_span: Span = Span(0, 0)  # the reference text around the cursor that an item replaces
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    role: str
+    element: XmlElement  # the element carrying the attribute, or whose text is the reference
+    value_start: int  # where the reference text starts
+
+
+def complete(analysis: Analysis, offset: int) -> CompletionList:
+    """Frame names legal at ``offset``; no items when the cursor is not in a frame reference."""
+    offset = max(0, min(offset, len(analysis.text)))
+    ctx = _context(analysis, offset)
+    if ctx is None:
+        return CompletionList([], Span(offset, offset))
+    span = _word(analysis.text, offset, ctx.value_start)
+    if analysis.graphs is None:
+        return CompletionList([], span)
+    return CompletionList(_items(analysis, ctx), span)
+
+
+# -- where is the cursor ---------------------------------------------------
+
+
+def _context(analysis: Analysis, offset: int) -> _Context | None:
+    text = analysis.text
+    base = max(0, offset - _WINDOW)
+    before = text[base:offset]
+    version = version_tuple(analysis.version)
+    m = _ATTR_VALUE.search(before)
+    if m is not None:
+        lt = before.rfind("<", 0, m.start())
+        if lt >= 0 and _inside_start_tag(before[lt : m.start()]):
+            t = _TAG_START.match(before, lt)
+            if t is not None:
+                tag, attr = t.group(1), m.group(1)
+                role = _ATTR_ROLES.get((tag, attr))
+                if role is None and tag == "pose" and attr == "frame" and version < (1, 7):
+                    role = "relative_to"
+                el = _element_starting_at(analysis, base + lt, tag)
+                if role is not None and el is not None:
+                    return _Context(role, el, base + m.start(3))
+        return None
+    m = _TEXT_VALUE.search(before)
+    if m is not None:
+        tag = m.group(1)
+        el = _element_starting_at(analysis, base + m.start(), tag)
+        if el is None or el.parent is None:
+            return None
+        owner = el.parent.tag
+        if (tag in ("parent", "child") and owner == "joint") or (tag == "placement_frame" and owner == "include"):
+            return _Context(tag, el, base + m.start(3))
+    return None
+
+
+def _inside_start_tag(segment: str) -> bool:
+    """``segment`` runs from a ``<`` to an attribute: no ``>`` and no open quote in between."""
+    rest = _QUOTED.sub("", segment)
+    return ">" not in rest and '"' not in rest and "'" not in rest
+
+
+def _element_starting_at(analysis: Analysis, lt: int, tag: str) -> XmlElement | None:
+    """The element whose start tag begins at ``lt`` (None inside a comment or CDATA)."""
+    el = analysis.xml.element_at(lt + 1)
+    while el is not None and el.start_tag_span.start > lt:
+        el = el.parent
+    if el is not None and el.start_tag_span.start == lt and el.tag == tag:
+        return el
+    return None
+
+
+def _word(text: str, offset: int, start_limit: int) -> Span:
+    """The reference around the cursor (``::`` included): what a chosen item replaces."""
+    start = offset
+    while start > start_limit and text[start - 1] not in _WORD_STOP:
+        start -= 1
+    end = offset
+    while end < len(text) and text[end] not in _WORD_STOP:
+        end += 1
+    return Span(start, end)
+
+
+# -- what is legal there -----------------------------------------------------
+
+
+@dataclass
+class _Rules:
+    scope: Scope | None
+    kinds: frozenset[str] = frozenset({"link", "joint", "frame", "model", "world"})
+    world: bool = False  # may 'world' be named
+    model_frame: bool = True  # may '__model__' (and 'n::__model__') be named
+    excluded: set[int] = field(default_factory=set)  # ids of nodes that are illegal here
+
+
+_ALL = frozenset({"link", "joint", "frame", "model", "world"})
+
+
+def _rules(analysis: Analysis, ctx: _Context) -> _Rules | None:
+    g = analysis.graphs
+    assert g is not None
+    el = ctx.element
+    role = ctx.role
+    old = version_tuple(analysis.version) < (1, 8)
+
+    def excluded(node: FrameNode | None, graph: nx.DiGraph) -> set[int]:
+        if node is None:
+            return set()
+        out = {id(node)}
+        if node in graph:
+            out |= {id(n) for n in nx.ancestors(graph, node)}
+        return out
+
+    if role == "relative_to":
+        owner = el.parent
+        if owner is None:
+            return None
+        if owner.tag in ("model", "include"):
+            scope = enclosing_scope(analysis, owner)
+        else:
+            scope = enclosing_scope(analysis, el)
+        node = node_for_element(analysis, owner) if owner.tag in ("link", "joint", "frame", "model", "include") else None
+        if scope is None:
+            return None
+        return _Rules(scope, _ALL, scope.kind == "world", excluded=excluded(node, g.relative))
+    if role == "attached_to":
+        scope = enclosing_scope(analysis, el)
+        return _Rules(scope, _ALL, scope is not None and scope.kind == "world",
+                      excluded=excluded(node_for_element(analysis, el), g.attached))
+    if role == "canonical_link":
+        return _Rules(scope_of_element(analysis, el), frozenset({"link"}), False, model_frame=False)
+    if role == "placement_frame":
+        if el.tag == "model":
+            return _Rules(scope_of_element(analysis, el), _ALL - {"world"}, False)
+        include = el.parent
+        for inc, scope in g.included:
+            if inc.element is include:
+                return _Rules(scope, _ALL - {"world"}, False)
+        return None
+    joint_el = next((a for a in el.ancestors() if a.tag == "joint"), None)
+    if joint_el is None:
+        return None
+    joint = node_for_element(analysis, joint_el)
+    scope = enclosing_scope(analysis, joint_el)
+    if scope is None:
+        return None
+    if role == "expressed_in":
+        return _Rules(scope, _ALL, scope.kind == "world")
+    if role == "mimic":
+        return _Rules(scope, frozenset({"joint"}), False, model_frame=False,
+                      excluded={id(joint)} if joint is not None else set())
+    kinds = frozenset({"link"}) if old else _ALL - {"world"}
+    if role == "parent":
+        return _Rules(scope, kinds | {"world"}, True, model_frame=not old, excluded=excluded(joint, g.attached))
+    if role == "child":
+        return _Rules(scope, kinds, False, model_frame=not old, excluded=excluded(joint, g.attached))
+    return None
+
+
+def _items(analysis: Analysis, ctx: _Context) -> list[CompletionItem]:
+    rules = _rules(analysis, ctx)
+    if rules is None or rules.scope is None:
+        return []
+    scope = rules.scope
+    paths = version_tuple(analysis.version) >= (1, 8)
+    out: list[CompletionItem] = []
+    seen: set[str] = set()
+    for name, node in scope.nested_frames():
+        nested = "::" in name
+        if (nested and not paths) or _INTERNAL.search(name):
+            continue
+        if node.kind == "world":
+            if not rules.world or nested:
+                continue
+        elif node.kind not in rules.kinds:
+            continue
+        is_model_frame = name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
+        if is_model_frame and not rules.model_frame:
+            continue
+        if id(node) in rules.excluded:
+            continue
+        seen.add(name)
+        out.append(_item(analysis, scope, name, node))
+    if rules.world and WORLD not in seen and scope.kind == "model":
+        out.append(_item(analysis, scope, WORLD, WORLD_SENTINEL))
+    return out
+
+
+def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode) -> CompletionItem:
+    depth = name.count("::")
+    alias = name == WORLD or name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
+    group = 2 if depth else (1 if alias else 0)
+    sort_text = f"{group}{depth:03d}{name}"
+    return CompletionItem(name, "world" if node.kind == "world" else node.kind, _detail(analysis, scope, node), sort_text)
+
+
+def _detail(analysis: Analysis, scope: Scope, node: FrameNode) -> str:
+    """What the frame is attached to and where it is, relative to the frame of ``scope``."""
+    if node is WORLD_SENTINEL or node.kind == "world":
+        return "the world frame"
+    g = analysis.graphs
+    assert g is not None
+    what, _why = attached_summary(analysis, node)
+    parts = [f"attached to {what}" if what is not None else "not attached to a link"]
+    a = g.pose(node)
+    b = g.pose(scope.node) if scope.node is not None else None
+    if a is None or b is None:
+        parts.append("pose unresolved")
+    else:
+        t = b.inverse() * a
+        parts.append(f"xyz {format_numbers(t.p)}")
+        parts.append(f"rpy {format_numbers(t.rpy)}")
+    return " · ".join(parts)
+
+
+__all__ = ["CompletionItem", "CompletionList", "complete"]
