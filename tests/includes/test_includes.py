@@ -506,3 +506,57 @@ def test_check_cli_resource_path(capsys, tmp_path):
     assert "model.sdf:8:" in out  # related information positioned in the included file
     p.write_text(world("<include><uri>model://arm</uri></include>"))
     assert main(["check", "--resource-path", str(MODELS), str(p)]) == 0
+
+
+# -- experimental:params and top-level includes ---------------------------------------
+
+PARAMS_HEAD = '<?xml version="1.0"?>\n<sdf version="1.9" xmlns:experimental="http://sdformat.org/schemas/experimental">\n  <world name="w">\n'
+
+
+def test_params_add_modify_remove(tmp_path):
+    text = PARAMS_HEAD + """
+    <include>
+      <uri>model://merge_base</uri>
+      <experimental:params>
+        <link element_id="" name="extra" action="add"><pose>0 0 3 0 0 0</pose></link>
+        <link element_id="chassis" action="modify"><pose relative_to="top">1 0 0 0 0 0</pose></link>
+        <frame element_id="mount" action="remove"/>
+      </experimental:params>
+    </include>
+  </world>
+</sdf>
+"""
+    a = run_text(tmp_path, text, MODELS)
+    assert not errors(a), errors(a)
+    f = frames(a)
+    assert close(f["base::extra"]["pose"], [0, 0, 4, 0, 0, 0])
+    assert close(f["base::chassis"]["pose"], [1, 0, 1.5, 0, 0, 0])
+    assert "base::mount" not in f
+
+
+def test_params_problems(tmp_path):
+    text = PARAMS_HEAD + """
+    <include>
+      <uri>model://merge_base</uri>
+      <experimental:params>
+        <foo/>
+        <link element_id="nothing" action="modify"/>
+        <link element_id="" name="top" action="add"/>
+        <link element_id="chassis::" name="x" action="add"/>
+        <link element_id="top" action="explode"/>
+      </experimental:params>
+    </include>
+  </world>
+</sdf>
+"""
+    a = run_text(tmp_path, text, MODELS)
+    assert [d.code for d in errors(a)] == ["ATTRIBUTE_MISSING", "ELEMENT_MISSING", "DUPLICATE_NAME", "ATTRIBUTE_INVALID", "ATTRIBUTE_INVALID"]
+
+
+def test_top_level_include_is_the_files_model(tmp_path):
+    a = run_text(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://arm</uri><name>renamed</name></include>\n</sdf>\n', MODELS)
+    assert not errors(a), errors(a)
+    assert {"__model__", "body", "gripper_mount"} <= set(frames(a))
+    b = run_text(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://broken</uri></include>\n</sdf>\n', MODELS, name="b.sdf")
+    (d,) = errors(b)
+    assert span_text(b, d) == "model://broken"

@@ -239,14 +239,16 @@ def _analyze_into(result: Analysis, options: Options) -> None:
         result.diagnostics.extend(_schema(xml, doc.version))
     result.diagnostics.extend(check_domain(xml))
     root = doc.root
-    if root is None:
-        return
     factory = options.include_resolver_factory
     if factory is None and result.path is not None:
         from .includes import default_factory
 
         factory = default_factory(options)
     resolver = factory(result) if factory else None
+    if root is None and hasattr(resolver, "top_level"):
+        root = resolver.top_level(xml, version)  # <sdf><include> (the file is the included model)
+    if root is None:
+        return
     graphs = FrameGraphs(root, version, resolver)
     result.graphs = graphs
     result.diagnostics.extend(check(xml, graphs, version))

@@ -44,6 +44,7 @@ from ..diagnostics import Diagnostic, Fix, Related, Severity, error, info, warni
 from ..model import Include, Model, PoseSpec, version_tuple
 from ..text import Span
 from ..xml import decode_source
+from .params import apply_params, params_element
 from .resources import Lookup, ModelFile, lookup, model_file, search_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -195,6 +196,34 @@ def _owner_analysis(scope: "Scope") -> "Analysis | None":
             return src
         s = s.parent
     return None
+
+
+class _TopScope:
+    """Stands for the ``<sdf>`` element as the parent of a top-level include."""
+
+    kind = "sdf"
+    name = ""
+    path = None
+    parent = None
+
+
+_TOP = _TopScope()
+
+
+def _included_models(sub: "Analysis") -> Callable[[Model, object], Model | None]:
+    """Model of any include written in ``sub`` or in the files it includes, by the Include object."""
+    table: dict[int, Model | None] = {}
+    stack, seen = [sub], set()
+    while stack:
+        a = stack.pop()
+        if id(a) in seen:
+            continue
+        seen.add(id(a))
+        for rec in getattr(a, "includes", ()) or ():
+            table[id(rec.include)] = rec.model
+            if rec.analysis is not None:
+                stack.append(rec.analysis)
+    return lambda _model, inc: table.get(id(inc))
 
 
 class IncludeResolver:
@@ -451,6 +480,11 @@ class IncludeResolver:
                 msg = "the included file has no top-level <model>, <actor> or <light> for <include> to bring in"
             self._emit(error("ELEMENT_MISSING", msg, span, related=(Related(root.tag_span, "its <sdf> element", path=sub.path),)))
             return None
+        params = params_element(inc.element)
+        if params is not None:
+            model, problems = apply_params(params, model, self.analysis.xml, self.version, _included_models(sub))
+            for d in problems:
+                self._emit(d)
         if inc.merge:
             self._check_merge(model, inc, span, scope, sub)
         if inc.pose is not None:
@@ -486,6 +520,9 @@ class IncludeResolver:
     def _check_merge(self, model: Model, inc: Include, span: Span, scope: "Scope", sub: "Analysis") -> None:
         attr = inc.element.attr("merge")
         where = attr.span if attr is not None else span
+        if scope.kind not in ("model", "world"):
+            self._emit(error("MERGE_INCLUDE_UNSUPPORTED", "merge=\"true\" needs a <model> or <world> to merge into: remove it here", where))
+            return
         if self.version < (1, 9):
             self._emit(
                 warning(
@@ -568,6 +605,22 @@ class IncludeResolver:
                 data={"include_root": first, "included_errors": count, "included_path": sub.path},
             )
         )
+
+    def top_level(self, xml, version: tuple[int, int]) -> Model | None:
+        """The model of a top-level ``<sdf><include>``, which libsdformat accepts as the file's model."""
+        root = xml.root
+        tops = [c for c in root.children if c.tag == "include"] if root is not None else []
+        if not tops:
+            return None
+        from ..model.builder import Builder
+
+        b = Builder(xml)
+        b.version = version
+        inc = b.include(tops[0])
+        self.analysis.diagnostics.extend(b.diagnostics)
+        for extra in tops[1:]:
+            self._emit(error("ELEMENT_INCORRECT_TYPE", "an <sdf> file holds one model: this second top-level <include> is one too many", extra.tag_span))
+        return self(inc, _TOP)
 
     # -- after the frame graphs are built ------------------------------------
 
