@@ -15,8 +15,12 @@ def harness():
     return mod
 
 
-def test_conformance_without_includes(shared):
-    report = harness().run(shared, include_all=False)
+import pytest
+
+
+@pytest.mark.parametrize("include_all", [False, True], ids=["without-includes", "all-files"])
+def test_conformance(shared, include_all):
+    report = harness().run(shared, include_all=include_all)
     print(report.summary())
     assert len(report.results) > 150
     # verdicts: >= 95%, every disagreement is a documented deviation
