@@ -560,3 +560,10 @@ def test_top_level_include_is_the_files_model(tmp_path):
     b = run_text(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://broken</uri></include>\n</sdf>\n', MODELS, name="b.sdf")
     (d,) = errors(b)
     assert span_text(b, d) == "model://broken"
+
+
+def test_include_named_like_a_nested_model(tmp_path):
+    a = run_text(tmp_path, model('<link name="l"/><include><uri>model://wheel</uri></include><model name="wheel"><link name="x"/></model>'), MODELS)
+    assert [d.code for d in errors(a)] == ["DUPLICATE_NAME"]
+    b = run_text(tmp_path, model('<link name="wheel"/><include><uri>model://wheel</uri></include>'), MODELS, name="b.sdf")
+    assert [d.code for d in errors(b)] == ["DUPLICATE_NAME"]

@@ -647,7 +647,12 @@ class IncludeResolver:
                     out.append(error("POSE_RELATIVE_TO_INVALID", msg, pf.span, fixes=fixes))
             if not inc.merge and child.name:
                 node = parent.frames.get(child.name)
-                if node is not child.node:
+                if node is child.node:
+                    # a nested <model> written later under the same name lost its place to the include
+                    later = next((m for m in getattr(parent.entity, "models", ()) if m.name == child.name), None)
+                    if later is not None:
+                        node = next((n for n in graphs.nodes if n.entity is later), None)
+                if node is not child.node and node is not None:
                     span = inc.name_span or self._span(inc)
                     other = node.entity if node is not None else None
                     what = f"a {node.kind}" if node is not None else "another entity"
