@@ -107,8 +107,25 @@ local function request(buf, method, params, timeout)
   return nil, 'no client answered'
 end
 
+local PROVIDER = {
+  ['textDocument/hover'] = 'hoverProvider',
+  ['textDocument/definition'] = 'definitionProvider',
+  ['textDocument/completion'] = 'completionProvider',
+}
+
+-- Fails at once when the server does not advertise the method (Neovim would not even send it).
+local function require_capability(buf, method)
+  local c = clients(buf)[1]
+  local caps = c and c.server_capabilities or {}
+  local v = caps[PROVIDER[method]]
+  if v == nil or v == false or v == vim.NIL then
+    error('the server does not advertise ' .. PROVIDER[method] .. ' (capabilities: ' .. vim.inspect(vim.tbl_keys(caps)) .. ')')
+  end
+end
+
 -- Repeat a request until it has a non-empty answer (the server may still be analysing), bounded.
 local function poll(buf, method, params, nonempty)
+  require_capability(buf, method)
   local deadline = now_ms() + TIMEOUT
   local attempts, result, err = 0, nil, nil
   while true do
@@ -287,6 +304,7 @@ step('definition_jump', function()
   local row, col = locate(arm_buf, 'relative_to="shoulder"', 'shoulder')
   vim.api.nvim_set_current_buf(arm_buf)
   vim.api.nvim_win_set_cursor(0, { row + 1, col + 2 })
+  require_capability(arm_buf, 'textDocument/definition')
   local before = vim.api.nvim_win_get_cursor(0)
   vim.lsp.buf.definition()
   local moved = vim.wait(TIMEOUT, function()

@@ -125,8 +125,11 @@ def run(request, tmp_path_factory) -> dict:
 
 
 def _step(run: dict, name: str) -> dict:
-    assert name not in (run.get("errors") or {}), f"{name} failed in Neovim: {run['errors'][name]}\n{run['_debug']}"
-    assert name in run, f"{name} did not run\n{run['_debug']}"
+    errors = run.get("errors") or {}
+    if name in errors:
+        pytest.fail(f"{name} failed in Neovim: {errors[name]}\n{run['_debug']}", pytrace=False)
+    if name not in run:
+        pytest.fail(f"{name} did not run\n{run['_debug']}", pytrace=False)
     return run[name]
 
 
