@@ -95,11 +95,11 @@ def local_resolutions(analysis: Analysis) -> Iterator[Resolution]:
     """Resolutions of references written in this document (not in included files)."""
     if analysis.graphs is None:
         return
-    seen: set[tuple[int, int]] = set()
+    seen: set[Span] = set()
     for res in analysis.graphs.resolutions:
         if res.scope.path is not None:
             continue
-        key = (res.ref.span.start, res.ref.span.end)
+        key = res.ref.span
         if key in seen:
             continue  # a reference resolved twice (by two phases) is still one reference
         seen.add(key)

@@ -13,14 +13,13 @@ from ..semantics.frames import WORLD_SENTINEL, FrameNode
 from .common import Location, definition_location, local_resolutions, segments, target_at
 
 
+def _is_world(n: FrameNode) -> bool:
+    return n is WORLD_SENTINEL or n.kind == "world"
+
+
 def _same(a: FrameNode | None, b: FrameNode) -> bool:
     """The world has two faces: its node in a world, the sentinel a model's joint parent resolves to."""
-    if a is None:
-        return False
-    if a is b:
-        return True
-    world = {"world"}
-    return (a is WORLD_SENTINEL or a.kind in world) and (b is WORLD_SENTINEL or b.kind in world)
+    return a is not None and (a is b or (_is_world(a) and _is_world(b)))
 
 
 def reference_spans(analysis: Analysis, node: FrameNode, aliases: bool = True) -> list[Location]:
@@ -30,14 +29,16 @@ def reference_spans(analysis: Analysis, node: FrameNode, aliases: bool = True) -
     or ``world`` contributes that segment; without, only segments spelling its name do.
     """
     out: list[Location] = []
+    world = _is_world(node)
     for res in local_resolutions(analysis):
-        named = [s for s in segments(res) if _same(s.node, node) and s.text == node.name and node.kind != "world"]
+        if not _same(res.target, node) and (world or node.name not in res.ref.text):
+            continue  # cheap test first: a world has as many references as it has frames
+        segs = segments(res)
+        named = [] if world else [s for s in segs if _same(s.node, node) and s.text == node.name]
         if named:
             out.extend(Location(None, s.span) for s in named)
-        elif aliases:
-            segs = segments(res)
-            if segs and _same(segs[-1].node, node):
-                out.append(Location(None, segs[-1].span))
+        elif aliases and segs and _same(segs[-1].node, node):
+            out.append(Location(None, segs[-1].span))
     out.sort(key=lambda l: l.span.start)
     return out
 
