@@ -285,7 +285,7 @@ async function stopClient(): Promise<void> {
     }
   }
   if (spawned) {
-    spawned.process.stdin?.end();
+    // After shutdown/exit the server ends by itself; kill it if it does not.
     await spawned.terminate(2000);
   }
 }
@@ -344,5 +344,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
+  // Let a start in progress finish (bounded), so that the server gets a clean shutdown.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([starting?.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, 5000)))]);
+  clearTimeout(timer);
   await stopClient();
 }

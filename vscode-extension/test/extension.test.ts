@@ -21,6 +21,7 @@ const STUB = path.join(ROOT, 'test', 'fixtures', 'stub_server.py');
 const PYTHON = process.env.SDFORMAT_LSP_PYTHON || 'python3';
 const hasPython = spawnSync(PYTHON, ['-c', 'pass']).status === 0;
 const noPython = !hasPython && `${PYTHON} not available`;
+const TIMEOUT = 60000;
 
 interface ExtensionModule {
   activate(context: unknown): Promise<void>;
@@ -83,7 +84,7 @@ describe('extension (bundle, mock vscode)', () => {
     assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} exists (run npm run compile)`);
   });
 
-  it('a missing command gives one error with buttons', async () => {
+  it('a missing command gives one error with buttons', { timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({ 'sdformat.server.command': ['surely-not-a-command-4711', '--stdio'] });
     mock.onMessage(() => 'Open Settings');
     await loadExtension(mock).activate(mock.context);
@@ -97,7 +98,7 @@ describe('extension (bundle, mock vscode)', () => {
     assert.ok(mock.executed.some((e) => e.command === 'workbench.action.openSettings'), 'Open Settings opens the settings');
   });
 
-  it('no python3 on PATH gives one error telling how to install', async () => {
+  it('no python3 on PATH gives one error telling how to install', { timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({});
     const savedPath = process.env.PATH;
     process.env.PATH = path.join(os.tmpdir(), 'sdformat-lsp-empty-path');
@@ -113,7 +114,7 @@ describe('extension (bundle, mock vscode)', () => {
     assert.match(mock.output.join(''), /Starting: python3? -m sdformat_lsp/);
   });
 
-  it('a python without the module gives one error telling how to install', { skip: noPython }, async () => {
+  it('a python without the module gives one error telling how to install', { skip: noPython, timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-m', 'sdformat_lsp_surely_missing_4711'] });
     await loadExtension(mock).activate(mock.context);
     await sleep(300);
@@ -122,7 +123,7 @@ describe('extension (bundle, mock vscode)', () => {
     assert.match(mock.messages[0].message, /-m pip install sdformat-lsp/);
   });
 
-  it('a server that dies during startup gives one error, stderr in the output', { skip: noPython }, async () => {
+  it('a server that dies during startup gives one error, stderr in the output', { skip: noPython, timeout: TIMEOUT }, async () => {
     const crash = "import sys; sys.stderr.write('boom: startup failed\\n'); sys.exit(4)";
     const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-c', crash] });
     mock.onMessage(() => 'Show Output');
@@ -134,7 +135,7 @@ describe('extension (bundle, mock vscode)', () => {
     assert.match(mock.output.join(''), /boom: startup failed/);
   });
 
-  it('settings reach the server; restart and config changes work', { skip: noPython }, async () => {
+  it('settings reach the server; restart and config changes work', { skip: noPython, timeout: TIMEOUT }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
     const log = path.join(dir, 'log.jsonl');
     const mock = createVscodeMock(
@@ -170,6 +171,49 @@ describe('extension (bundle, mock vscode)', () => {
     assert.equal(mock.messages.length, 0, JSON.stringify(mock.messages));
     await active!.ext.deactivate();
     await waitFor(() => (readLog(log).filter((e) => e.method === 'exit').length === 3 ? true : undefined));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('uses the interpreter of the Python extension and follows its changes', { skip: noPython, timeout: TIMEOUT }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
+    const log = path.join(dir, 'log.jsonl');
+    // A fake `sdformat_lsp` package whose __main__ is the stub server.
+    fs.mkdirSync(path.join(dir, 'sdformat_lsp'));
+    fs.writeFileSync(path.join(dir, 'sdformat_lsp', '__init__.py'), '');
+    fs.writeFileSync(
+      path.join(dir, 'sdformat_lsp', '__main__.py'),
+      `import runpy, sys\nsys.argv = [${JSON.stringify(STUB)}, ${JSON.stringify(log)}]\nrunpy.run_path(${JSON.stringify(STUB)}, run_name='__main__')\n`,
+    );
+    const python = spawnSync(PYTHON, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+    const changed = new (require('./support/vscode-mock').EventEmitter)();
+    const calls: string[] = [];
+    const pythonExtension = {
+      isActive: true,
+      exports: {
+        environments: {
+          getActiveEnvironmentPath: () => (calls.push('getActiveEnvironmentPath'), { id: 'env', path: python }),
+          resolveEnvironment: async () => ({ executable: { uri: { fsPath: python } } }),
+          onDidChangeActiveEnvironmentPath: changed.event,
+        },
+      },
+    };
+    const mock = createVscodeMock({}, { workspaceFolder: dir, extensions: { 'ms-python.python': pythonExtension } });
+    const savedPythonPath = process.env.PYTHONPATH;
+    process.env.PYTHONPATH = dir;
+    try {
+      await loadExtension(mock).activate(mock.context);
+      await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
+      assert.ok(calls.length > 0, 'asked the Python extension');
+      assert.ok(mock.output.join('').includes(`Starting: ${python} -m sdformat_lsp (python-extension)`), mock.output.join(''));
+
+      changed.fire({ id: 'env2', path: python });
+      await waitFor(() => (readLog(log).filter((e) => e.method === 'initialize').length === 2 ? true : undefined));
+      assert.equal(mock.messages.length, 0, JSON.stringify(mock.messages));
+    } finally {
+      await active?.ext.deactivate();
+      if (savedPythonPath === undefined) delete process.env.PYTHONPATH;
+      else process.env.PYTHONPATH = savedPythonPath;
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

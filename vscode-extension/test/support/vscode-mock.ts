@@ -94,7 +94,10 @@ export interface ShownMessage {
 }
 
 /** Creates a fresh mock; `settings` are flat dotted keys, e.g. {'sdformat.server.command': [...]}. */
-export function createVscodeMock(settings: Record<string, unknown>, options: { workspaceFolder?: string } = {}) {
+export function createVscodeMock(
+  settings: Record<string, unknown>,
+  options: { workspaceFolder?: string; extensions?: Record<string, unknown> } = {},
+) {
   const messages: ShownMessage[] = [];
   const output: string[] = [];
   const commands = new Map<string, (...args: unknown[]) => unknown>();
@@ -188,7 +191,7 @@ export function createVscodeMock(settings: Record<string, unknown>, options: { w
       match: () => 0,
     }),
     extensions: withFallback('extensions', {
-      getExtension: () => undefined,
+      getExtension: (id: string) => options.extensions?.[id],
       all: [],
     }),
     commands: withFallback('commands', {
