@@ -211,8 +211,9 @@ describe('sdformat_lsp over stdio (vscode-jsonrpc)', () => {
       t.skip(unavailable);
       return;
     }
-    assert.ok(initResult?.capabilities.hoverProvider, 'hoverProvider');
-    assert.ok(initResult?.capabilities.definitionProvider, 'definitionProvider');
+    const caps = JSON.stringify(initResult?.capabilities);
+    assert.ok(initResult?.capabilities.hoverProvider, `hoverProvider not advertised; capabilities: ${caps}`);
+    assert.ok(initResult?.capabilities.definitionProvider, `definitionProvider not advertised; capabilities: ${caps}`);
   });
 
   it('publishes FRAME_ATTACHED_TO_INVALID on the attached_to value', { timeout: TIMEOUT }, async (t) => {
