@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..model.builder import Builder, version_tuple
 from ..semantics.analysis import Analysis
-from ..semantics.frames import WORLD_SENTINEL, FrameNode, Resolution, Scope
+from ..semantics.frames import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
 from ..semantics.pose import Transform, transform_of
 from ..text import Span
 from ..xml import XmlElement
@@ -114,16 +114,15 @@ def _pose_at(analysis: Analysis, offset: int) -> tuple[XmlElement | None, Span |
 _PROBLEMS = {
     "empty": "the reference is empty",
     "reserved": "'__root__' is reserved and cannot be referenced",
-    "too-new": "'::' paths need SDFormat 1.8 or later",
 }
 
 
 def _unresolved(w: _Writer, target: CursorTarget) -> None:
     res = target.resolution
     role = res.ref.role if res is not None else "reference"
-    w.para(f"{w.bold(role)} {w.code(target.text or '')}")
-    why = _why_unresolved(res, target)
-    w.para(f"Does not resolve: {why}.")
+    shown = w.code(target.text) if target.text else "(empty)"
+    w.para(f"{w.bold(role)} {shown}")
+    w.para(f"Does not resolve: {_why_unresolved(res, target)}.")
 
 
 def _why_unresolved(res: Resolution | None, target: CursorTarget) -> str:
@@ -131,15 +130,15 @@ def _why_unresolved(res: Resolution | None, target: CursorTarget) -> str:
         return "unknown name"
     if res.problem in _PROBLEMS:
         return _PROBLEMS[res.problem]
+    if not target.text:
+        return "a name is missing around '::'"
+    if target.segment is not None and target.segment >= len(res.segments):
+        return "an earlier '::' segment does not resolve"
+    if target.text == WORLD and res.scope.kind == "model":
+        return "'world' can only be a joint's parent inside a model"
     where = res.missing_in or res.scope
     what = f"{where.kind} '{where.name}'" if where.name else f"this {where.kind}"
-    if target.segment is not None and res.segments and target.segment >= len(res.segments):
-        return "an earlier '::' segment does not resolve"
-    if target.text == "world" and res.scope.kind == "model":
-        return "'world' can only be a joint's parent inside a model"
-    if res.target is not None and res.target is not WORLD_SENTINEL and target.segment == len(res.segments) - 1:
-        return f"it is a {res.target.kind}"
-    last = target.segment is not None and target.segment == len(res.ref.text.split("::")) - 1
+    last = target.segment == len(res.ref.text.split("::")) - 1
     thing = "frame" if last else "nested model"
     return f"there is no {thing} '{target.text}' in {what} (references only reach the current scope and models nested in it)"
 
