@@ -567,3 +567,9 @@ def test_include_named_like_a_nested_model(tmp_path):
     assert [d.code for d in errors(a)] == ["DUPLICATE_NAME"]
     b = run_text(tmp_path, model('<link name="wheel"/><include><uri>model://wheel</uri></include>'), MODELS, name="b.sdf")
     assert [d.code for d in errors(b)] == ["DUPLICATE_NAME"]
+
+
+def test_devices_and_huge_files_are_not_read(tmp_path):
+    a = run_text(tmp_path, world("<include><uri>/dev/zero</uri></include>"))
+    (d,) = errors(a)
+    assert d.code == "FILE_READ" and "regular file" in d.message

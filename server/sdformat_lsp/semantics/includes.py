@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import stat
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .frames import FrameGraphs, Scope
 
 MAX_DEPTH = 32  # includes nested deeper than this are reported, not followed
+MAX_FILE_BYTES = 64 << 20  # larger 'model files' are not read (a mesh named by mistake, a device)
 RELATED_LIMIT = 3  # how many problems of an included file are listed as related information
 
 # the chain of files being analysed through includes, outermost first (per thread / task)
@@ -419,8 +421,15 @@ class IncludeResolver:
             if sub is not None:
                 return sub
             try:
+                st = os.stat(path)
+                if not stat.S_ISREG(st.st_mode):
+                    self._emit(error("FILE_READ", f"{path} is not a regular file: an include names a model file or a model directory", span))
+                    return None
+                if st.st_size > MAX_FILE_BYTES:
+                    self._emit(error("FILE_READ", f"{path} is {st.st_size // (1 << 20)} MB: too large to be an SDFormat model, not read", span))
+                    return None
                 with open(path, "rb") as fh:
-                    data = fh.read()
+                    data = fh.read(MAX_FILE_BYTES + 1)
             except OSError as exc:
                 self._emit(error("FILE_READ", f"cannot read {path}: {exc.strerror or exc}", span))
                 return None
