@@ -1,7 +1,8 @@
 """Neovim end to end: editors/neovim/sdformat.lua in a headless Neovim against the real server.
 
 Neovim is started as a user would try the config (`nvim --clean -u editors/neovim/sdformat.lua`),
-with the server command pointed at this interpreter (`python -m sdformat_lsp`). A Lua driver
+with the server command pointed at this interpreter (`python -m sdformat_lsp`); the hand-written
+recipes of docs/editors/neovim.md run the same way, verbatim, on the versions they are for. A Lua driver
 (nvim_driver.lua) opens copies of the examples, polls with bounded waits and writes what it saw
 as JSON; the assertions are here. Every Neovim found runs the same checks: `nvim` on PATH, plus
 any binaries listed in $SDFORMAT_LSP_TEST_NVIM (os.pathsep separated). Skipped without Neovim.
@@ -23,6 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 INIT = REPO / "editors" / "neovim" / "sdformat.lua"
 DRIVER = Path(__file__).with_name("nvim_driver.lua")
+DOC = REPO / "docs" / "editors" / "neovim.md"
 WAIT_MS = 20_000  # every wait inside Neovim
 PROCESS_TIMEOUT = 150  # the whole Neovim run; the driver's waits add up to well under this
 
@@ -38,19 +40,29 @@ def _candidates() -> list[str]:
     return found
 
 
-def _version(nvim: str) -> str | None:
+def _version(nvim: str) -> tuple[int, ...] | None:
     try:
         out = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=20).stdout
     except (OSError, subprocess.SubprocessError):
         return None
-    m = re.search(r"NVIM v(\d+\.\d+\.\d+)", out)
-    return m.group(1) if m else None
+    m = re.search(r"NVIM v(\d+)\.(\d+)\.(\d+)", out)
+    return tuple(int(x) for x in m.groups()) if m else None
 
 
-def _expected_api(version: str) -> str:
+def _expected_api(version: tuple[int, ...]) -> str:
     """What editors/neovim/sdformat.lua picks by itself on this version."""
-    v = tuple(int(x) for x in version.split("."))
-    return "config" if v >= (0, 11) else "start" if v >= (0, 8) else "start_client"
+    return "config" if version >= (0, 11) else "start" if version >= (0, 8) else "start_client"
+
+
+def _recipes() -> list[tuple[str, tuple[int, int], tuple[int, int] | None, str]]:
+    """The Lua blocks of docs/editors/neovim.md marked `<!-- nvim-test: min=X [max=Y] -->`."""
+    out = []
+    for m in re.finditer(r"<!-- nvim-test: (.*?) -->\s*```lua\n(.*?)```", DOC.read_text(), re.S):
+        attrs = dict(kv.split("=", 1) for kv in m.group(1).split())
+        low = tuple(int(x) for x in attrs["min"].split("."))
+        high = tuple(int(x) for x in attrs["max"].split(".")) if "max" in attrs else None
+        out.append((attrs["min"], low, high, m.group(2)))
+    return out
 
 
 def _params():
@@ -59,12 +71,16 @@ def _params():
         version = _version(nvim)
         if not version:
             continue
+        v = ".".join(map(str, version))
         api = _expected_api(version)
-        params.append(pytest.param((nvim, "auto", api), id=f"nvim-{version}-{api}"))
+        params.append(pytest.param((nvim, "module", "auto", api), id=f"nvim-{v}-{api}"))
         if api == "config":
             # The 0.8-0.10 path (vim.lsp.start) still works on 0.11+: cover it too.
-            params.append(pytest.param((nvim, "start", "start"), id=f"nvim-{version}-start"))
-    return params or [pytest.param((None, None, None), id="no-nvim")]
+            params.append(pytest.param((nvim, "module", "start", "start"), id=f"nvim-{v}-start"))
+        for name, low, high, code in _recipes():
+            if version[:2] >= low and (high is None or version[:2] <= high) and os.name != "nt":
+                params.append(pytest.param((nvim, "recipe", code, None), id=f"nvim-{v}-doc-{name}"))
+    return params or [pytest.param((None, None, None, None), id="no-nvim")]
 
 
 def _position(text: str, anchor: str, needle: str) -> tuple[int, int]:
@@ -77,7 +93,8 @@ def _position(text: str, anchor: str, needle: str) -> tuple[int, int]:
 
 @pytest.fixture(scope="module", params=_params())
 def run(request, tmp_path_factory) -> dict:
-    nvim, api, expected_api = request.param
+    """One headless Neovim session: the driver's results (plus `_debug` text for failure messages)."""
+    nvim, kind, what, expected_api = request.param
     if nvim is None:
         pytest.skip("Neovim (nvim) is not installed")
     tmp = tmp_path_factory.mktemp("nvim")
@@ -94,19 +111,30 @@ def run(request, tmp_path_factory) -> dict:
         env[var] = str(tmp / var.lower())  # Neovim's logs and state stay in tmp
     env["NVIM_LOG_FILE"] = str(tmp / "nvim.log")
     env.update(
-        SDFORMAT_NVIM_CONFIG=json.dumps({"cmd": [sys.executable, "-m", "sdformat_lsp"], "debounce_ms": 100, "api": api}),
         SDFORMAT_NVIM_DRIVER=str(DRIVER),
         SDFORMAT_NVIM_OUT=str(out),
         SDFORMAT_NVIM_BROKEN=str(work / "broken_arm.sdf"),
         SDFORMAT_NVIM_ARM=str(work / "arm.sdf"),
         SDFORMAT_NVIM_TIMEOUT_MS=str(WAIT_MS),
     )
-    cmd = [
-        nvim, "--headless", "--clean",
-        "--cmd", "let g:sdformat_lsp = json_decode($SDFORMAT_NVIM_CONFIG)",
-        "-u", str(INIT),
-        "-c", "lua dofile(os.getenv('SDFORMAT_NVIM_DRIVER'))",
-    ]  # fmt: skip
+    if kind == "module":
+        # editors/neovim/sdformat.lua as `nvim -u` loads it, configured through g:sdformat_lsp.
+        config = {"cmd": [sys.executable, "-m", "sdformat_lsp"], "debounce_ms": 100, "api": what}
+        env["SDFORMAT_NVIM_CONFIG"] = json.dumps(config)
+        init = INIT
+        pre = ["--cmd", "let g:sdformat_lsp = json_decode($SDFORMAT_NVIM_CONFIG)"]
+    else:
+        # A recipe from the docs, verbatim: it runs `sdformat-lsp`, here a shim for this interpreter.
+        init = tmp / "init.lua"
+        init.write_text(what)
+        bindir = tmp / "bin"
+        bindir.mkdir()
+        shim = bindir / "sdformat-lsp"
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m sdformat_lsp "$@"\n')
+        shim.chmod(0o755)
+        env["PATH"] = os.pathsep.join((str(bindir), env.get("PATH", "")))
+        pre = []
+    cmd = [nvim, "--headless", "--clean", *pre, "-u", str(init), "-c", "lua dofile(os.getenv('SDFORMAT_NVIM_DRIVER'))"]
     try:
         proc = subprocess.run(
             cmd, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=PROCESS_TIMEOUT
@@ -119,6 +147,7 @@ def run(request, tmp_path_factory) -> dict:
     if not out.exists():
         pytest.fail(f"no results from Neovim (exit {proc.returncode})\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n{logs}")
     results = json.loads(out.read_text())
+    results["_kind"] = kind
     results["_expected_api"] = expected_api
     results["_debug"] = f"exit {proc.returncode}\nstderr: {proc.stderr[-2000:]}\n{logs}"
     return results
@@ -134,11 +163,12 @@ def _step(run: dict, name: str) -> dict:
 
 
 def test_filetype_and_client(run):
-    assert run["api"] == run["_expected_api"], "sdformat.lua picked the API for this Neovim version"
     broken = _step(run, "broken")
     assert broken["filetype"] == "sdformat"
     assert broken["syntax"] == "xml"
-    assert broken["commentstring"] == "<!--%s-->"
+    if run["_kind"] == "module":
+        assert run["api"] == run["_expected_api"], "sdformat.lua picked the API for this Neovim version"
+        assert broken["commentstring"] == "<!--%s-->"
     assert broken["client"]["attached"], f"the server did not start or attach\n{run['_debug']}"
     assert broken["client"]["names"] == ["sdformat"]
     arm = _step(run, "arm")
