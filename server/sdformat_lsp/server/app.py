@@ -1,0 +1,411 @@
+"""The language server: document sync, diagnostics, settings, and the handlers.
+
+Protocol-agnostic work lives in ``semantics`` and ``features``; this module
+only translates between LSP and those layers, decides *when* to analyse,
+and keeps a failing request from affecting anything else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from .. import __version__
+from ..semantics import Analysis, Options, analyze
+from ..semantics.includes import IncludeCache
+from ..text import UTF16, LineIndex
+from ..xml import decode_source
+from . import settings as settings_mod
+from .convert import DiagnosticSupport, Place, document_diagnostics
+from .documents import Document, DocumentStore, uri_to_path
+from .faults import ServerCancelled, guarded
+from .logs import ClientLogHandler
+from .scheduler import Scheduler, Superseded
+from .settings import Parsed, Settings
+
+log = logging.getLogger("sdformat_lsp.server")
+
+NAME = "sdformat-lsp"
+DIAGNOSTIC_IDENTIFIER = "sdformat"
+# How long analyses wait for the client to answer workspace/configuration.
+SETTINGS_TIMEOUT = 3.0
+# Files larger than this are not read just to place a related location.
+MAX_RELATED_FILE = 64 * 1024 * 1024
+
+
+class SdformatProtocol(LanguageServerProtocol):
+    """pygls' protocol without its own copy of the open documents.
+
+    pygls would apply every change to its workspace before calling us; we
+    keep the documents ourselves (see ``documents.py`` for why), so its
+    copy would only cost time and could disagree about line numbers.
+    """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class SdformatLanguageServer(LanguageServer):
+    """State of one client session: documents, settings and what the client supports."""
+
+    def __init__(self, client_log: ClientLogHandler | None = None) -> None:
+        super().__init__(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=SdformatProtocol)
+        self.client_log = client_log or ClientLogHandler()
+        self.documents = DocumentStore()
+        self.encoding: str = UTF16
+        self.pull_diagnostics = False
+        self.diagnostic_support = DiagnosticSupport()
+        self.markdown_hover = False
+        self.root_dir: str | None = None
+        self._init_settings = Parsed()
+        self._client_settings = Parsed()
+        self.settings = Settings()
+        self.shutdown_requested = False
+        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sdformat-analysis")
+        self.scheduler = Scheduler(self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled)
+        self._disk_lines: dict[str, tuple[int, int, LineIndex]] = {}
+        # Analyses of included files, shared by every document for the whole
+        # session; entries revalidate themselves against the files' mtimes.
+        self.include_cache = IncludeCache()
+        self._release_initial_hold: Callable[[], None] = lambda: None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        _register(self)
+
+    # -- analysis --------------------------------------------------------
+
+    def options(self) -> Options:
+        """The core appends SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH
+        and GAZEBO_MODEL_PATH to these (see docs/includes.md)."""
+        return Options(resource_paths=self.settings.resource_paths, include_cache=self.include_cache)
+
+    def _analyze(self, text: str, path: str | None) -> Analysis:
+        """Runs in a worker thread. The options are read here, once per run."""
+        return analyze(text, path, self.options())
+
+    def lines_of(self, path: str, analysis: Analysis | None = None) -> LineIndex | None:
+        """The lines of another file, to place a span in it.
+
+        The text the core analysed is the authority (an included file's
+        analysis); failing that the editor's text, then the disk (cached).
+        """
+        if analysis is not None:
+            sub = analysis.included_analysis(path)
+            if sub is not None:
+                return sub.lines
+        doc = self.documents.by_path(path)
+        if doc is not None:
+            return doc.lines
+        try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_RELATED_FILE:
+                return None  # never block on a FIFO or read a device to place a note
+            cached = self._disk_lines.get(path)
+            if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+                return cached[2]
+            with open(path, "rb") as f:
+                text, _ = decode_source(f.read())
+        except OSError:
+            return None
+        lines = LineIndex(text)
+        if len(self._disk_lines) >= 256:
+            self._disk_lines.clear()
+        self._disk_lines[path] = (st.st_mtime_ns, st.st_size, lines)
+        return lines
+
+    def depends_on(self, uri: str, path: str) -> bool:
+        """Whether the latest analysis of ``uri`` read ``path`` through its includes."""
+        latest = self.scheduler.latest(uri)
+        if latest is None:
+            return False
+        target = os.path.abspath(path)
+        stack = list(latest[1].includes)
+        seen: set[int] = set()
+        while stack:
+            record = stack.pop()
+            if id(record) in seen:
+                continue
+            seen.add(id(record))
+            if target in (os.path.abspath(p) for p in record.dependencies) or (record.path and os.path.abspath(record.path) == target):
+                return True
+            if record.analysis is not None:
+                stack.extend(record.analysis.includes)
+        return False
+
+    def place(self, uri: str, analysis: Analysis) -> Place:
+        """How spans of ``analysis`` become LSP locations (its own text, the negotiated encoding)."""
+        return Place(uri=uri, path=analysis.path, lines=analysis.lines, encoding=self.encoding, lines_of=lambda p: self.lines_of(p, analysis))
+
+    def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[types.Diagnostic]:
+        return document_diagnostics(analysis.diagnostics, self.place(uri, analysis), self.diagnostic_support)
+
+    def _settled(self, doc: Document, analysis: Analysis) -> None:
+        """The debounced analysis of ``doc``'s current revision is ready."""
+        if self.pull_diagnostics:
+            return  # the client asks; ``textDocument/diagnostic`` answers from the same result
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=doc.uri, diagnostics=self.lsp_diagnostics(doc.uri, analysis), version=doc.version)
+        )
+
+    # -- settings --------------------------------------------------------
+
+    def apply_settings(self, init: Parsed | None = None, client: Parsed | None = None) -> bool:
+        """Replace a settings layer; returns whether the effective settings changed."""
+        if init is not None:
+            self._init_settings = init
+        if client is not None:
+            self._client_settings = client
+        for layer in (init, client):
+            for problem in layer.problems if layer is not None else ():
+                log.warning("settings: %s", problem)
+        new = settings_mod.merge(self._init_settings, self._client_settings)
+        changed = new != self.settings
+        self.settings = new
+        if changed:
+            log.info("settings: resourcePaths=%s debounceMs=%d", list(new.resource_paths), new.debounce_ms)
+        return changed
+
+    async def pull_configuration(self) -> Parsed | None:
+        """Ask the client for the ``sdformat`` section; None if it cannot or would not say."""
+        if not get_capability(self.client_capabilities, "workspace.configuration", False):
+            return None
+        try:
+            result = await asyncio.wait_for(
+                self.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section=settings_mod.SECTION)])),
+                SETTINGS_TIMEOUT,
+            )
+        except asyncio.TimeoutError:
+            log.warning("the client did not answer workspace/configuration within %.0f s; keeping the current settings", SETTINGS_TIMEOUT)
+            return None
+        except Exception as exc:
+            log.warning("workspace/configuration failed: %s", exc)
+            return None
+        value = result[0] if isinstance(result, (list, tuple)) and result else None
+        if value is None:
+            return None
+        return settings_mod.parse(value, base_dir=self.root_dir)
+
+    def reanalyse_all(self) -> None:
+        """Settings changed: every open document gets a new revision and is checked again."""
+        for doc in self.documents:
+            doc.touch()
+            self.scheduler.schedule(doc, immediate=True)
+
+    def refresh_pulled_diagnostics(self) -> None:
+        """Pull clients learn about re-checked documents only if they can be told to ask again."""
+        if self.pull_diagnostics and get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support", False):
+            self.workspace_diagnostic_refresh(None)
+
+    async def update_settings(self, sent: Any, release: Callable[[], None]) -> None:
+        """After didChangeConfiguration: fetch (or take) the new settings, then let analyses run."""
+        try:
+            pulled = await self.pull_configuration()
+            if pulled is None:
+                # Clients without workspace/configuration (or without such a
+                # section) send the settings themselves.
+                pulled = settings_mod.parse(sent, base_dir=self.root_dir)
+            self.apply_settings(client=pulled)
+        except Exception:
+            log.exception("updating the settings failed")
+        finally:
+            release()
+        self.refresh_pulled_diagnostics()
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in the background, keeping a reference until it is done."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- lifecycle -------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop without waiting for threads that may be blocked (stdin) or stale (analyses)."""
+        if self._stop_event is not None:
+            self._stop_event.set()
+        self.scheduler.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._thread_pool is not None:
+            self._thread_pool.shutdown(wait=False, cancel_futures=True)
+        if self._server is not None:
+            self._server.close()
+        self.client_log.disconnect()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls' out-of-band errors (malformed messages...) go to our log, not a pop-up."""
+        if getattr(source, "__name__", "") == "FeatureRequestError":
+            return  # already answered as an error response
+        log.error("%s: %s", getattr(source, "__name__", "error"), error)
+
+    @property
+    def exit_code(self) -> int:
+        """0 after an orderly shutdown, 1 when the client went away without one (LSP's rule)."""
+        return 0 if self.shutdown_requested else 1
+
+
+def _negotiated_encoding(server: SdformatLanguageServer) -> str:
+    enc = server.workspace.position_encoding
+    value = getattr(enc, "value", enc)
+    return value if value in ("utf-8", "utf-16", "utf-32") else UTF16
+
+
+def _diagnostic_support(caps: types.ClientCapabilities, pull: bool) -> DiagnosticSupport:
+    """What the client can render; pull clients describe it under ``textDocument.diagnostic``
+    (LSP 3.18) and otherwise under ``publishDiagnostics``, which we fall back to."""
+
+    def cap(name: str) -> Any:
+        value = get_capability(caps, f"text_document.diagnostic.{name}", None) if pull else None  # type: ignore[call-overload]
+        if value is None:
+            value = get_capability(caps, f"text_document.publish_diagnostics.{name}", None)  # type: ignore[call-overload]
+        return value
+
+    tags = cap("tag_support")
+    value_set = getattr(tags, "value_set", None) or []
+    return DiagnosticSupport(
+        related_information=bool(cap("related_information")),
+        code_description=bool(cap("code_description_support")),
+        deprecated_tag=types.DiagnosticTag.Deprecated in value_set,
+    )
+
+
+def _root_dir(params: types.InitializeParams) -> str | None:
+    for folder in params.workspace_folders or []:
+        path = uri_to_path(folder.uri)
+        if path:
+            return path
+    if params.root_uri:
+        path = uri_to_path(params.root_uri)
+        if path:
+            return path
+    return params.root_path or None
+
+
+def _register(server: SdformatLanguageServer) -> None:
+    """Attach every handler to ``server``."""
+
+    @server.feature(types.INITIALIZE)
+    @guarded(types.INITIALIZE)
+    def initialize(params: types.InitializeParams) -> None:
+        server.client_log.connect(server.window_log_message, asyncio.get_running_loop())
+        caps = params.capabilities
+        server.encoding = _negotiated_encoding(server)
+        server.pull_diagnostics = get_capability(caps, "text_document.diagnostic", None) is not None
+        server.diagnostic_support = _diagnostic_support(caps, server.pull_diagnostics)
+        formats = get_capability(caps, "text_document.hover.content_format", None) or []
+        server.markdown_hover = types.MarkupKind.Markdown in formats
+        server.root_dir = _root_dir(params)
+        server.apply_settings(init=settings_mod.parse(params.initialization_options, base_dir=server.root_dir))
+        if get_capability(caps, "workspace.configuration", False):
+            # Documents opened before the client answers wait for its settings.
+            server._release_initial_hold = server.scheduler.gate.hold(SETTINGS_TIMEOUT)
+        if server.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in server.protocol.fm.features:
+            # Declared only for pull clients: a client that can pull gets one
+            # mechanism (pull), everyone else gets publishDiagnostics.
+            server.feature(
+                types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=False),
+            )(pull_diagnostics)
+        log.info(
+            "client %s: position encoding %s, %s diagnostics",
+            params.client_info.name if params.client_info else "unknown",
+            server.encoding,
+            "pull" if server.pull_diagnostics else "push",
+        )
+
+    @server.feature(types.INITIALIZED)
+    @guarded(types.INITIALIZED, notification=True)
+    async def initialized(params: types.InitializedParams) -> None:
+        try:
+            pulled = await server.pull_configuration()
+            if pulled is not None and server.apply_settings(client=pulled):
+                server.reanalyse_all()
+        finally:
+            server._release_initial_hold()
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(params: None) -> None:
+        server.shutdown_requested = True
+        server.scheduler.close()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded(types.WORKSPACE_DID_CHANGE_CONFIGURATION, notification=True)
+    def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
+        # Synchronously, before the next message is handled: every open
+        # document is stale from now on, so a diagnostic pull that follows
+        # this notification waits for the re-check under the new settings.
+        release = server.scheduler.gate.hold(SETTINGS_TIMEOUT)
+        server.reanalyse_all()
+        server.spawn(server.update_settings(params.settings, release))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded(types.TEXT_DOCUMENT_DID_OPEN, notification=True)
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        doc = server.documents.open(params.text_document)
+        server.scheduler.schedule(doc, immediate=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded(types.TEXT_DOCUMENT_DID_CHANGE, notification=True)
+    def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        doc = server.documents.change(params, server.encoding)
+        if doc is None:
+            log.warning("ignoring a change to %s, which is not open", params.text_document.uri)
+            return
+        server.scheduler.schedule(doc)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded(types.TEXT_DOCUMENT_DID_CLOSE, notification=True)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        server.documents.close(uri)
+        server.scheduler.forget(uri)
+        if not server.pull_diagnostics:
+            server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guarded(types.TEXT_DOCUMENT_DID_SAVE, notification=True)
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        # Included files are read from disk: a saved file can change the
+        # diagnostics of every open document that includes it.
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        for doc in server.documents:
+            if doc.uri != params.text_document.uri and server.depends_on(doc.uri, path):
+                doc.touch()
+                server.scheduler.schedule(doc, immediate=True)
+
+    @guarded(types.TEXT_DOCUMENT_DIAGNOSTIC)
+    async def pull_diagnostics(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        uri = params.text_document.uri
+        if server.documents.get(uri) is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        try:
+            revision, analysis = await server.scheduler.settled(uri)
+        except Superseded:
+            # The text changed while we waited: these results would be stale.
+            raise ServerCancelled(message=f"{uri} changed; diagnostics are being recomputed", data={"retriggerRequest": True}) from None
+        result_id = str(revision)
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=server.lsp_diagnostics(uri, analysis), result_id=result_id)

@@ -1,0 +1,81 @@
+"""Keeping one bad request from taking the server down.
+
+A bug in a feature must cost the user one answer, not the session: the
+exception is logged (with its traceback, to stderr; a one-line summary goes
+to the client's log) and the request is answered with an LSP error. A
+notification has nobody to answer, so its failure is only logged.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from typing import Any, Callable, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
+
+log = logging.getLogger("sdformat_lsp.server")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class RequestFailed(JsonRpcException):
+    """A request that was understood but cannot be carried out (e.g. a refused rename)."""
+
+    CODE = types.LSPErrorCodes.RequestFailed.value
+    MESSAGE = "Request failed"
+
+
+class ServerCancelled(JsonRpcException):
+    """The server gave up on a request; the client should ask again."""
+
+    CODE = types.LSPErrorCodes.ServerCancelled.value
+    MESSAGE = "Server cancelled the request"
+
+
+def _internal(method: str, exc: BaseException) -> JsonRpcInternalError:
+    return JsonRpcInternalError(message=f"{method} failed: {type(exc).__name__}: {exc}")
+
+
+def guarded(method: str, *, notification: bool = False) -> Callable[[F], F]:
+    """Wrap a handler so that an unexpected exception is logged and answered.
+
+    ``JsonRpcException`` subclasses are deliberate answers and pass through
+    untouched. Anything else becomes an ``InternalError`` response for a
+    request, or is swallowed (after logging) for a notification.
+    """
+
+    def decorate(fn: F) -> F:
+        if inspect.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except JsonRpcException:
+                    raise
+                except Exception as exc:
+                    log.exception("%s failed", method)
+                    if notification:
+                        return None
+                    raise _internal(method, exc) from None
+
+            return async_wrapper  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except JsonRpcException:
+                raise
+            except Exception as exc:
+                log.exception("%s failed", method)
+                if notification:
+                    return None
+                raise _internal(method, exc) from None
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

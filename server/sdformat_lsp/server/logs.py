@@ -1,0 +1,107 @@
+"""Logging for a process whose stdout belongs to the protocol.
+
+Everything goes to stderr (editors show it in their server log); warnings
+and errors are also sent to the client as ``window/logMessage`` so that a
+user who never opens stderr still sees why something did not work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import threading
+from typing import Callable
+
+from lsprotocol import types
+
+_LEVELS = {
+    logging.CRITICAL: types.MessageType.Error,
+    logging.ERROR: types.MessageType.Error,
+    logging.WARNING: types.MessageType.Warning,
+    logging.INFO: types.MessageType.Info,
+    logging.DEBUG: types.MessageType.Log,
+}
+
+
+def _message_type(levelno: int) -> types.MessageType:
+    for level, kind in _LEVELS.items():
+        if levelno >= level:
+            return kind
+    return types.MessageType.Log
+
+
+class ClientLogHandler(logging.Handler):
+    """Forwards records to the client once a connection is up.
+
+    Sending happens on the event loop thread (records logged from the
+    analysis threads are handed over), and a record logged while sending
+    (say, a broken pipe) is not forwarded again.
+    """
+
+    def __init__(self, level: int = logging.WARNING) -> None:
+        super().__init__(level)
+        self._send: Callable[[types.LogMessageParams], None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._busy = threading.local()
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    def connect(self, send: Callable[[types.LogMessageParams], None], loop: asyncio.AbstractEventLoop) -> None:
+        self._send = send
+        self._loop = loop
+
+    def disconnect(self) -> None:
+        self._send = None
+        self._loop = None
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f": {type(exc).__name__}: {exc} (traceback in the server's stderr)"
+        return f"sdformat-lsp: {text}"
+
+    def emit(self, record: logging.LogRecord) -> None:
+        send, loop = self._send, self._loop
+        if send is None or loop is None or getattr(self._busy, "on", False):
+            return
+        try:
+            params = types.LogMessageParams(type=_message_type(record.levelno), message=self.format(record))
+        except Exception:
+            return
+        if loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._deliver(send, params)
+        else:
+            loop.call_soon_threadsafe(self._deliver, send, params)
+
+    def _deliver(self, send: Callable[[types.LogMessageParams], None], params: types.LogMessageParams) -> None:
+        if self._send is None:
+            return
+        self._busy.on = True
+        try:
+            send(params)
+        except Exception:
+            pass
+        finally:
+            self._busy.on = False
+
+
+def configure(client_handler: ClientLogHandler) -> None:
+    """stderr: ours from INFO, pygls' from WARNING; the client: our warnings and errors."""
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [stderr]
+    root.setLevel(logging.WARNING)
+    ours = logging.getLogger("sdformat_lsp")
+    ours.setLevel(logging.INFO)
+    ours.addHandler(client_handler)
+    # pygls' own records (failed requests, unknown notifications) stay on
+    # stderr: failed requests already reach the client as error responses.
+    logging.getLogger("pygls").setLevel(logging.WARNING)

@@ -1,0 +1,249 @@
+"""When documents are analysed, where, and which results count.
+
+* Edits are debounced per document: the analysis starts once the document
+  has been quiet for ``debounce`` seconds (opening and settings changes do
+  not wait).
+* ``analyze`` runs in a thread pool, never on the event loop, so typing
+  and other requests stay responsive while a large world is checked.
+* Every analysis is tagged with the document *revision* it was made from.
+  A result whose revision is no longer the document's is never published
+  and never kept as the latest analysis; requests that were made against
+  that revision may still use it (their positions refer to that text).
+* Features do not wait for the debounce: ``analysis(uri)`` returns the
+  latest analysis when it matches the current revision, joins the run in
+  flight for that revision, or starts one at once.
+* While the settings are being fetched from the client, analyses wait
+  (``hold``): checking with settings about to be replaced would publish
+  diagnostics that are wrong and then immediately different.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Callable
+
+from ..diagnostics import error
+from ..semantics import Analysis
+from ..text import LineIndex, Span
+from ..xml.tree import XmlDocument
+from .documents import Document, DocumentStore
+
+log = logging.getLogger("sdformat_lsp.server")
+
+Analyze = Callable[[str, "str | None"], Analysis]
+
+
+class Superseded(Exception):
+    """The document changed (or closed) before the analysis of this revision settled."""
+
+
+class Gate:
+    """Closed while anything holds it; every hold also expires on its own, so a
+    client that never answers cannot stop the server from checking documents."""
+
+    def __init__(self) -> None:
+        self._open = asyncio.Event()
+        self._open.set()
+        self._holds = 0
+
+    def hold(self, timeout: float) -> Callable[[], None]:
+        """Close the gate; returns the function that releases this hold (idempotent)."""
+        self._holds += 1
+        self._open.clear()
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            handle.cancel()
+            self._holds -= 1
+            if self._holds == 0:
+                self._open.set()
+
+        handle = asyncio.get_running_loop().call_later(timeout, release)
+        return release
+
+    @property
+    def is_open(self) -> bool:
+        return self._open.is_set()
+
+    async def wait(self) -> None:
+        await self._open.wait()
+
+
+@dataclass(slots=True)
+class _Slot:
+    analysis: Analysis | None = None
+    revision: int = -1  # the revision ``analysis`` was made from
+    running: tuple[int, asyncio.Future[Analysis]] | None = None
+    timer: asyncio.Task[None] | None = None
+    settled: asyncio.Future[Analysis] | None = None
+    settled_revision: int = -1
+
+
+def _consume(fut: asyncio.Future) -> None:
+    """Mark a future's exception as seen (nobody may be waiting for it)."""
+    if not fut.cancelled():
+        fut.exception()
+
+
+def failed_analysis(text: str, path: str | None, exc: BaseException) -> Analysis:
+    """What to show when the core raised: one diagnostic, and the text so positions still map."""
+    xml = XmlDocument(text=text, lines=LineIndex(text), root=None)
+    result = Analysis(text=text, path=path, xml=xml)
+    result.diagnostics = [
+        error("INTERNAL_ERROR", f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}); please report it", Span(0, 0))
+    ]
+    return result
+
+
+class Scheduler:
+    def __init__(
+        self,
+        store: DocumentStore,
+        analyze: Analyze,
+        executor: Executor,
+        debounce: Callable[[], float],
+        on_settled: Callable[[Document, Analysis], None],
+    ) -> None:
+        self.store = store
+        self._analyze = analyze
+        self.executor = executor
+        self._debounce = debounce
+        self._on_settled = on_settled
+        self._slots: dict[str, _Slot] = {}
+        self.gate = Gate()
+
+    # -- scheduling ----------------------------------------------------
+
+    def schedule(self, doc: Document, *, immediate: bool = False) -> None:
+        """(Re)start the quiet-period timer for ``doc``'s current revision."""
+        loop = asyncio.get_running_loop()
+        slot = self._slots.setdefault(doc.uri, _Slot())
+        if slot.timer is not None:
+            slot.timer.cancel()
+        self._supersede(slot)
+        slot.settled = loop.create_future()
+        slot.settled.add_done_callback(_consume)
+        slot.settled_revision = doc.revision
+        delay = 0.0 if immediate else max(0.0, self._debounce())
+        slot.timer = loop.create_task(self._debounced(doc.uri, doc.revision, delay))
+
+    def forget(self, uri: str) -> None:
+        """The document closed: stop its timer and fail anyone waiting for it."""
+        slot = self._slots.pop(uri, None)
+        if slot is None:
+            return
+        if slot.timer is not None:
+            slot.timer.cancel()
+        self._supersede(slot)
+
+    def close(self) -> None:
+        for uri in list(self._slots):
+            self.forget(uri)
+
+    @staticmethod
+    def _supersede(slot: _Slot) -> None:
+        if slot.settled is not None and not slot.settled.done():
+            slot.settled.set_exception(Superseded())
+
+    async def _debounced(self, uri: str, revision: int, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            doc = self.store.get(uri)
+            if doc is None or doc.revision != revision:
+                return
+            analysis = await asyncio.shield(self._ensure(doc))
+            doc = self.store.get(uri)
+            if doc is None or doc.revision != revision:
+                log.debug("dropping the analysis of %s revision %d: the document moved on", uri, revision)
+                return
+            slot = self._slots.get(uri)
+            if slot is not None and slot.settled_revision == revision and slot.settled is not None and not slot.settled.done():
+                slot.settled.set_result(analysis)
+            self._on_settled(doc, analysis)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("checking %s failed", uri)
+
+    # -- results -------------------------------------------------------
+
+    async def analysis(self, uri: str) -> Analysis | None:
+        """An analysis of the document's current text (see the module docstring)."""
+        doc = self.store.get(uri)
+        if doc is None:
+            return None
+        return await asyncio.shield(self._ensure(doc))
+
+    async def settled(self, uri: str) -> tuple[int, Analysis]:
+        """Wait for the debounced analysis of the current revision.
+
+        Raises ``Superseded`` when the document changes or closes first.
+        """
+        doc = self.store.get(uri)
+        if doc is None:
+            raise Superseded()
+        slot = self._slots.get(uri)
+        if slot is None or slot.settled is None or slot.settled_revision != doc.revision:
+            self.schedule(doc, immediate=True)
+            slot = self._slots[uri]
+        revision = slot.settled_revision
+        assert slot.settled is not None
+        return revision, await asyncio.shield(slot.settled)
+
+    def latest(self, uri: str) -> tuple[int, Analysis] | None:
+        """The newest kept analysis and its revision (possibly older than the text)."""
+        slot = self._slots.get(uri)
+        if slot is None or slot.analysis is None:
+            return None
+        return slot.revision, slot.analysis
+
+    def _ensure(self, doc: Document) -> asyncio.Future[Analysis]:
+        loop = asyncio.get_running_loop()
+        slot = self._slots.setdefault(doc.uri, _Slot())
+        revision = doc.revision
+        if slot.revision == revision and slot.analysis is not None:
+            done: asyncio.Future[Analysis] = loop.create_future()
+            done.set_result(slot.analysis)
+            return done
+        if slot.running is not None and slot.running[0] == revision:
+            return slot.running[1]
+        fut: asyncio.Future[Analysis] = loop.create_task(self._start(doc.text, doc.path))
+        slot.running = (revision, fut)
+        fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
+        return fut
+
+    async def _start(self, text: str, path: str | None) -> Analysis:
+        """The text is fixed now; the run waits for settings that are being fetched."""
+        if not self.gate.is_open:
+            await self.gate.wait()
+        return await asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path)
+
+    def _run(self, text: str, path: str | None) -> Analysis:
+        """In a worker thread: the core never raises on bad input, but a bug must not kill the server."""
+        try:
+            return self._analyze(text, path)
+        except Exception as exc:
+            log.exception("analysing %s failed", path or "an unsaved document")
+            return failed_analysis(text, path, exc)
+
+    def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
+        slot = self._slots.get(uri)
+        if slot is None:
+            return
+        if slot.running is not None and slot.running[0] == revision:
+            slot.running = None
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        doc = self.store.get(uri)
+        if doc is not None and doc.revision == revision:
+            slot.analysis = fut.result()
+            slot.revision = revision

@@ -1,0 +1,248 @@
+"""In-process tests of the server's parts: settings, the fault wrapper, the scheduler, transport parsing."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
+
+from sdformat_lsp.semantics import analyze
+from sdformat_lsp.server import settings
+from sdformat_lsp.server.documents import DocumentStore
+from sdformat_lsp.server.faults import RequestFailed, guarded
+from sdformat_lsp.server.scheduler import Scheduler, Superseded
+from sdformat_lsp.server.transport import parse_address
+
+# -- settings ---------------------------------------------------------------------
+
+
+def test_settings_flat_and_nested_are_the_same():
+    flat = settings.parse({"resourcePaths": ["/a", "/b"], "debounceMs": 250})
+    nested = settings.parse({"sdformat": {"resourcePaths": ["/a", "/b"], "debounceMs": 250}})
+    assert flat == nested
+    assert settings.merge(flat) == settings.Settings(resource_paths=("/a", "/b"), debounce_ms=250)
+
+
+def test_settings_defaults_and_unknown_keys():
+    assert settings.merge(settings.parse(None)) == settings.Settings((), 100)
+    parsed = settings.parse({"somethingElse": 1})
+    assert parsed.values == {} and parsed.problems == ()
+
+
+def test_settings_bad_values_are_reported_and_replaced():
+    parsed = settings.parse({"resourcePaths": ["/ok", 3, ""], "debounceMs": "soon"})
+    assert parsed.values == {"resource_paths": ("/ok",)}
+    assert len(parsed.problems) == 3
+    assert "debounceMs must be a number" in parsed.problems[-1]
+    assert settings.parse({"debounceMs": -5}).values == {"debounce_ms": 0}
+    assert settings.parse({"debounceMs": 10**9}).values == {"debounce_ms": settings.MAX_DEBOUNCE_MS}
+    assert settings.parse({"debounceMs": True}).values == {}
+    assert settings.parse([1, 2]).problems
+
+
+def test_settings_relative_and_home_paths(tmp_path):
+    parsed = settings.parse({"resourcePaths": ["models", "~/m", "/abs/./x", "models"]}, base_dir=str(tmp_path))
+    assert parsed.values["resource_paths"] == (str(tmp_path / "models"), os.path.expanduser("~/m"), "/abs/x")
+
+
+def test_settings_layers_override_key_by_key():
+    init = settings.parse({"resourcePaths": ["/init"], "debounceMs": 300})
+    client = settings.parse({"debounceMs": 50})
+    assert settings.merge(init, client) == settings.Settings(("/init",), 50)
+
+
+# -- the fault wrapper -------------------------------------------------------------------
+
+
+async def test_guarded_turns_a_crash_into_an_internal_error(caplog):
+    @guarded("textDocument/hover")
+    async def handler(params):
+        raise KeyError("boom")
+
+    with caplog.at_level(logging.ERROR, logger="sdformat_lsp"):
+        with pytest.raises(JsonRpcInternalError) as info:
+            await handler(None)
+    assert "textDocument/hover failed: KeyError" in info.value.message
+    assert any(r.exc_info and isinstance(r.exc_info[1], KeyError) for r in caplog.records)
+
+
+def test_guarded_sync_and_deliberate_errors_pass_through():
+    @guarded("textDocument/rename")
+    def refuse(params):
+        raise RequestFailed(message="no")
+
+    with pytest.raises(RequestFailed):
+        refuse(None)
+
+    @guarded("textDocument/definition")
+    def fine(params):
+        return 42
+
+    assert fine(None) == 42
+
+
+async def test_guarded_notifications_are_logged_and_swallowed(caplog):
+    @guarded("textDocument/didChange", notification=True)
+    def broken(params):
+        raise RuntimeError("bad change")
+
+    with caplog.at_level(logging.ERROR, logger="sdformat_lsp"):
+        assert broken(None) is None
+    assert "textDocument/didChange failed" in caplog.text
+
+
+# -- the scheduler -----------------------------------------------------------------------
+
+URI = "file:///tmp/doc.sdf"
+GOOD = '<sdf version="1.12"><model name="m"><link name="l"/></model></sdf>'
+BAD = '<sdf version="1.12"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>'
+
+
+def _change(store: DocumentStore, version: int, text: str):
+    return store.change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        ),
+        "utf-16",
+    )
+
+
+class _Harness:
+    def __init__(self, delay: float = 0.0) -> None:
+        self.store = DocumentStore()
+        self.gate = threading.Event()
+        self.gate.set()
+        self.calls: list[str] = []
+        self.published: list[tuple[int | None, str]] = []
+        self.executor = ThreadPoolExecutor(2)
+        self.delay = delay
+        self.scheduler = Scheduler(self.store, self.analyze, self.executor, lambda: self.delay, self.settled)
+
+    def analyze(self, text: str, path):
+        self.calls.append(text)
+        if text.startswith("<!--slow-->"):
+            assert self.gate.wait(5)
+        if text == "crash":
+            raise ValueError("core bug")
+        return analyze(text, path)
+
+    def settled(self, doc, analysis) -> None:
+        self.published.append((doc.version, analysis.text))
+
+    async def until(self, predicate, timeout: float = 5.0) -> None:
+        for _ in range(int(timeout / 0.01)):
+            if predicate():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("timed out")
+
+
+async def test_a_result_for_an_older_version_is_dropped():
+    h = _Harness()
+    h.gate.clear()
+    slow = "<!--slow-->" + BAD
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=slow))
+    h.scheduler.schedule(doc, immediate=True)
+    await h.until(lambda: h.calls == [slow])  # version 1 is being analysed...
+    _change(h.store, 2, GOOD)
+    h.scheduler.schedule(doc)  # ...when version 2 arrives
+    await h.until(lambda: h.published)
+    h.gate.set()  # now version 1 finishes, late
+    await asyncio.sleep(0.2)
+    assert h.published == [(2, GOOD)]
+    assert h.scheduler.latest(URI)[1].text == GOOD
+
+
+async def test_features_do_not_wait_for_the_debounce_and_share_the_run():
+    h = _Harness(delay=10.0)
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc)
+    a, b = await asyncio.wait_for(asyncio.gather(h.scheduler.analysis(URI), h.scheduler.analysis(URI)), 5)
+    assert a is b and a.text == GOOD
+    assert h.calls == [GOOD]
+    assert h.published == []  # the debounce has not expired: nothing pushed yet
+    assert await h.scheduler.analysis(URI) is a  # kept as the latest for this revision
+    h.scheduler.close()
+
+
+async def test_waiting_for_diagnostics_of_a_superseded_revision_fails():
+    h = _Harness(delay=0.2)
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc)
+    waiting = asyncio.ensure_future(h.scheduler.settled(URI))
+    await asyncio.sleep(0.01)
+    _change(h.store, 2, BAD)
+    h.scheduler.schedule(doc)
+    with pytest.raises(Superseded):
+        await waiting
+    revision, analysis = await h.scheduler.settled(URI)
+    assert revision == doc.revision and analysis.text == BAD
+    assert h.published == [(2, BAD)]
+
+
+async def test_a_crashing_analysis_becomes_a_diagnostic():
+    h = _Harness()
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text="crash"))
+    h.scheduler.schedule(doc, immediate=True)
+    _, analysis = await h.scheduler.settled(URI)
+    assert [d.code for d in analysis.diagnostics] == ["INTERNAL_ERROR"]
+    assert "ValueError: core bug" in analysis.diagnostics[0].message
+    assert analysis.lines.text == "crash"
+
+
+async def test_closing_forgets_the_document():
+    h = _Harness(delay=0.1)
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc)
+    waiting = asyncio.ensure_future(h.scheduler.settled(URI))
+    await asyncio.sleep(0)
+    h.store.close(URI)
+    h.scheduler.forget(URI)
+    with pytest.raises(Superseded):
+        await waiting
+    await asyncio.sleep(0.2)
+    assert h.published == [] and await h.scheduler.analysis(URI) is None
+
+
+# -- documents ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "encoding,character",
+    [("utf-8", len("a😀é".encode())), ("utf-16", len("a😀é".encode("utf-16-le")) // 2), ("utf-32", 3)],
+)
+def test_incremental_change_in_each_encoding(encoding, character):
+    store = DocumentStore()
+    store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text="x\r\na😀éZ\n"))
+    doc = store.change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(1, character), types.Position(1, character + 1)), text="中"
+                )
+            ],
+        ),
+        encoding,
+    )
+    assert doc.text == "x\r\na😀é中\n" and doc.version == 2
+
+
+# -- transport ------------------------------------------------------------------------------
+
+
+def test_tcp_addresses_must_be_loopback():
+    assert parse_address("127.0.0.1:2087") == ("127.0.0.1", 2087)
+    assert parse_address("[::1]:0") == ("::1", 0)
+    assert parse_address("localhost:9") == ("localhost", 9)
+    assert parse_address("2087") == ("127.0.0.1", 2087)
+    for bad in ("0.0.0.0:2087", "192.168.1.2:1", "example.com:1", "127.0.0.1:http", "127.0.0.1:70000"):
+        with pytest.raises(ValueError):
+            parse_address(bad)
