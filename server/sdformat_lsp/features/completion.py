@@ -28,7 +28,8 @@ from ..xml import XmlElement
 from .common import attached_summary, enclosing_scope, format_numbers, node_for_element, scope_of_element
 
 _WINDOW = 8000  # how far back to look for the start of the tag the cursor is in
-_ATTR_VALUE = re.compile(r"([A-Za-z_][\w.:-]*)\s*=\s*([\"'])([^\"'<>\r\n]*)$")
+_ATTR_BEFORE_QUOTE = re.compile(r"([A-Za-z_][\w.:-]*)\s*=\s*$")  # searched in a short stretch only
+_NAME_LIMIT = 200  # attribute name, '=' and spaces before the opening quote
 _TEXT_VALUE = re.compile(r"<(parent|child|placement_frame)\s*>(\s*)([^<>\s\"']*)$")
 _TAG_START = re.compile(r"<([^\s<>/!?\"'=]+)")
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
@@ -87,8 +88,10 @@ def _context(analysis: Analysis, offset: int) -> _Context | None:
     base = max(0, offset - _WINDOW)
     before = text[base:offset]
     version = version_tuple(analysis.version)
-    m = _ATTR_VALUE.search(before)
-    if m is not None:
+    quote = max(before.rfind('"'), before.rfind("'"))
+    value = before[quote + 1 :]
+    m = _ATTR_BEFORE_QUOTE.search(before, max(0, quote - _NAME_LIMIT), quote) if quote >= 0 else None
+    if m is not None and not any(c in value for c in "<>\r\n"):
         lt = before.rfind("<", 0, m.start())
         if lt >= 0 and _inside_start_tag(before[lt : m.start()]):
             t = _TAG_START.match(before, lt)
@@ -99,7 +102,7 @@ def _context(analysis: Analysis, offset: int) -> _Context | None:
                     role = "relative_to"
                 el = _element_starting_at(analysis, base + lt, tag)
                 if role is not None and el is not None:
-                    return _Context(role, el, base + m.start(3))
+                    return _Context(role, el, base + quote + 1)
         return None
     m = _TEXT_VALUE.search(before)
     if m is not None:
