@@ -11,7 +11,7 @@ import difflib
 import re
 from typing import Iterable
 
-from ..diagnostics import Diagnostic, Fix, Related, error
+from ..diagnostics import Diagnostic, Fix, Related, Severity, error
 from ..model import Frame, Joint, Model
 from ..text import Span
 from ..xml import XmlDocument, XmlElement
@@ -409,6 +409,16 @@ class Checker:
             self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {_where(self.g.root)}", span))
             self._mark(node)
 
+    def inner_poses(self) -> None:
+        """libsdformat loads these without checking them; the simulator then cannot place the element."""
+        for ref, scope in self.g.inner_poses:
+            if scope.path is not None:
+                continue
+            res = self.g.resolution(ref)
+            if res is not None and res.target is None:
+                d = self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of this <{ref.element.parent.tag if ref.element.parent else 'pose'}> pose")
+                self.out.append(Diagnostic(d.code, Severity.WARNING, d.message + " (libsdformat loads the file, but cannot resolve this pose)", d.span, d.related, d.fixes, d.path, d.data))
+
     # -- joint axes ----------------------------------------------------
 
     def axes(self) -> None:
@@ -441,6 +451,7 @@ class Checker:
         self.attached_to()
         self.relative_to()
         self.axes()
+        self.inner_poses()
         return self.out
 
 

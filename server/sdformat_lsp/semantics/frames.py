@@ -145,6 +145,7 @@ class FrameGraphs:
         self.by_ref: dict[int, Resolution] = {}
         self._attached: nx.DiGraph | None = None
         self._relative_graph: nx.DiGraph | None = None
+        self.inner_poses: list[tuple[Ref, Scope]] = []  # relative_to of visuals, collisions, sensors... inside links
         self.included: list[tuple[Include, Scope]] = []  # (include, its scope; for merge="true" the view of the merged entities)
         self.merged_links: dict[int, list[tuple[int, FrameNode]]] = {}  # id(scope) -> (offset of the include, merged link)
         self.merged_placement: dict[int, tuple[Ref, Scope]] = {}  # id(proxy frame) -> (placement_frame, view)
@@ -279,6 +280,7 @@ class FrameGraphs:
             for member in m.members:
                 if isinstance(member, Link):
                     self._add_member(scope, self._node("link", member.name, scope, member))
+                    self._inner_poses(member, scope)
                 elif isinstance(member, Joint):
                     self._add_member(scope, self._node("joint", member.name, scope, member))
                 elif isinstance(member, Frame):
@@ -289,6 +291,20 @@ class FrameGraphs:
                 stack.append((nested, scope))
         assert top is not None
         return top
+
+    def _inner_poses(self, link: Link, scope: Scope) -> None:
+        """Poses of a link's visuals, collisions, sensors, lights...: their relative_to names a frame of the model."""
+        stack = [c for c in link.element.children if c.tag != "pose"]
+        while stack:
+            el = stack.pop()
+            if el.tag == "plugin" or el.prefix is not None:
+                continue  # free-form content
+            if el.tag == "pose":
+                a = el.attr("relative_to")
+                if a is not None and a.value:
+                    self.inner_poses.append((Ref(a.value, a.value_span, "relative_to", el), scope))
+                continue
+            stack.extend(el.children)
 
     # -- references ----------------------------------------------------
 
@@ -352,6 +368,8 @@ class FrameGraphs:
     # -- edges ---------------------------------------------------------
 
     def _edges(self) -> None:
+        for ref, scope in self.inner_poses:
+            self.resolve(ref, scope)
         for node in self.nodes:
             entity = node.entity
             scope = node.scope
