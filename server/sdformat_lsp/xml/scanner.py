@@ -10,9 +10,11 @@ reads a DTD, and keeps every tag, attribute and text span it saw.
 from __future__ import annotations
 
 import re
+import sys
+from typing import Mapping
 
 from ..text import Span
-from .tree import XmlAttribute, XmlElement
+from .tree import LEAF, NO_ATTRIBUTES, XmlAttribute, XmlElement
 
 _TAG_NAME = re.compile(r"[A-Za-z_:\u00C0-\uFFFF][^\s/<>=\"']*")
 _SPACE = re.compile(r"\s*")
@@ -20,11 +22,15 @@ _ATTR = re.compile(
     r"""([^\s/<>="']+)(?:\s*=\s*(?:"([^"<]*)("?)|'([^'<]*)('?)|([^\s<>"'/]*)))?"""
 )
 _END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
-# The common case, a complete well-formed start tag, in one match; anything else takes the careful path.
-_FAST_START = re.compile(
-    r"""<([A-Za-z_:\u00C0-\uFFFF][^\s/<>="']*)((?:\s+[^\s/<>="']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(/?)>"""
+# The common token in one match: a complete start tag (with its text and end tag when it holds
+# only text) or end tag, then the character data up to the next '<' (leading white space apart).
+# Anything else takes the careful path.
+_TOKEN = re.compile(
+    r"""<(?:([A-Za-z_:\u00C0-\uFFFF][^\s/<>="']*)((?:\s+[^\s/<>="']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*"""
+    r"""(?:(/)>|>(?:([^<]*)</\1\s*>)?)|/([^\s<>]*)\s*>)(\s*)([^<]*)"""
 )
-_FAST_ATTR = re.compile(r"""([^\s/<>="']+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')""")
+# The attributes of such a tag as contiguous pieces: their lengths give every offset.
+_TOKEN_ATTR = re.compile(r"""(\s+)([^\s/<>="']+)(\s*=\s*)(?:"([^"<]*)"|'([^'<]*)')""")
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z_:\u00C0-\uFFFF][^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
@@ -73,115 +79,190 @@ def _add_text(el: XmlElement, text: str, start: int, end: int) -> None:
 
 
 def scan(text: str) -> ScanResult:
-    """Build the element tree of ``text``, whatever state it is in."""
+    """Build the element tree of ``text``, whatever state it is in.
+
+    A well-formed tag takes one regex match, with its attributes and the
+    text after it, and no function call: a 100,000-line world has 250,000
+    tags. Everything else goes through the careful path.
+    """
     result = ScanResult()
     stack: list[XmlElement] = []
+    top: XmlElement | None = None  # stack[-1]
     n = len(text)
     pos = 0
     lookaheads = 0
     find = text.find
-    fast_start = _FAST_START.match
-    end_tag = _END_TAG.match
-
-    def attach(el: XmlElement, leaf: bool = False) -> None:
-        if stack:
-            el.parent = stack[-1]
-            stack[-1].children.append(el)
-        elif result.root is None:
-            result.root = el
-        else:
-            result.extra_roots.append(el)
-        if not (el.self_closing or leaf):
-            stack.append(el)
-
+    token = _TOKEN.match
+    attr_pieces = _TOKEN_ATTR.findall
+    intern = sys.intern
+    new = XmlElement.__new__
     while pos < n:
+        m = token(text, pos)
+        if m is not None:
+            name, attr_src, slash, body, end_name, space, chars = m.groups()
+            end = m.end()
+            tag_end = end - len(space) - len(chars)  # end of this token's last tag
+            if name is not None:
+                ts = pos + 1
+                attrs: dict[str, XmlAttribute] | Mapping[str, XmlAttribute] = NO_ATTRIBUTES
+                if attr_src:
+                    attrs = {}
+                    p = ts + len(name)
+                    for lead, aname, eq, dq, sq in attr_pieces(attr_src):
+                        ns = p + len(lead)
+                        ne = ns + len(aname)
+                        vs = ne + len(eq) + 1
+                        raw = dq or sq
+                        p = vs + len(raw) + 1  # after the closing quote
+                        if aname not in attrs:
+                            aname = intern(aname)
+                            attrs[aname] = XmlAttribute(aname, decode(raw) if "&" in raw else raw, ns, ne, vs, p - 1)
+                el = new(XmlElement)
+                el.tag = intern(name)
+                el.ts = ts
+                el.end = tag_end
+                el.attributes = attrs
+                el.children = LEAF
+                el.parent = top
+                el.text = ""
+                el._tss = el._tse = el.etag_start = -1
+                if body is None:
+                    el.stag_end = tag_end
+                    el.self_closing = el.closed = closing = slash is not None
+                else:  # <name>text</name> in one go
+                    el.self_closing = False
+                    el.closed = closing = True
+                    el.stag_end = stag_end = m.start(4)
+                    el.etag_start = stag_end + len(body)
+                    if body and not body.isspace():
+                        el.text = decode(body) if "&" in body else body
+                        stripped = body.lstrip()
+                        el._tss = stag_end + len(body) - len(stripped)
+                        el._tse = el._tss + len(stripped.rstrip())
+                if top is not None:
+                    if top.children is LEAF:
+                        top.children = [el]
+                    else:
+                        top.children.append(el)
+                elif result.root is None:
+                    result.root = el
+                else:
+                    result.extra_roots.append(el)
+                if not closing:
+                    stack.append(el)
+                    top = el
+            else:
+                if top is not None and top.tag == end_name:
+                    el = stack.pop()
+                else:
+                    el = _close_mismatched(stack, end_name, pos, result)
+                top = stack[-1] if stack else None
+                if el is not None:
+                    el.etag_start = pos
+                    el.end = tag_end
+                    el.closed = True
+            if chars and top is not None:  # text that is not only white space
+                raw = text[tag_end:end]
+                if "&" in raw:
+                    raw = decode(raw)
+                start = tag_end + len(space)
+                if top._tss < 0:
+                    top.text = raw
+                    top._tss = start
+                else:
+                    top.text += raw
+                top._tse = start + len(chars.rstrip())
+            pos = end
+            continue
+        # The careful path: text after something unusual, comments, declarations, broken tags.
         lt = find("<", pos)
-        if lt < 0:
-            if stack:
-                _add_text(stack[-1], text, pos, n)
-            break
-        if lt > pos and stack and not text[pos:lt].isspace():
-            _add_text(stack[-1], text, pos, lt)
+        if lt != pos:
+            if lt < 0:
+                if top is not None:
+                    _add_text(top, text, pos, n)
+                break
+            if top is not None and not text[pos:lt].isspace():
+                _add_text(top, text, pos, lt)
+            pos = lt
+            continue
         nxt = text[lt + 1 : lt + 2]
         if nxt == "/":
-            m = end_tag(text, lt)
+            m = _END_TAG.match(text, lt)
             pos = m.end()
             name = m.group(1)
-            if stack and stack[-1].tag == name:
+            if top is not None and top.tag == name:
                 el = stack.pop()
             else:
-                for depth in range(len(stack) - 1, -1, -1):
-                    if stack[depth].tag == name:
-                        break
-                else:
-                    continue  # a stray end tag: lxml reports it; nothing to close
-                while len(stack) > depth + 1:
-                    el = stack.pop()
-                    el.end = lt
-                    result.unclosed.append(el)
-                el = stack.pop()
-            el.etag_start = lt
-            el.end = pos
-            el.closed = bool(m.group(2))
-            continue
-        if nxt == "!":
+                el = _close_mismatched(stack, name, lt, result)
+            if el is not None:
+                el.etag_start = lt
+                el.end = pos
+                el.closed = bool(m.group(2))
+        elif nxt == "!":
             if text.startswith("<!--", lt):
                 end = find("-->", lt + 4)
                 pos = n if end < 0 else end + 3
             elif text.startswith("<![CDATA[", lt):
                 end = find("]]>", lt + 9)
-                if stack:
-                    _add_text(stack[-1], text, lt + 9, n if end < 0 else end)
+                if top is not None:
+                    _add_text(top, text, lt + 9, n if end < 0 else end)
                 pos = n if end < 0 else end + 3
             else:
                 pos = _skip_declaration(text, lt)
                 if text.startswith("<!DOCTYPE", lt) and result.doctype_span is None:
                     result.doctype_span = Span(lt, pos)
-            continue
-        if nxt == "?":
+        elif nxt == "?":
             end = find("?>", lt + 2)
             pos = n if end < 0 else end + 2
-            continue
-        fast = fast_start(text, lt)
-        if fast is not None:
-            pos = fast.end()
-            attach(_fast_element(fast))
-            continue
-        m = _TAG_NAME.match(text, lt + 1)
-        if m is None:  # a bare '<' in text
-            if stack:
-                _add_text(stack[-1], text, lt, lt + 1)
-            pos = lt + 1
-            continue
-        el, pos = _start_tag(text, lt, m)
-        leaf = False
-        if not el.self_closing and text.startswith("<", pos) and text[pos - 1] != ">" and lookaheads < _LOOKAHEADS:
-            # A start tag cut short by '<' (an attribute still being typed): it owns what
-            # follows only if its own end tag comes next; else what follows are its siblings.
-            lookaheads += 1
-            leaf = not _closed_later(text, pos, el.tag)
-            if leaf:
-                result.unclosed.append(el)
-        attach(el, leaf)
+        else:
+            m = _TAG_NAME.match(text, lt + 1)
+            if m is None:  # a bare '<' in text
+                if top is not None:
+                    _add_text(top, text, lt, lt + 1)
+                pos = lt + 1
+                continue
+            el, pos = _start_tag(text, lt, m)
+            leaf = el.self_closing
+            if not leaf and text.startswith("<", pos) and text[pos - 1] != ">" and lookaheads < _LOOKAHEADS:
+                # A start tag cut short by '<' (an attribute still being typed): it owns what
+                # follows only if its own end tag comes next; else what follows are its siblings.
+                lookaheads += 1
+                leaf = not _closed_later(text, pos, el.tag)
+                if leaf:
+                    result.unclosed.append(el)
+            if top is not None:
+                el.parent = top
+                if top.children is LEAF:
+                    top.children = [el]
+                else:
+                    top.children.append(el)
+            elif result.root is None:
+                result.root = el
+            else:
+                result.extra_roots.append(el)
+            if not leaf:
+                stack.append(el)
+        top = stack[-1] if stack else None
     for el in stack:
         el.end = n
         result.unclosed.append(el)
     return result
 
 
-def _fast_element(m: re.Match[str]) -> XmlElement:
-    """A complete start tag matched in one go: no recovery needed."""
-    attrs: dict[str, XmlAttribute] = {}
-    if m.end(2) > m.start(2):
-        for a in _FAST_ATTR.finditer(m.string, m.start(2), m.end(2)):
-            name = a.group(1)
-            if name in attrs:
-                continue
-            g = 2 if a.group(2) is not None else 3
-            attrs[name] = XmlAttribute(name, decode(a.group(g)), a.start(1), a.end(1), a.start(g), a.end(g))
-    self_closing = bool(m.group(3))
-    end = m.end()
-    return XmlElement(m.group(1), m.start(1), end, end, attrs, self_closing=self_closing, closed=self_closing)
+def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult) -> XmlElement | None:
+    """Close the open element an end tag names when it is not the innermost
+    (those in between stay unclosed); None for a stray end tag, which closes
+    nothing (lxml reports it)."""
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth].tag == name:
+            break
+    else:
+        return None
+    while len(stack) > depth + 1:
+        el = stack.pop()
+        el.end = lt
+        result.unclosed.append(el)
+    return stack.pop()
 
 
 def _closed_later(text: str, pos: int, tag: str) -> bool:

@@ -1,13 +1,15 @@
 """The XML tree with exact source spans.
 
-Mutable while the scanner builds it, read-only by convention afterwards.
+Mutable while the scanner builds it, read-only by convention afterwards (leaves
+share one empty children list and attribute-less elements one empty mapping).
 Every span is a :class:`~sdformat_lsp.text.Span` of code-point offsets.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from types import MappingProxyType
+from typing import Iterator, Mapping
 
 from ..diagnostics import Diagnostic
 from ..text import LineIndex, Span
@@ -39,20 +41,73 @@ class XmlAttribute:
         return Span(self.ns, max(self.ve + (1 if self.terminated else 0), self.ne))
 
 
-@dataclass(slots=True, eq=False)
+class _Leaf(list):
+    """The one empty ``children`` list shared by every leaf the scanner builds.
+
+    A large world has 100,000 leaves; a list each would cost memory and
+    collector time. It compares equal to ``[]`` and refuses to be changed.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("a leaf's children list is shared: assign a new list instead")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+
+
+LEAF: list["XmlElement"] = _Leaf()
+NO_ATTRIBUTES: Mapping[str, XmlAttribute] = MappingProxyType({})  # shared by elements without attributes
+
+
 class XmlElement:
-    tag: str  # qualified, prefix included ("gz:plugin")
-    ts: int  # tag name start (just after '<')
-    stag_end: int  # end of the start tag (after '>', or as far as it was typed)
-    end: int  # end of the element, end tag included
-    attributes: dict[str, XmlAttribute] = field(default_factory=dict)
-    children: list["XmlElement"] = field(default_factory=list)
-    parent: "XmlElement | None" = None
-    text: str = ""  # direct character data, decoded
-    text_span: Span | None = None  # the direct text with surrounding white space stripped
-    etag_start: int = -1  # start of the end tag, -1 without one
-    self_closing: bool = False
-    closed: bool = False  # has '/>' or a matching end tag
+    """An element; a plain slotted class because a large world has 150,000.
+
+    The scanner gives leaves the shared :data:`LEAF` list and attribute-less
+    elements :data:`NO_ATTRIBUTES`; the text span is kept as two offsets.
+    """
+
+    __slots__ = (
+        "tag", "ts", "stag_end", "end", "attributes", "children", "parent",
+        "text", "_tss", "_tse", "etag_start", "self_closing", "closed",
+    )
+
+    def __init__(
+        self,
+        tag: str,  # qualified, prefix included ("gz:plugin")
+        ts: int,  # tag name start (just after '<')
+        stag_end: int,  # end of the start tag (after '>', or as far as it was typed)
+        end: int,  # end of the element, end tag included
+        attributes: Mapping[str, XmlAttribute] | None = None,
+        children: list["XmlElement"] | None = None,
+        parent: "XmlElement | None" = None,
+        text: str = "",  # direct character data, decoded
+        text_span: Span | None = None,  # the direct text with surrounding white space stripped
+        etag_start: int = -1,  # start of the end tag, -1 without one
+        self_closing: bool = False,
+        closed: bool = False,  # has '/>' or a matching end tag
+    ) -> None:
+        self.tag = tag
+        self.ts = ts
+        self.stag_end = stag_end
+        self.end = end
+        self.attributes = {} if attributes is None else attributes
+        self.children = [] if children is None else children
+        self.parent = parent
+        self.text = text
+        self._tss, self._tse = text_span if text_span is not None else (-1, -1)
+        self.etag_start = etag_start
+        self.self_closing = self_closing
+        self.closed = closed
+
+    @property
+    def text_span(self) -> Span | None:
+        return Span(self._tss, self._tse) if self._tss >= 0 else None
+
+    @text_span.setter
+    def text_span(self, span: Span | None) -> None:
+        self._tss, self._tse = span if span is not None else (-1, -1)
 
     @property
     def tag_span(self) -> Span:
