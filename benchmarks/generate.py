@@ -5,11 +5,18 @@ from __future__ import annotations
 import random
 
 
-def _model_body(rng: random.Random, prefix: str, links: int, depth: int, lines: list[str], indent: str) -> None:
+def _model_body(
+    rng: random.Random, prefix: str, links: int, depth: int, lines: list[str], indent: str, collisions: bool = False
+) -> None:
     for i in range(links):
         lines.append(f'{indent}<link name="{prefix}link{i}">')
         lines.append(f"{indent}  <pose>{rng.uniform(-1, 1):.4f} {rng.uniform(-1, 1):.4f} {rng.uniform(0, 1):.4f} 0 0 {rng.uniform(-3, 3):.4f}</pose>")
         lines.append(f'{indent}  <inertial><mass>1</mass></inertial>')
+        if collisions:
+            lines.append(f'{indent}  <collision name="c">')
+            lines.append(f"{indent}    <geometry><box><size>0.1 0.1 0.1</size></box></geometry>")
+            lines.append(f"{indent}    <surface><friction><ode><mu>0.8</mu></ode></friction></surface>")
+            lines.append(f"{indent}  </collision>")
         lines.append(f'{indent}  <visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual>')
         lines.append(f"{indent}</link>")
     for i in range(1, links):
@@ -59,7 +66,7 @@ def large_world(models: int = 3000) -> str:
     for m in range(models):
         lines.append(f'    <model name="m{m}">')
         lines.append(f"      <pose>{m * 2.0:.1f} {rng.uniform(-50, 50):.3f} 0 0 0 {rng.uniform(-3, 3):.4f}</pose>")
-        _model_body(rng, "", 2, 0, lines, "      ")
+        _model_body(rng, "", 2, 0, lines, "      ", collisions=True)
         lines.append(f'      <frame name="marker" attached_to="link1"><pose>0 0 1 0 0 0</pose></frame>')
         lines.append("    </model>")
         if m % 10 == 0:
