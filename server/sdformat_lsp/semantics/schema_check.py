@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Iterator
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity
 from ..spec import ElementSpec, Schema, check_value, known_versions, schema_for, version_key
@@ -46,6 +45,8 @@ _REPEATABLE = frozenset({("geometry", "polyline")})
 
 @dataclass(frozen=True, slots=True)
 class _Visit:
+    """An element being checked, built only when a diagnostic needs its path."""
+
     element: XmlElement
     spec: ElementSpec
     path: tuple[str, ...]  # tag names from the root, the root's spec name first
@@ -62,6 +63,9 @@ def check_schema(doc: XmlDocument, version: str) -> list[Diagnostic]:
     return _Checker(doc, schema).run()
 
 
+_UNSEEN = object()
+
+
 class _Checker:
     def __init__(self, doc: XmlDocument, schema: Schema) -> None:
         self.doc = doc
@@ -71,51 +75,103 @@ class _Checker:
         self.out: list[Diagnostic] = []
 
     def run(self) -> list[Diagnostic]:
-        assert self.doc.root is not None
+        """Walk the tree iteratively (documents can nest deeply).
+
+        Every element is visited, so the walk does only what a valid element
+        needs: cached child-spec lookups, no path tuples, value verdicts
+        remembered by text; paths and versions are worked out for problems.
+        """
+        root = self.doc.root
+        assert root is not None
         root_spec = self.schema.root()
-        stack = [_Visit(self.doc.root, root_spec, (root_spec.name,), self.declared)]
-        while stack:  # iterative: documents can nest deeply
-            visit = stack.pop()
-            self._element(visit)
-            stack.extend(reversed(list(self._children(visit))))
-        self.out.sort(key=lambda d: (d.span.start, d.span.end, d.code))
-        return self.out
+        self.root_name = root_spec.name
+        out = self.out
+        stack: list[tuple[XmlElement, ElementSpec, str]] = [(root, root_spec, self.declared)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            el, spec, version = pop()
+            if spec.deprecated:
+                out.append(
+                    Diagnostic(
+                        DEPRECATED,
+                        Severity.WARNING,
+                        f"<{el.tag}> is deprecated in SDFormat {version}: libsdformat warns whenever it is used; "
+                        "remove it or move to the element that replaces it",
+                        el.tag_span,
+                    )
+                )
+            if el.attributes or spec.required_attributes:
+                self._attributes(el, spec, version)
+            if spec.type is not None and el.tag != _POSE:
+                self._value(el, spec, version)
+            kids = el.children
+            if not kids or spec.copy_data:
+                continue  # copy_data: plugin bodies and the like are free-form
+            lookup = spec.child
+            cached = spec.child_cache
+            first: dict[str, XmlElement] = {}
+            visits = []
+            for child in kids:
+                tag = child.tag
+                if ":" in tag:
+                    continue  # namespaced: free-form by design
+                child_spec = cached.get(tag, _UNSEEN)
+                if child_spec is _UNSEEN:
+                    child_spec = lookup(tag)
+                if child_spec is None:
+                    found = self._off_spec(el, spec, version, child)
+                    if found is not None:
+                        visits.append(found)
+                    continue
+                if not child_spec.allows_many:
+                    earlier = first.get(tag)
+                    if earlier is None:
+                        first[tag] = child
+                    elif el is not root and (el.tag, tag) not in _REPEATABLE:
+                        out.append(
+                            Diagnostic(
+                                REPEATED,
+                                Severity.WARNING,
+                                f"<{tag}> may appear only once in <{el.tag}>: libsdformat reads the first one "
+                                "and ignores this one; remove it or merge the two",
+                                child.tag_span,
+                                related=(Related(earlier.tag_span, f"the first <{tag}>"),),
+                            )
+                        )
+                visits.append((child, child_spec, version))
+            visits.reverse()
+            stack.extend(visits)
+        out.sort(key=lambda d: (d.span.start, d.span.end, d.code))
+        return out
+
+    def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> _Visit:
+        """``el`` with its path of tag names from the root (the root's spec name first)."""
+        tags = []
+        node: XmlElement | None = el
+        while node is not None:
+            tags.append(node.tag)
+            node = node.parent
+        tags[-1] = self.root_name
+        return _Visit(el, spec, tuple(reversed(tags)), version)
 
     # -- one element -------------------------------------------------------
 
-    def _element(self, v: _Visit) -> None:
-        el, spec = v.element, v.spec
-        if spec.deprecated:
-            self.out.append(
-                Diagnostic(
-                    DEPRECATED,
-                    Severity.WARNING,
-                    f"<{el.tag}> is deprecated in SDFormat {v.version}: libsdformat warns whenever it is used; "
-                    "remove it or move to the element that replaces it",
-                    el.tag_span,
-                )
-            )
-        self._attributes(v)
-        if spec.type is not None and el.tag != _POSE:
-            self._value(v)
-
-    def _attributes(self, v: _Visit) -> None:
-        el, spec = v.element, v.spec
-        is_root = len(v.path) == 1
+    def _attributes(self, el: XmlElement, spec: ElementSpec, version: str) -> None:
+        is_root = el is self.doc.root
         for attr in el.attributes.values():
             if ":" in attr.name:
                 continue  # namespaced: free-form by design
             aspec = spec.attribute(attr.name)
             if aspec is None:
-                self._unknown_attribute(v, attr)
+                self._unknown_attribute(self._visit(el, spec, version), attr)
                 continue
             if el.tag == _POSE:
                 continue
-            problem = check_value(aspec.type, attr.value)
-            if problem is None and attr.value.strip() == "" and aspec.is_required and attr.name not in _CORE_ATTRIBUTES:
+            problem, lax, bound = _verdict(aspec.type, attr.value, aspec.min, aspec.max)
+            if problem is None and aspec.is_required and attr.name not in _CORE_ATTRIBUTES and attr.value.strip() == "":
                 problem = "it needs a value"
             if problem is not None:
-                severity, note = self._severity_in_latest(v, attr.name, attr.value)
+                severity, note = self._severity_in_latest(self._visit(el, spec, version), attr.name, attr.value)
                 self.out.append(
                     Diagnostic(
                         BAD_ATTRIBUTE,
@@ -125,19 +181,18 @@ class _Checker:
                     )
                 )
                 continue
-            lax = check_value(aspec.type, attr.value, strict=True)
             if lax is not None:
                 self.out.append(
                     Diagnostic(BAD_ATTRIBUTE, Severity.WARNING, f"{attr.name} on <{el.tag}>: {lax}", attr.value_span)
                 )
-            bound = _bound_problem(aspec.type, attr.value, aspec.min, aspec.max)
             if bound is not None:
                 # libsdformat does not enforce attribute bounds; the spec states them.
                 self.out.append(
                     Diagnostic(BAD_ATTRIBUTE, Severity.WARNING, f"{attr.name} on <{el.tag}> {bound}", attr.value_span)
                 )
-        for name, aspec in spec.attributes.items():
-            if not aspec.is_required or name in el.attributes or name in _CORE_ATTRIBUTES:
+        for aspec in spec.required_attributes:
+            name = aspec.name
+            if name in el.attributes or name in _CORE_ATTRIBUTES:
                 continue
             if is_root and name == "version":
                 continue  # the version check belongs to the semantic core
@@ -172,84 +227,59 @@ class _Checker:
             message += "; libsdformat ignores it"
         self.out.append(Diagnostic(UNKNOWN_ATTRIBUTE, Severity.WARNING, message, attr.name_span, fixes=fixes))
 
-    def _value(self, v: _Visit) -> None:
-        el, spec = v.element, v.spec
-        assert spec.type is not None
-        parent = v.path[-2] if len(v.path) > 1 else ""
-        if (parent, el.tag) in _CORE_VALUES:
+    def _value(self, el: XmlElement, spec: ElementSpec, version: str) -> None:
+        vtype = spec.type
+        assert vtype is not None
+        parent = el.parent
+        if parent is not None and (parent.tag, el.tag) in _CORE_VALUES:
             return
         text = el.text
+        problem, lax, bound = _verdict(vtype, text, spec.min, spec.max)
+        if problem is None and lax is None and bound is None and text.strip():
+            return  # the common case: a good value
         span = el.text_span or el.tag_span
         if not text.strip():
             # libsdformat refuses an empty value for a required element of any type.
             if spec.required == "1":
-                severity, note = self._severity_in_latest(v, None, "")
+                severity, note = self._severity_in_latest(self._visit(el, spec, version), None, "")
                 self.out.append(
                     Diagnostic(BAD_VALUE, severity, f"<{el.tag}> needs a value ({_type_hint(spec)}){note}", el.tag_span)
                 )
             return
-        problem = check_value(spec.type, text)
         if problem is not None:
-            severity, note = self._severity_in_latest(v, None, text)
+            severity, note = self._severity_in_latest(self._visit(el, spec, version), None, text)
             self.out.append(
                 Diagnostic(
                     BAD_VALUE,
                     severity,
-                    f"invalid value for <{el.tag}> ({spec.type}): {problem}{note}",
+                    f"invalid value for <{el.tag}> ({vtype}): {problem}{note}",
                     span,
-                    data={"type": spec.type},
+                    data={"type": vtype},
                 )
             )
             return
-        lax = check_value(spec.type, text, strict=True)
         if lax is not None:
-            self.out.append(Diagnostic(BAD_VALUE, Severity.WARNING, f"<{el.tag}>: {lax}", span, data={"type": spec.type}))
-        bound = _bound_problem(spec.type, text, spec.min, spec.max)
+            self.out.append(Diagnostic(BAD_VALUE, Severity.WARNING, f"<{el.tag}>: {lax}", span, data={"type": vtype}))
         if bound is not None:
-            severity, note = self._severity_in_latest(v, None, text)
+            severity, note = self._severity_in_latest(self._visit(el, spec, version), None, text)
             self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
 
     # -- children ----------------------------------------------------------
 
-    def _children(self, v: _Visit) -> Iterator[_Visit]:
-        el, spec = v.element, v.spec
-        if spec.copy_data:
-            return  # plugin bodies and the like are free-form
-        first: dict[str, XmlElement] = {}
-        for child in el.children:
-            if ":" in child.tag:
-                continue  # namespaced: free-form by design
-            path = v.path + (child.tag,)
-            child_spec = spec.child(child.tag)
-            if child_spec is None:
-                newer = self._newer(v.path, None, v.version, child.tag)
-                if newer is not None:
-                    self.out.append(self._too_new(UNKNOWN_ELEMENT, f"<{child.tag}> inside <{el.tag}>", newer, child.tag_span))
-                    schema = schema_for(newer)
-                    found = schema.element_at(_rooted(schema, path)) if schema else None
-                    if found is not None:
-                        yield _Visit(child, found, path, newer)
-                    continue
-                self._unknown_element(v, child)
-                continue
-            if (
-                child.tag in first
-                and not child_spec.allows_many
-                and len(v.path) > 1
-                and (el.tag, child.tag) not in _REPEATABLE
-            ):
-                self.out.append(
-                    Diagnostic(
-                        REPEATED,
-                        Severity.WARNING,
-                        f"<{child.tag}> may appear only once in <{el.tag}>: libsdformat reads the first one "
-                        "and ignores this one; remove it or merge the two",
-                        child.tag_span,
-                        related=(Related(first[child.tag].tag_span, f"the first <{child.tag}>"),),
-                    )
-                )
-            first.setdefault(child.tag, child)
-            yield _Visit(child, child_spec, path, v.version)
+    def _off_spec(
+        self, el: XmlElement, spec: ElementSpec, version: str, child: XmlElement
+    ) -> tuple[XmlElement, ElementSpec, str] | None:
+        """A child the spec of ``el`` does not have: reported as too new (and then
+        checked against the version that has it) or as unknown."""
+        v = self._visit(el, spec, version)
+        newer = self._newer(v.path, None, version, child.tag)
+        if newer is not None:
+            self.out.append(self._too_new(UNKNOWN_ELEMENT, f"<{child.tag}> inside <{el.tag}>", newer, child.tag_span))
+            schema = schema_for(newer)
+            found = schema.element_at(_rooted(schema, v.path + (child.tag,))) if schema else None
+            return (child, found, newer) if found is not None else None
+        self._unknown_element(v, child)
+        return None
 
     def _unknown_element(self, v: _Visit, child: XmlElement) -> None:
         el, spec = v.element, v.spec
@@ -361,6 +391,27 @@ def _rooted(schema: Schema, path: tuple[str, ...]) -> tuple[str, ...]:
 def _closest(name: str, candidates) -> str | None:
     matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
+
+
+_VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
+
+
+def _verdict(type_name: str, text: str, low: str | None, high: str | None) -> tuple[str | None, str | None, str | None]:
+    """(problem, lax reading, bound problem) of a value; remembered, because
+    a document repeats the same few values (``1``, ``0 0 1``) thousands of times."""
+    key = (type_name, text, low, high)
+    found = _VERDICTS.get(key)
+    if found is None:
+        problem = check_value(type_name, text)
+        lax = bound = None
+        if problem is None:
+            lax = check_value(type_name, text, strict=True)
+            bound = _bound_problem(type_name, text, low, high)
+        found = (problem, lax, bound)
+        if len(_VERDICTS) >= 50_000:
+            _VERDICTS.clear()
+        _VERDICTS[key] = found
+    return found
 
 
 def _bound_problem(type_name: str, text: str, low: str | None, high: str | None) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
@@ -86,11 +86,18 @@ class ElementSpec:
     schema: "Schema" = field(repr=False)
     _raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
     _def_id: str = field(repr=False, default="")
-    _cache: dict[str, "ElementSpec | None"] = field(repr=False, default_factory=dict)
+    #: What :meth:`child` returned so far, by name: a lookup here saves the call on hot paths.
+    child_cache: dict[str, "ElementSpec | None"] = field(repr=False, default_factory=dict)
 
-    @property
+    # Cached: the schema check asks these of every element of a document.
+    @cached_property
     def allows_many(self) -> bool:
         return self.required in MANY
+
+    @cached_property
+    def required_attributes(self) -> tuple[AttributeSpec, ...]:
+        """The attributes that must be present, in name order."""
+        return tuple(a for a in self.attributes.values() if a.is_required)
 
     @property
     def has_value(self) -> bool:
@@ -101,8 +108,8 @@ class ElementSpec:
 
     def child(self, name: str) -> "ElementSpec | None":
         """The spec of child ``name``, following includes and nested-model refs."""
-        if name in self._cache:
-            return self._cache[name]
+        if name in self.child_cache:
+            return self.child_cache[name]
         slot = self.children.get(name)
         spec: ElementSpec | None = None
         if slot is not None:
@@ -116,11 +123,11 @@ class ElementSpec:
                         required=slot.required,
                         since_version=slot.since_version or target.since_version,
                         deprecated=slot.deprecated or target.deprecated,
-                        _cache={},
+                        child_cache={},
                     )
             else:
                 spec = self.schema._build(name, raw, self._def_id, None)
-        self._cache[name] = spec
+        self.child_cache[name] = spec
         return spec
 
     def iter_children(self) -> Iterable["ElementSpec"]:
