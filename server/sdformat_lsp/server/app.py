@@ -29,6 +29,7 @@ from . import settings as settings_mod
 from .convert import DiagnosticSupport, Place, document_diagnostics
 from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded
+from .handlers import register_features
 from .logs import ClientLogHandler
 from .scheduler import Scheduler, Superseded
 from .settings import Parsed, Settings
@@ -409,3 +410,5 @@ def _register(server: SdformatLanguageServer) -> None:
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=server.lsp_diagnostics(uri, analysis), result_id=result_id)
+
+    register_features(server)

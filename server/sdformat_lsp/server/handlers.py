@@ -1,0 +1,248 @@
+"""Request handlers that call the editor features.
+
+Each handler takes an analysis of the document's current text (see
+``Scheduler.analysis``), converts the request's position with *that*
+analysis' ``LineIndex`` and converts the answer back the same way, so a
+result always matches the text it was computed from.
+
+Kinds, chosen once for both the outline and completion so the icons agree:
+
+==========  ==============  ======================
+frame kind  SymbolKind      CompletionItemKind
+==========  ==============  ======================
+world       Namespace       Module
+model       Module          Module
+link        Class           Class
+joint       Interface       Interface
+frame       Field           Field
+include     Package         (not completed)
+==========  ==============  ======================
+
+A link is a body with its own properties (a class); a joint is what links
+connect through (an interface); a frame is a named point of a model (a
+field); models group frames (modules) and the world is the outermost scope.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+
+from .. import features
+from ..semantics import Analysis
+from ..text import Span
+from .convert import Place, to_lsp_diagnostic, to_offset, to_range, to_span
+from .faults import RequestFailed, guarded
+
+if TYPE_CHECKING:
+    from .app import SdformatLanguageServer
+
+SYMBOL_KINDS: dict[str, types.SymbolKind] = {
+    "world": types.SymbolKind.Namespace,
+    "model": types.SymbolKind.Module,
+    "link": types.SymbolKind.Class,
+    "joint": types.SymbolKind.Interface,
+    "frame": types.SymbolKind.Field,
+    "include": types.SymbolKind.Package,
+}
+
+COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
+    "world": types.CompletionItemKind.Module,
+    "model": types.CompletionItemKind.Module,
+    "link": types.CompletionItemKind.Class,
+    "joint": types.CompletionItemKind.Interface,
+    "frame": types.CompletionItemKind.Field,
+}
+
+# Typing one of these may open a frame reference: a quote starts an
+# attribute value, ':' continues a scoped name, '>' ends <parent>/<child>.
+COMPLETION_TRIGGERS = ['"', "'", ":", ">"]
+
+
+def _contains(outer: types.Range, inner: types.Range) -> bool:
+    def key(p: types.Position) -> tuple[int, int]:
+        return p.line, p.character
+
+    return key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
+
+
+def register_features(server: "SdformatLanguageServer") -> None:
+    async def snapshot(uri: str) -> tuple[Analysis, Place, int | None] | None:
+        """The analysis of the current text, how to place its spans, and the client's version of that text."""
+        doc = server.documents.get(uri)
+        if doc is None:
+            return None
+        version = doc.version
+        analysis = await server.scheduler.analysis(uri)
+        if analysis is None:
+            return None
+        return analysis, server.place(uri, analysis), version
+
+    def offset_of(place: Place, pos: types.Position) -> int:
+        return to_offset(place.lines, pos, place.encoding)
+
+    def locations(place: Place, found: list[features.Location]) -> list[types.Location] | None:
+        return [place.location(loc.span, loc.path) for loc in found] or None
+
+    def workspace_edit(place: Place, version: int | None, edits: list[features.TextEdit]) -> types.WorkspaceEdit:
+        lsp_edits = [types.TextEdit(range=to_range(place.lines, e.span, place.encoding), new_text=e.new_text) for e in edits]
+        if get_capability(server.client_capabilities, "workspace.workspace_edit.document_changes", False):
+            # Versioned, so the client refuses the edit if the text moved on meanwhile.
+            doc = types.OptionalVersionedTextDocumentIdentifier(uri=place.uri, version=version)
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=doc, edits=lsp_edits)])
+        return types.WorkspaceEdit(changes={place.uri: lsp_edits})
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded(types.TEXT_DOCUMENT_HOVER)
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        result = features.hover(analysis, offset_of(place, params.position), server.markdown_hover)
+        if result is None:
+            return None
+        kind = types.MarkupKind.Markdown if server.markdown_hover else types.MarkupKind.PlainText
+        return types.Hover(contents=types.MarkupContent(kind=kind, value=result.text), range=to_range(place.lines, result.span, place.encoding))
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @guarded(types.TEXT_DOCUMENT_DEFINITION)
+    async def definition(params: types.DefinitionParams) -> list[types.Location] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        return locations(place, features.definition(analysis, offset_of(place, params.position)))
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    @guarded(types.TEXT_DOCUMENT_REFERENCES)
+    async def references(params: types.ReferenceParams) -> list[types.Location] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        found = features.references(analysis, offset_of(place, params.position), params.context.include_declaration)
+        return locations(place, found)
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    @guarded(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        span = features.prepare_rename(analysis, offset_of(place, params.position))
+        if span is None:
+            return None
+        return types.PrepareRenamePlaceholder(range=to_range(place.lines, span, place.encoding), placeholder=analysis.text[span.start : span.end])
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+    @guarded(types.TEXT_DOCUMENT_RENAME)
+    async def rename(params: types.RenameParams) -> types.WorkspaceEdit | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, version = snap
+        try:
+            edits = features.rename(analysis, offset_of(place, params.position), params.new_name)
+        except features.RenameError as exc:
+            raise RequestFailed(message=exc.message) from None
+        return workspace_edit(place, version, edits)
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
+    @guarded(types.TEXT_DOCUMENT_COMPLETION)
+    async def completion(params: types.CompletionParams) -> types.CompletionList | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        offset = offset_of(place, params.position)
+        result = features.complete(analysis, offset)
+        replace = to_range(place.lines, result.replace_span, place.encoding)
+        cursor = types.Range(start=params.position, end=params.position)
+        # A text edit must stay on one line and contain the cursor; otherwise insert the label.
+        usable = replace.start.line == replace.end.line and _contains(replace, to_range(place.lines, Span(offset, offset), place.encoding))
+        items = []
+        for item in result.items:
+            items.append(
+                types.CompletionItem(
+                    label=item.label,
+                    kind=COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference),
+                    detail=item.detail or None,
+                    sort_text=item.sort_text or None,
+                    text_edit=types.TextEdit(range=replace if usable else cursor, new_text=item.label),
+                )
+            )
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @guarded(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def document_symbol(
+        params: types.DocumentSymbolParams,
+    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        symbols = features.document_symbols(analysis)
+        if get_capability(server.client_capabilities, "text_document.document_symbol.hierarchical_document_symbol_support", False):
+            return [_document_symbol(place, s) for s in symbols]
+        flat: list[types.SymbolInformation] = []
+        _flatten(place, symbols, None, flat)
+        return flat
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @guarded(types.TEXT_DOCUMENT_CODE_ACTION)
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        only = params.context.only
+        if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
+            return None
+        if not get_capability(server.client_capabilities, "text_document.code_action.code_action_literal_support", None):
+            return None  # we have no commands to offer a client that only takes commands
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, version = snap
+        span = to_span(place.lines, params.range, place.encoding)
+        out = []
+        for action in features.code_actions(analysis, span):
+            out.append(
+                types.CodeAction(
+                    title=action.title,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[to_lsp_diagnostic(action.diagnostic, place, server.diagnostic_support)],
+                    is_preferred=action.preferred or None,
+                    edit=workspace_edit(place, version, action.edits),
+                )
+            )
+        return out or None
+
+
+def _document_symbol(place: Place, s: features.Symbol) -> types.DocumentSymbol:
+    rng = to_range(place.lines, s.span, place.encoding)
+    sel = to_range(place.lines, s.selection_span, place.encoding)
+    if not _contains(rng, sel):  # the protocol requires it; clients reject the outline otherwise
+        sel = types.Range(start=rng.start, end=rng.start)
+    return types.DocumentSymbol(
+        name=s.name or "?",
+        kind=SYMBOL_KINDS.get(s.kind, types.SymbolKind.Object),
+        detail=s.detail or None,
+        range=rng,
+        selection_range=sel,
+        children=[_document_symbol(place, c) for c in s.children] or None,
+    )
+
+
+def _flatten(place: Place, symbols: list[features.Symbol] | tuple[features.Symbol, ...], container: str | None, out: list[types.SymbolInformation]) -> None:
+    for s in symbols:
+        out.append(
+            types.SymbolInformation(
+                name=s.name or "?",
+                kind=SYMBOL_KINDS.get(s.kind, types.SymbolKind.Object),
+                location=types.Location(uri=place.uri, range=to_range(place.lines, s.span, place.encoding)),
+                container_name=container,
+            )
+        )
+        _flatten(place, s.children, s.name, out)
