@@ -86,16 +86,17 @@ class Builder:
         el = pose_el if pose_el is not None else owner.child("pose")
         if el is None:
             return NO_POSE
-        rel = self.attr_ref(el, "relative_to", "relative_to")
-        if rel is None and self.version < (1, 7):
-            rel = self.attr_ref(el, "frame", "relative_to")  # 1.5/1.6 name of the same idea
-            if rel is not None and not rel.text:
-                rel = None
-        fmt_attr = el.attr("rotation_format")
+        rel = fmt_attr = deg_attr = None
+        if el.attributes:  # most poses have none
+            rel = self.attr_ref(el, "relative_to", "relative_to")
+            if rel is None and self.version < (1, 7):
+                rel = self.attr_ref(el, "frame", "relative_to")  # 1.5/1.6 name of the same idea
+                if rel is not None and not rel.text:
+                    rel = None
+            fmt_attr = el.attr("rotation_format")
+            deg_attr = el.attr("degrees")
         fmt = fmt_attr.value.strip() if fmt_attr else "euler_rpy"
-        deg_attr = el.attr("degrees")
         degrees = bool(parse_bool(deg_attr.value)) if deg_attr else False
-        span = el.text_span or el.tag_span
         words = el.text.split()
         valid = True
         if fmt not in ("euler_rpy", "quat_xyzw"):
@@ -119,6 +120,14 @@ class Builder:
         expected = 7 if quat else 6
         if not words:
             return PoseSpec(el, relative_to=rel, quaternion=False, degrees=degrees, valid=valid)
+        try:  # the common case in one go; any problem is found (and placed) by the loop below
+            numbers = tuple(map(float, words))
+        except ValueError:
+            numbers = ()
+        if len(numbers) == expected == len(words) and all(map(math.isfinite, numbers)):
+            if not quat or any(abs(v) >= 1e-300 for v in numbers[3:]):
+                return PoseSpec(el, numbers, quat, degrees, rel, valid)
+        span = el.text_span or el.tag_span
         values: list[float] = []
         for m in _NUMBER.finditer(el.text):
             try:
