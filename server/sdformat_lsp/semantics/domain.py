@@ -91,6 +91,8 @@ def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
     mass_el = inertial.child("mass")
     mass = _scalar(mass_el, 1.0)
     inertia = inertial.child("inertia")
+    if inertia is None and mass is not None and mass >= 0:
+        return  # the default inertia (identity) is valid for any mass
     names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
     defaults = (1.0, 1.0, 1.0, 0.0, 0.0, 0.0)
     values = []
@@ -122,22 +124,30 @@ def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
         )
 
 
+_SPECIAL = frozenset({"plugin", "material", "axis", "axis2", "link"})
+
+
 def check_domain(xml: XmlDocument) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     root = xml.root
     if root is None:
         return out
     stack = [root]
-    while stack:
-        el = stack.pop()
+    pop, extend = stack.pop, stack.extend
+    while stack:  # every element: cheap for the 95% this phase does not check
+        el = pop()
         tag = el.tag
-        if tag == "plugin" or el.prefix is not None:
-            continue
-        if tag == "material":
-            _material(el, out)
-        elif tag in ("axis", "axis2") and el.parent is not None and el.parent.tag == "joint":
-            _axis(el, out)
-        elif tag == "link":
-            _inertial(el, out)
-        stack.extend(el.children)
+        if tag in _SPECIAL:
+            if tag == "plugin":
+                continue  # free-form
+            if tag == "material":
+                _material(el, out)
+            elif tag == "link":
+                _inertial(el, out)
+            elif el.parent is not None and el.parent.tag == "joint":
+                _axis(el, out)
+        elif ":" in tag:
+            continue  # namespaced: free-form
+        if el.children:
+            extend(el.children)
     return out
