@@ -106,7 +106,8 @@ class Checker:
             el = stack.pop()
             if len(el.children) >= 2:
                 self._unique_children(el)
-            stack.extend(c for c in el.children if c.tag not in _NO_NAME_CHECK and c.prefix is None)
+            # leaves have no children to compare; ':' in a tag is a namespace prefix
+            stack.extend(c for c in el.children if c.children and c.tag not in _NO_NAME_CHECK and ":" not in c.tag)
         for node in self.nodes:
             if node.kind == "world" or node.entity is None:
                 continue
@@ -115,9 +116,9 @@ class Checker:
     def _unique_children(self, el: XmlElement) -> None:
         seen: dict[str, XmlElement] = {}
         for c in el.children:
-            if c.tag in _NO_NAME_CHECK or c.prefix is not None:
+            if c.tag in _NO_NAME_CHECK or ":" in c.tag:
                 continue
-            a = c.attr("name")
+            a = c.attributes.get("name")
             if a is None or not a.value:
                 continue
             other = seen.get(a.value)
