@@ -54,13 +54,14 @@ def decode(raw: str) -> str:
 
 
 class ScanResult:
-    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed")
+    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth")
 
     def __init__(self) -> None:
         self.root: XmlElement | None = None
         self.extra_roots: list[XmlElement] = []
         self.doctype_span: Span | None = None
         self.unclosed: list[XmlElement] = []
+        self.depth = 0  # the most elements open at once
 
 
 def _add_text(el: XmlElement, text: str, start: int, end: int) -> None:
@@ -90,6 +91,7 @@ def scan(text: str) -> ScanResult:
     top: XmlElement | None = None  # stack[-1]
     n = len(text)
     pos = 0
+    depth = 0
     lookaheads = 0
     find = text.find
     token = _TOKEN.match
@@ -151,6 +153,8 @@ def scan(text: str) -> ScanResult:
                 if not closing:
                     stack.append(el)
                     top = el
+                    if len(stack) > depth:
+                        depth = len(stack)
             else:
                 if top is not None and top.tag == end_name:
                     el = stack.pop()
@@ -242,10 +246,12 @@ def scan(text: str) -> ScanResult:
                 result.extra_roots.append(el)
             if not leaf:
                 stack.append(el)
+                depth = max(depth, len(stack))
         top = stack[-1] if stack else None
     for el in stack:
         el.end = n
         result.unclosed.append(el)
+    result.depth = depth
     return result
 
 
