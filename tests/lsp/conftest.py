@@ -28,6 +28,9 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 REPO = Path(__file__).resolve().parents[2]
+# In-process tests import the checkout's package, whatever else is installed.
+if str(REPO / "server") not in sys.path:
+    sys.path.insert(0, str(REPO / "server"))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EDITORS = ["visual-studio-code", "neovim"]
 

@@ -246,3 +246,38 @@ def test_tcp_addresses_must_be_loopback():
     for bad in ("0.0.0.0:2087", "192.168.1.2:1", "example.com:1", "127.0.0.1:http", "127.0.0.1:70000"):
         with pytest.raises(ValueError):
             parse_address(bad)
+
+
+# -- document symbols of hostile depth ------------------------------------------------------
+
+
+def test_deep_outlines_are_flattened_not_overflowed():
+    from sdformat_lsp.features import Symbol
+    from sdformat_lsp.server.convert import Place
+    from sdformat_lsp.server.handlers import MAX_SYMBOL_DEPTH, _document_symbols, _flatten
+    from sdformat_lsp.text import LineIndex, Span
+
+    text = "x" * 10
+    symbol = Symbol("leaf", "link", "link", Span(0, 1), Span(0, 1))
+    for i in range(5000):
+        symbol = Symbol(f"m{i}", "model", "model", Span(0, 1), Span(0, 1), (symbol,))
+    place = Place(uri="file:///x.sdf", path=None, lines=LineIndex(text), encoding="utf-16", lines_of=lambda p: None)
+    out = _document_symbols(place, [symbol])
+    depth, node, count = 1, out[0], 0
+    while node.children:
+        depth += 1
+        count += len(node.children) - 1
+        node = node.children[0]
+    assert depth == MAX_SYMBOL_DEPTH
+    assert count + depth == 5001  # every symbol is still there
+    assert [s.name for s in _flatten(place, [symbol])][:2] == ["m4999", "m4998"]
+
+
+def test_spec_warnings_fail_the_suite():
+    """pyproject turns pytest-lsp's LspSpecificationWarning into an error for every test here."""
+    import warnings
+
+    from pytest_lsp import LspSpecificationWarning
+
+    with pytest.raises(LspSpecificationWarning):
+        warnings.warn("out of spec", LspSpecificationWarning)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -51,6 +52,22 @@ class SdformatProtocol(LanguageServerProtocol):
     keep the documents ourselves (see ``documents.py`` for why), so its
     copy would only cost time and could disagree about line numbers.
     """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """Answer a request whose parameters cannot be read.
+
+        pygls logs such a request and drops it, so the client would wait
+        for an answer forever; we answer it with the error first.
+        """
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "jsonrpc" in data and "method" in data and isinstance(data.get("id"), (int, str)):
+                cause = exc.__cause__
+                detail = f": {str(cause).splitlines()[0]}" if cause is not None and str(cause) else ""
+                error = types.ResponseError(code=exc.code, message=f"{exc.message} for {data['method']}{detail}")
+                self._send_response(data["id"], error=error)
+            raise
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):

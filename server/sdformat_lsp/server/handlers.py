@@ -188,10 +188,8 @@ def register_features(server: "SdformatLanguageServer") -> None:
         analysis, place, _ = snap
         symbols = features.document_symbols(analysis)
         if get_capability(server.client_capabilities, "text_document.document_symbol.hierarchical_document_symbol_support", False):
-            return [_document_symbol(place, s) for s in symbols]
-        flat: list[types.SymbolInformation] = []
-        _flatten(place, symbols, None, flat)
-        return flat
+            return _document_symbols(place, symbols)
+        return _flatten(place, symbols)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     @guarded(types.TEXT_DOCUMENT_CODE_ACTION)
@@ -220,23 +218,44 @@ def register_features(server: "SdformatLanguageServer") -> None:
         return out or None
 
 
-def _document_symbol(place: Place, s: features.Symbol) -> types.DocumentSymbol:
-    rng = to_range(place.lines, s.span, place.encoding)
-    sel = to_range(place.lines, s.selection_span, place.encoding)
-    if not _contains(rng, sel):  # the protocol requires it; clients reject the outline otherwise
-        sel = types.Range(start=rng.start, end=rng.start)
-    return types.DocumentSymbol(
-        name=s.name or "?",
-        kind=SYMBOL_KINDS.get(s.kind, types.SymbolKind.Object),
-        detail=s.detail or None,
-        range=rng,
-        selection_range=sel,
-        children=[_document_symbol(place, c) for c in s.children] or None,
-    )
+# Deeper outlines are flattened at this depth: clients cannot show more, and
+# serialising a structure thousands of levels deep would exhaust the stack.
+MAX_SYMBOL_DEPTH = 64
 
 
-def _flatten(place: Place, symbols: list[features.Symbol] | tuple[features.Symbol, ...], container: str | None, out: list[types.SymbolInformation]) -> None:
-    for s in symbols:
+def _document_symbols(place: Place, symbols: list[features.Symbol]) -> list[types.DocumentSymbol]:
+    """The outline as DocumentSymbols, iteratively (hostile files nest thousands of models)."""
+    out: list[types.DocumentSymbol] = []
+    stack: list[tuple[features.Symbol, list[types.DocumentSymbol], int]] = [(s, out, 1) for s in reversed(symbols)]
+    while stack:
+        s, siblings, depth = stack.pop()
+        rng = to_range(place.lines, s.span, place.encoding)
+        sel = to_range(place.lines, s.selection_span, place.encoding)
+        if not _contains(rng, sel):  # the protocol requires it; clients reject the outline otherwise
+            sel = types.Range(start=rng.start, end=rng.start)
+        node = types.DocumentSymbol(
+            name=s.name or "?",
+            kind=SYMBOL_KINDS.get(s.kind, types.SymbolKind.Object),
+            detail=s.detail or None,
+            range=rng,
+            selection_range=sel,
+        )
+        siblings.append(node)
+        if s.children:
+            if depth < MAX_SYMBOL_DEPTH:
+                node.children = []
+                target, child_depth = node.children, depth + 1
+            else:
+                target, child_depth = siblings, depth
+            stack.extend((c, target, child_depth) for c in reversed(s.children))
+    return out
+
+
+def _flatten(place: Place, symbols: list[features.Symbol]) -> list[types.SymbolInformation]:
+    out: list[types.SymbolInformation] = []
+    stack: list[tuple[features.Symbol, str | None]] = [(s, None) for s in reversed(symbols)]
+    while stack:
+        s, container = stack.pop()
         out.append(
             types.SymbolInformation(
                 name=s.name or "?",
@@ -245,4 +264,5 @@ def _flatten(place: Place, symbols: list[features.Symbol] | tuple[features.Symbo
                 container_name=container,
             )
         )
-        _flatten(place, s.children, s.name, out)
+        stack.extend((c, s.name) for c in reversed(s.children))
+    return out
