@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from typing import Mapping
+from weakref import ref
 
 from ..text import Span
 from .tree import LEAF, NO_ATTRIBUTES, XmlAttribute, XmlElement
@@ -89,6 +90,7 @@ def scan(text: str) -> ScanResult:
     result = ScanResult()
     stack: list[XmlElement] = []
     top: XmlElement | None = None  # stack[-1]
+    top_ref = None  # a weak reference to it, made for its first child
     n = len(text)
     pos = 0
     depth = 0
@@ -125,7 +127,9 @@ def scan(text: str) -> ScanResult:
                 el.end = tag_end
                 el.attributes = attrs
                 el.children = LEAF
-                el.parent = top
+                if top_ref is None and top is not None:
+                    top_ref = ref(top)
+                el._parent = top_ref
                 el.text = ""
                 el._tss = el._tse = el.etag_start = -1
                 if body is None:
@@ -153,6 +157,7 @@ def scan(text: str) -> ScanResult:
                 if not closing:
                     stack.append(el)
                     top = el
+                    top_ref = None
                     if len(stack) > depth:
                         depth = len(stack)
             else:
@@ -161,6 +166,7 @@ def scan(text: str) -> ScanResult:
                 else:
                     el = _close_mismatched(stack, end_name, pos, result)
                 top = stack[-1] if stack else None
+                top_ref = ref(top) if top is not None else None  # made for its first child
                 if el is not None:
                     el.etag_start = pos
                     el.end = tag_end
@@ -248,6 +254,7 @@ def scan(text: str) -> ScanResult:
                 stack.append(el)
                 depth = max(depth, len(stack))
         top = stack[-1] if stack else None
+        top_ref = ref(top) if top is not None else None
     for el in stack:
         el.end = n
         result.unclosed.append(el)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterator, Mapping
+from weakref import ref
 
 from ..diagnostics import Diagnostic
 from ..text import LineIndex, Span
@@ -69,8 +70,8 @@ class XmlElement:
     """
 
     __slots__ = (
-        "tag", "ts", "stag_end", "end", "attributes", "children", "parent",
-        "text", "_tss", "_tse", "etag_start", "self_closing", "closed",
+        "tag", "ts", "stag_end", "end", "attributes", "children", "_parent",
+        "text", "_tss", "_tse", "etag_start", "self_closing", "closed", "__weakref__",
     )
 
     def __init__(
@@ -100,6 +101,18 @@ class XmlElement:
         self.etag_start = etag_start
         self.self_closing = self_closing
         self.closed = closed
+
+    @property
+    def parent(self) -> "XmlElement | None":
+        """The enclosing element. Held weakly, so a tree has no reference cycles
+        and a dropped document is freed at once rather than by the cyclic
+        collector; the root (and so the tree) lives as long as anyone holds it."""
+        p = self._parent
+        return p() if p is not None else None
+
+    @parent.setter
+    def parent(self, element: "XmlElement | None") -> None:
+        self._parent = ref(element) if element is not None else None
 
     @property
     def text_span(self) -> Span | None:
