@@ -86,8 +86,18 @@ class Builder:
         el = pose_el if pose_el is not None else owner.child("pose")
         if el is None:
             return NO_POSE
+        if not el.attributes:  # most poses: six numbers, nothing else to read
+            words = el.text.split()
+            if len(words) == 6:
+                try:
+                    numbers = tuple(map(float, words))
+                except ValueError:
+                    pass  # found and placed below
+                else:
+                    if all(map(math.isfinite, numbers)):
+                        return PoseSpec(el, numbers)
         rel = fmt_attr = deg_attr = None
-        if el.attributes:  # most poses have none
+        if el.attributes:
             rel = self.attr_ref(el, "relative_to", "relative_to")
             if rel is None and self.version < (1, 7):
                 rel = self.attr_ref(el, "frame", "relative_to")  # 1.5/1.6 name of the same idea

@@ -16,6 +16,10 @@ from ..diagnostics import Diagnostic
 from ..text import LineIndex, Span
 
 
+# Span(a, b) without the Python-level NamedTuple constructor: spans are built on every access.
+_span = tuple.__new__
+
+
 @dataclass(slots=True, eq=False)
 class XmlAttribute:
     """An attribute; spans are built on demand (a large world has 100,000 of them)."""
@@ -30,16 +34,16 @@ class XmlAttribute:
 
     @property
     def name_span(self) -> Span:
-        return Span(self.ns, self.ne)
+        return _span(Span, (self.ns, self.ne))
 
     @property
     def value_span(self) -> Span:
-        return Span(self.vs, self.ve)
+        return _span(Span, (self.vs, self.ve))
 
     @property
     def span(self) -> Span:
         """The whole attribute, closing quote included."""
-        return Span(self.ns, max(self.ve + (1 if self.terminated else 0), self.ne))
+        return _span(Span, (self.ns, max(self.ve + (1 if self.terminated else 0), self.ne)))
 
 
 class _Leaf(list):
@@ -116,7 +120,7 @@ class XmlElement:
 
     @property
     def text_span(self) -> Span | None:
-        return Span(self._tss, self._tse) if self._tss >= 0 else None
+        return _span(Span, (self._tss, self._tse)) if self._tss >= 0 else None
 
     @text_span.setter
     def text_span(self, span: Span | None) -> None:
@@ -124,19 +128,19 @@ class XmlElement:
 
     @property
     def tag_span(self) -> Span:
-        return Span(self.ts, self.ts + len(self.tag))
+        return _span(Span, (self.ts, self.ts + len(self.tag)))
 
     @property
     def start_tag_span(self) -> Span:
-        return Span(self.ts - 1, self.stag_end)
+        return _span(Span, (self.ts - 1, self.stag_end))
 
     @property
     def span(self) -> Span:
-        return Span(self.ts - 1, self.end)
+        return _span(Span, (self.ts - 1, self.end))
 
     @property
     def end_tag_span(self) -> Span | None:
-        return Span(self.etag_start, self.end) if self.etag_start >= 0 else None
+        return _span(Span, (self.etag_start, self.end)) if self.etag_start >= 0 else None
 
     def attr(self, name: str) -> XmlAttribute | None:
         return self.attributes.get(name)
