@@ -102,13 +102,29 @@ class _Checker:
                 )
             if el.attributes or spec.required_attributes:
                 self._attributes(el, spec, version)
-            if spec.type is not None and el.tag != _POSE:
-                self._value(el, spec, version)
+            vtype = spec.type
+            if vtype is not None and el.tag != _POSE:
+                text = el.text
+                if not text or text.isspace() or _verdict(vtype, text, spec.min, spec.max) is not _GOOD:
+                    self._value(el, spec, version)  # a problem, or a value that is missing
             kids = el.children
             if not kids or spec.copy_data:
                 continue  # copy_data: plugin bodies and the like are free-form
-            lookup = spec.child
             cached = spec.child_cache
+            if len(kids) == 1:  # a common shape, with no repeats to look for
+                child = kids[0]
+                tag = child.tag
+                if ":" not in tag:
+                    child_spec = cached.get(tag, _UNSEEN)
+                    if child_spec is _UNSEEN:
+                        child_spec = spec.child(tag)
+                    if child_spec is not None:
+                        push((child, child_spec, version))
+                    else:
+                        found = self._off_spec(el, spec, version, child)
+                        if found is not None:
+                            push(found)
+                continue
             first: dict[str, XmlElement] = {}
             visits = []
             for child in kids:
@@ -117,7 +133,7 @@ class _Checker:
                     continue  # namespaced: free-form by design
                 child_spec = cached.get(tag, _UNSEEN)
                 if child_spec is _UNSEEN:
-                    child_spec = lookup(tag)
+                    child_spec = spec.child(tag)
                 if child_spec is None:
                     found = self._off_spec(el, spec, version, child)
                     if found is not None:
@@ -158,17 +174,22 @@ class _Checker:
 
     def _attributes(self, el: XmlElement, spec: ElementSpec, version: str) -> None:
         is_root = el is self.doc.root
+        known = spec.attributes
         for attr in el.attributes.values():
             if ":" in attr.name:
                 continue  # namespaced: free-form by design
-            aspec = spec.attribute(attr.name)
+            aspec = known.get(attr.name)
             if aspec is None:
                 self._unknown_attribute(self._visit(el, spec, version), attr)
                 continue
             if el.tag == _POSE:
                 continue
-            problem, lax, bound = _verdict(aspec.type, attr.value, aspec.min, aspec.max)
-            if problem is None and aspec.is_required and attr.name not in _CORE_ATTRIBUTES and attr.value.strip() == "":
+            value = attr.value
+            if aspec.type in _FREE_TYPES and aspec.min is None and aspec.max is None:
+                problem = lax = bound = None  # any text will do
+            else:
+                problem, lax, bound = _verdict(aspec.type, value, aspec.min, aspec.max)
+            if problem is None and (not value or value.isspace()) and aspec.is_required and attr.name not in _CORE_ATTRIBUTES:
                 problem = "it needs a value"
             if problem is not None:
                 severity, note = self._severity_in_latest(self._visit(el, spec, version), attr.name, attr.value)
@@ -393,6 +414,8 @@ def _closest(name: str, candidates) -> str | None:
     return matches[0] if matches else None
 
 
+_GOOD = (None, None, None)
+_FREE_TYPES = frozenset({"string", "std::string"})  # any text is one
 _VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
 
 
@@ -407,7 +430,7 @@ def _verdict(type_name: str, text: str, low: str | None, high: str | None) -> tu
         if problem is None:
             lax = check_value(type_name, text, strict=True)
             bound = _bound_problem(type_name, text, low, high)
-        found = (problem, lax, bound)
+        found = _GOOD if problem is None and lax is None and bound is None else (problem, lax, bound)
         if len(_VERDICTS) >= 50_000:
             _VERDICTS.clear()
         _VERDICTS[key] = found
