@@ -9,7 +9,9 @@ with a stray form feed in a comment stays in step with the editor.
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import re
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -18,6 +20,29 @@ from pygls.uris import from_fs_path, to_fs_path, uri_scheme
 from ..text import LineIndex
 
 _revisions = itertools.count(1)
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def spliced(old: LineIndex, start: int, end: int, new_text: str, text: str) -> LineIndex:
+    """``LineIndex(text)`` for ``text = old.text[:start] + new_text + old.text[end:]``,
+    in time proportional to the number of lines rather than the size of the text.
+
+    A line start ``s`` depends on the characters ``s-2 .. s`` (``\\r\\n`` or a
+    lone ``\\r``), so starts before ``start`` are kept, starts from ``end + 2``
+    on are shifted, and only the window in between is scanned again.
+    """
+    delta = len(new_text) - (end - start)
+    new_end = start + len(new_text)
+    starts = old.starts
+    head = starts[: max(1, bisect.bisect_left(starts, start))]  # 0, and every s < start
+    tail_from = bisect.bisect_left(starts, end + 2)  # s >= end + 2
+    lo = max(0, start - 1)
+    hi = min(len(text), new_end + 2)
+    middle = [m.end() for m in _NEWLINE.finditer(text, lo, hi) if start <= m.end() < new_end + 2]
+    index = LineIndex.__new__(LineIndex)
+    index.text = text
+    index.starts = head + middle + [s + delta for s in starts[tail_from:]]
+    return index
 
 
 def next_revision() -> int:
@@ -74,9 +99,10 @@ class Document:
             if end < start:  # a reversed range still names the same stretch of text
                 start, end = end, start
             self.text = self.text[:start] + change.text + self.text[end:]
+            self._lines = spliced(lines, start, end, change.text, self.text)
         else:
             self.text = change.text
-        self._lines = None
+            self._lines = None
 
     def touch(self) -> None:
         """Mark the content as needing a fresh analysis (settings changed)."""
