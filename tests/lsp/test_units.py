@@ -211,6 +211,26 @@ async def test_closing_forgets_the_document():
     assert h.published == [] and await h.scheduler.analysis(URI) is None
 
 
+async def test_analyses_wait_while_settings_are_fetched():
+    h = _Harness()
+    release = h.scheduler.gate.hold(timeout=5)
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc, immediate=True)
+    await asyncio.sleep(0.1)
+    assert h.calls == [] and h.published == []
+    release()
+    release()  # idempotent
+    await h.until(lambda: h.published == [(1, GOOD)])
+
+
+async def test_a_hold_expires_on_its_own():
+    h = _Harness()
+    h.scheduler.gate.hold(timeout=0.1)
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc, immediate=True)
+    await h.until(lambda: h.published == [(1, GOOD)], timeout=2)
+
+
 # -- documents ----------------------------------------------------------------------------
 
 
