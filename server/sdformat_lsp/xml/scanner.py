@@ -139,12 +139,14 @@ def scan(text: str) -> ScanResult:
                     el.self_closing = False
                     el.closed = closing = True
                     el.stag_end = stag_end = m.start(4)
-                    el.etag_start = stag_end + len(body)
+                    el.etag_start = etag = stag_end + len(body)
                     if body and not body.isspace():
                         el.text = decode(body) if "&" in body else body
-                        stripped = body.lstrip()
-                        el._tss = stag_end + len(body) - len(stripped)
-                        el._tse = el._tss + len(stripped.rstrip())
+                        # the offsets of <mass>1</mass>'s text are those of its tags: share the int objects
+                        lead = len(body) - len(body.lstrip())
+                        trail = len(body) - len(body.rstrip())
+                        el._tss = stag_end + lead if lead else stag_end
+                        el._tse = etag - trail if trail else etag
                 if top is not None:
                     if top.children is LEAF:
                         top.children = [el]
