@@ -117,10 +117,7 @@ async def test_hostile_documents(session: Session):
             await session.client.text_document_hover_async(types.HoverParams(text_document=td(uri), position=types.Position(0, 1)))
         except JsonRpcException as exc:
             failed[name] = exc.message
-    # features/symbols.py recurses once per nesting level: 3000 nested models
-    # exhaust Python's stack. The server answers that request with an error
-    # and carries on, which is what is tested here.
-    assert set(failed) <= {"deep-models"}, failed
+    assert not failed, failed  # 3000 nested models included: the outline is built without recursion
     await _still_serving(session)
 
 

@@ -55,9 +55,8 @@ def _world(world: World) -> Symbol:
                   _selection(world.name_span, world.element), tuple(children))
 
 
-def _member(member: Named) -> Symbol:
-    if isinstance(member, Model):
-        return _model(member)
+def _leaf(member: Named) -> Symbol:
+    """A link, joint or frame: no children."""
     el = member.element
     if isinstance(member, Joint):
         parts = [member.type or "joint"]
@@ -76,15 +75,29 @@ def _member(member: Named) -> Symbol:
     return Symbol(_display(member.name, el), member.kind, detail, el.span, _selection(member.name_span, el))
 
 
-def _model(model: Model) -> Symbol:
-    children = [_member(m) for m in model.members]
-    children.extend(_include(inc) for inc in model.includes)
-    children.sort(key=lambda s: s.span.start)
-    detail = "static model" if model.static else "model"
-    if model.canonical_link is not None and model.canonical_link.text:
-        detail += f", canonical link {model.canonical_link.text}"
-    el = model.element
-    return Symbol(_display(model.name, el), "model", detail, el.span, _selection(model.name_span, el), tuple(children))
+def _member(member: Named) -> Symbol:
+    return _model(member) if isinstance(member, Model) else _leaf(member)
+
+
+def _model(top: Model) -> Symbol:
+    """A model and everything nested in it, built children first without recursion (nesting can be deep)."""
+    order: list[Model] = []
+    stack = [top]
+    while stack:
+        m = stack.pop()
+        order.append(m)
+        stack.extend(m.models)
+    built: dict[int, Symbol] = {}
+    for model in reversed(order):
+        children = [built.pop(id(m)) if isinstance(m, Model) else _leaf(m) for m in model.members]
+        children.extend(_include(inc) for inc in model.includes)
+        children.sort(key=lambda s: s.span.start)
+        detail = "static model" if model.static else "model"
+        if model.canonical_link is not None and model.canonical_link.text:
+            detail += f", canonical link {model.canonical_link.text}"
+        el = model.element
+        built[id(model)] = Symbol(_display(model.name, el), "model", detail, el.span, _selection(model.name_span, el), tuple(children))
+    return built[id(top)]
 
 
 def _include(inc: Include) -> Symbol:
