@@ -101,6 +101,7 @@ def scan(text: str) -> ScanResult:
     attr_pieces = _TOKEN_ATTR.findall
     intern = sys.intern
     new = XmlElement.__new__
+    new_attr = XmlAttribute.__new__
     while pos < n:
         m = token(text, pos)
         if m is not None:
@@ -120,8 +121,15 @@ def scan(text: str) -> ScanResult:
                         raw = dq or sq
                         p = vs + len(raw) + 1  # after the closing quote
                         if aname not in attrs:
-                            aname = intern(aname)
-                            attrs[aname] = XmlAttribute(aname, decode(raw) if "&" in raw else raw, ns, ne, vs, p - 1)
+                            a = new_attr(XmlAttribute)
+                            a.name = aname = intern(aname)
+                            a.value = decode(raw) if "&" in raw else raw
+                            a.ns = ns
+                            a.ne = ne
+                            a.vs = vs
+                            a.ve = p - 1
+                            a.terminated = True
+                            attrs[aname] = a
                 el = new(XmlElement)
                 el.tag = intern(name)
                 el.ts = ts
