@@ -97,7 +97,7 @@ def local_resolutions(analysis: Analysis) -> Iterator[Resolution]:
         return
     seen: set[Span] = set()
     for res in analysis.graphs.resolutions:
-        if res.scope.path is not None:
+        if res.source_path is not None:
             continue
         key = res.ref.span
         if key in seen:

@@ -110,7 +110,7 @@ class Analysis:
             return None
         for r in self.graphs.resolutions:
             sp = r.ref.span
-            if sp.start <= offset <= sp.end and r.scope.path is None:
+            if sp.start <= offset <= sp.end and r.source_path is None:
                 return r
         return None
 
@@ -137,8 +137,6 @@ class Analysis:
             return []
         out = []
         for n in self.graphs.nodes:
-            if n.scope is not None and n.scope.path is not None and False:
-                continue
             pose = self.graphs.pose(n)
             link = self.graphs.attached_link(n)
             names = [n.scoped_name()]

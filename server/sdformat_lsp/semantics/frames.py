@@ -129,6 +129,12 @@ class Resolution:
     segments: tuple[tuple[int, int, object], ...]  # (start, end, FrameNode | Scope | None) per `::` segment
     problem: str | None = None  # why it did not resolve: 'empty', 'reserved', 'missing', 'nested', 'too-new'
     missing_in: Scope | None = None  # the scope where the lookup failed
+    written_in: str | None | bool = True  # the file the reference is written in; True: the file of ``scope``
+
+    @property
+    def source_path(self) -> str | None:
+        """The file the reference text lies in (None: the analysed document)."""
+        return self.scope.path if self.written_in is True else self.written_in  # type: ignore[return-value]
 
 
 IncludeResolver = Callable[[Include, "Scope"], Model | None]
@@ -384,8 +390,13 @@ class FrameGraphs:
             elif node.kind == "model":
                 self._model_attachment(node)
                 self._relative(node, entity.pose, scope, default_base)
-                if entity.from_include is not None and entity.from_include.pose is not None:
-                    pass  # the include's pose was already put in place of the model's own
+                inc = entity.from_include
+                if inc is not None and inc.placement_frame is not None and inc.placement_frame.text and node.inner is not None:
+                    # written in the including file, resolved inside the included model
+                    res = self.resolve(inc.placement_frame, node.inner, record=False)
+                    res = replace(res, written_in=scope.path)
+                    self.resolutions.append(res)
+                    self.by_ref[id(inc.placement_frame)] = res
             elif node.kind == "joint":
                 if entity.parent is not None:
                     self.resolve(entity.parent, scope, allow_world=True)
