@@ -53,7 +53,7 @@ class Builder:
     # -- small readers -------------------------------------------------
 
     def name_of(self, el: XmlElement, required: bool = True) -> tuple[str, Span | None]:
-        a = el.attr("name")
+        a = el.attributes.get("name")
         if a is None:
             if required:
                 free = _free_name(el)
@@ -69,7 +69,7 @@ class Builder:
         return a.value, a.value_span
 
     def attr_ref(self, el: XmlElement, attr: str, role: str) -> Ref | None:
-        a = el.attr(attr)
+        a = el.attributes.get(attr)
         if a is None:
             return None
         return Ref(a.value, a.value_span, role, el)
