@@ -160,28 +160,46 @@ async def test_a_result_for_an_older_version_is_dropped():
     assert h.scheduler.latest(URI)[1].text == GOOD
 
 
+async def test_first_change_after_quiet_is_checked_at_once_and_bursts_wait():
+    h = _Harness(delay=10.0)
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc)  # after a quiet period: no waiting
+    await h.until(lambda: h.published == [(1, GOOD)], timeout=3)
+    _change(h.store, 2, BAD)
+    h.scheduler.schedule(doc)  # right after another change: waits for the quiet period
+    await asyncio.sleep(0.2)
+    assert h.published == [(1, GOOD)]
+    h.scheduler.close()
+
+
 async def test_features_do_not_wait_for_the_debounce_and_share_the_run():
     h = _Harness(delay=10.0)
     doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
     h.scheduler.schedule(doc)
+    await h.until(lambda: h.published == [(1, GOOD)], timeout=3)
+    _change(h.store, 2, BAD)
+    h.scheduler.schedule(doc)  # a burst: this revision waits 10 s for the quiet period
     a, b = await asyncio.wait_for(asyncio.gather(h.scheduler.analysis(URI), h.scheduler.analysis(URI)), 5)
-    assert a is b and a.text == GOOD
-    assert h.calls == [GOOD]
-    assert h.published == []  # the debounce has not expired: nothing pushed yet
+    assert a is b and a.text == BAD
+    assert h.calls == [GOOD, BAD]
+    assert h.published == [(1, GOOD)]  # the debounce has not expired: revision 2 not pushed yet
     assert await h.scheduler.analysis(URI) is a  # kept as the latest for this revision
     h.scheduler.close()
 
 
 async def test_waiting_for_diagnostics_of_a_superseded_revision_fails():
     h = _Harness(delay=0.2)
-    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.gate.clear()
+    slow = "<!--slow-->" + GOOD
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=slow))
     h.scheduler.schedule(doc)
     waiting = asyncio.ensure_future(h.scheduler.settled(URI))
-    await asyncio.sleep(0.01)
+    await h.until(lambda: h.calls == [slow])  # revision 1 is being analysed...
     _change(h.store, 2, BAD)
-    h.scheduler.schedule(doc)
+    h.scheduler.schedule(doc)  # ...when revision 2 arrives
     with pytest.raises(Superseded):
         await waiting
+    h.gate.set()
     revision, analysis = await h.scheduler.settled(URI)
     assert revision == doc.revision and analysis.text == BAD
     assert h.published == [(2, BAD)]

@@ -1,8 +1,9 @@
 """When documents are analysed, where, and which results count.
 
-* Edits are debounced per document: the analysis starts once the document
-  has been quiet for ``debounce`` seconds (opening and settings changes do
-  not wait).
+* Edits are debounced per document, on both edges: a change after a quiet
+  period is checked at once; a change that follows another within
+  ``debounce`` seconds waits until the document has been quiet that long
+  (opening and settings changes never wait).
 * ``analyze`` runs in a thread pool, never on the event loop, so typing
   and other requests stay responsive while a large world is checked.
 * Every analysis is tagged with the document *revision* it was made from.
@@ -85,6 +86,7 @@ class _Slot:
     timer: asyncio.Task[None] | None = None
     settled: asyncio.Future[Analysis] | None = None
     settled_revision: int = -1
+    last_edit: float = float("-inf")  # loop time of the last scheduled change
 
 
 def _consume(fut: asyncio.Future) -> None:
@@ -132,7 +134,14 @@ class Scheduler:
         slot.settled = loop.create_future()
         slot.settled.add_done_callback(_consume)
         slot.settled_revision = doc.revision
-        delay = 0.0 if immediate else max(0.0, self._debounce())
+        # Leading and trailing edge: the first change after a quiet period is
+        # checked at once (an edit shows its result as fast as the analysis
+        # allows); changes that follow each other closely wait until typing pauses.
+        debounce = max(0.0, self._debounce())
+        now = loop.time()
+        quiet = now - slot.last_edit >= debounce
+        slot.last_edit = now
+        delay = 0.0 if immediate or quiet else debounce
         slot.timer = loop.create_task(self._debounced(doc.uri, doc.revision, delay))
 
     def forget(self, uri: str) -> None:
