@@ -34,6 +34,9 @@ class Options:
     include_resolver_factory: Callable[["Analysis"], Callable] | None = None  # None: includes.IncludeResolverFactory when the path is known
     schema: bool = True
     include_cache: object | None = None  # an includes.IncludeCache kept across analyses (None: a process-wide one)
+    # includes.OpenDocuments: (text, version) of a file open in the editor, or None to read the disk;
+    # included files that are open are analysed from the editor's text (unsaved edits included)
+    open_documents: Callable[[str], tuple[str, object] | None] | None = None
 
 
 @dataclass

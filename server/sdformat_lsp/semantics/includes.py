@@ -29,6 +29,11 @@ the included file can see the includer.
 The server keeps one :class:`IncludeCache` for its lifetime and passes it as
 ``Options(include_cache=...)``; ``analyze`` builds the resolver by itself
 whenever the document has a path.
+
+Files open in an editor are read from the editor, not the disk:
+``Options.open_documents`` (an :data:`OpenDocuments`) gives the text and a
+version of a file's buffer; a cache entry records that version in place of
+the file's modification time, so an edit (or closing the buffer) makes it stale.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import stat
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Hashable
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity, error, info, warning
 from ..model import Include, Model, PoseSpec, version_tuple
@@ -47,6 +52,11 @@ from ..text import Span
 from ..xml import decode_source
 from .params import apply_params, params_element
 from .resources import Lookup, ModelFile, lookup, model_file, search_path
+
+# ``Options.open_documents``: the text and version of the editor's buffer for an
+# absolute path, or None to read the file from disk. Called from analysis
+# threads; it must be cheap and return a consistent (text, version) pair.
+OpenDocuments = Callable[[str], "tuple[str, Hashable] | None"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis import Analysis, Options
@@ -68,6 +78,16 @@ def _stat(path: str) -> tuple[str, int, int]:
         return (path, -1, -1)
 
 
+def signature(path: str, open_documents: OpenDocuments | None = None) -> tuple:
+    """What a dependency looks like now: ``(path, "open", version)`` for a file open in
+    the editor, else ``(path, mtime_ns, size)`` (``-1, -1`` when it does not exist)."""
+    if open_documents is not None:
+        hit = open_documents(path)
+        if hit is not None:
+            return (path, "open", hit[1])
+    return _stat(path)
+
+
 @dataclass(frozen=True, slots=True)
 class IncludeRecord:
     """One ``<include>`` of an analysed document, for the features (links, definitions, watching)."""
@@ -79,12 +99,13 @@ class IncludeRecord:
     model: Model | None = field(default=None, repr=False)  # the model as placed in the including scope (None: actor, light, failure)
     lookup: Lookup | None = field(default=None, repr=False)
     dependencies: tuple[str, ...] = field(default=(), repr=False)  # every file and directory whose change can change this include
+    config: ModelFile | None = field(default=None, repr=False)  # what model.config said, when the URI named a model directory
 
 
 @dataclass
 class _Entry:
     analysis: "Analysis"
-    deps: tuple[tuple[str, int, int], ...]
+    deps: tuple[tuple, ...]  # signature() of each dependency when it was read
 
 
 class IncludeCache:
@@ -103,7 +124,9 @@ class IncludeCache:
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: tuple, validated: dict | None = None) -> "Analysis | None":
+    def get(self, key: tuple, validated: dict | None = None, open_documents: OpenDocuments | None = None) -> "Analysis | None":
+        """The cached analysis for ``key`` if none of its dependencies changed (as seen
+        through ``open_documents``: an open file's version stands for its modification time)."""
         with self._lock:
             entry = self._entries.get(key)
         if entry is None:
@@ -111,7 +134,7 @@ class IncludeCache:
         if validated is not None and validated.get(key) is entry:
             self.hits += 1
             return entry.analysis
-        if any(_stat(p) != (p, m, s) for p, m, s in entry.deps):
+        if any(signature(sig[0], open_documents) != sig for sig in entry.deps):
             with self._lock:
                 if self._entries.get(key) is entry:
                     del self._entries[key]
@@ -124,8 +147,19 @@ class IncludeCache:
         self.hits += 1
         return entry.analysis
 
-    def put(self, key: tuple, analysis: "Analysis", deps: tuple[str, ...], validated: dict | None = None) -> None:
-        entry = _Entry(analysis, tuple(_stat(p) for p in dict.fromkeys(deps)))
+    def put(
+        self,
+        key: tuple,
+        analysis: "Analysis",
+        deps: tuple[str, ...],
+        validated: dict | None = None,
+        open_documents: OpenDocuments | None = None,
+        signatures: dict[str, tuple] | None = None,
+    ) -> None:
+        """Keep ``analysis``; ``signatures`` are the dependencies as they were when read
+        (taken now for those missing: a change made meanwhile would go unnoticed)."""
+        known = signatures or {}
+        entry = _Entry(analysis, tuple(known.get(p) or signature(p, open_documents) for p in dict.fromkeys(deps)))
         with self._lock:
             self._entries[key] = entry
             self._entries.move_to_end(key)
@@ -156,7 +190,7 @@ class IncludeCache:
                 self._configs.clear()
                 return
             path = os.path.abspath(path)
-            for key in [k for k, e in self._entries.items() if any(p == path for p, _, _ in e.deps)]:
+            for key in [k for k, e in self._entries.items() if any(sig[0] == path for sig in e.deps)]:
                 del self._entries[key]
 
     def __len__(self) -> int:
@@ -245,6 +279,8 @@ class IncludeResolver:
         self.env = env
         self.key_suffix = (tuple(search_path(self.options.resource_paths, env)), bool(self.options.schema))
         self.dependencies: list[str] = []
+        self.open_documents: OpenDocuments | None = getattr(self.options, "open_documents", None)
+        self.signatures: dict[str, tuple] = {}  # each dependency as it was first seen during this analysis
         self.context_dependent = False  # saw a cycle: the result depends on who included this file
         if getattr(analysis, "includes", None) is None:
             analysis.includes = []
@@ -308,7 +344,7 @@ class IncludeResolver:
         deps: list[str] = [d for d in found.searched if d]
         if found.path is None:
             records.append(IncludeRecord(inc, None, None, lookup=found, dependencies=tuple(deps)))
-            self.dependencies.extend(deps)
+            self._depend(deps)
             if found.remote:
                 host, owner, name, version = found.fuel or ("", "", "", None)
                 self._emit(
@@ -334,8 +370,8 @@ class IncludeResolver:
             if mf.path is None:
                 problems = "; ".join(p.message for p in mf.problems if p.severity == "error")
                 self._emit(error("URI_LOOKUP", f"'{uri}' is the directory {target}, which cannot be used as a model: {problems}", span))
-                records.append(IncludeRecord(inc, target, None, lookup=found, dependencies=tuple(deps)))
-                self.dependencies.extend(deps)
+                records.append(IncludeRecord(inc, target, None, lookup=found, dependencies=tuple(deps), config=mf))
+                self._depend(deps)
                 return None
             file_path = os.path.abspath(mf.path)
             if not os.path.isfile(file_path):
@@ -347,21 +383,32 @@ class IncludeResolver:
                     )
                 )
                 deps.append(file_path)
-                records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps)))
-                self.dependencies.extend(deps)
+                records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps), config=mf))
+                self._depend(deps)
                 return None
+        else:
+            mf = None
         sub = self._analyse(file_path, inc, span)
         if sub is None:
             deps.append(file_path)
-            records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps)))
-            self.dependencies.extend(deps)
+            records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps), config=mf))
+            self._depend(deps)
             return None
         deps.extend(getattr(sub, "_include_deps", (file_path,)))
+        for p, sig in getattr(sub, "_include_sigs", {}).items():
+            self.signatures.setdefault(p, sig)  # as the included file's analysis saw them
         model = self._model_of(sub, inc, span, scope)
         self._summarise(sub, inc, span)
-        records.append(IncludeRecord(inc, target, file_path, sub, model, found, tuple(dict.fromkeys(deps))))
-        self.dependencies.extend(deps)
+        records.append(IncludeRecord(inc, target, file_path, sub, model, found, tuple(dict.fromkeys(deps)), config=mf))
+        self._depend(deps)
         return model
+
+    def _depend(self, deps: list[str]) -> None:
+        """Record dependencies (and their state now, unless an included analysis saw them earlier)."""
+        self.dependencies.extend(deps)
+        for p in deps:
+            if p not in self.signatures:
+                self.signatures[p] = signature(p, self.open_documents)
 
     def _not_found(self, uri: str, found: Lookup, span: Span) -> Diagnostic:
         if found.scheme == "model" and not found.searched:
@@ -417,23 +464,30 @@ class IncludeResolver:
             run_token = _RUN.set(run)
         try:
             key = (path, *self.key_suffix)
-            sub = self.cache.get(key, run)
+            sub = self.cache.get(key, run, self.open_documents)
             if sub is not None:
                 return sub
-            try:
-                st = os.stat(path)
-                if not stat.S_ISREG(st.st_mode):
-                    self._emit(error("FILE_READ", f"{path} is not a regular file: an include names a model file or a model directory", span))
+            buffer = self.open_documents(path) if self.open_documents is not None else None
+            if buffer is not None:
+                # open in the editor: its text, unsaved edits included, is what the user sees
+                text, problems = buffer[0], []
+                own = (path, "open", buffer[1])
+            else:
+                own = _stat(path)  # before reading: a change made while we read makes the entry stale
+                try:
+                    st = os.stat(path)
+                    if not stat.S_ISREG(st.st_mode):
+                        self._emit(error("FILE_READ", f"{path} is not a regular file: an include names a model file or a model directory", span))
+                        return None
+                    if st.st_size > MAX_FILE_BYTES:
+                        self._emit(error("FILE_READ", f"{path} is {st.st_size // (1 << 20)} MB: too large to be an SDFormat model, not read", span))
+                        return None
+                    with open(path, "rb") as fh:
+                        data = fh.read(MAX_FILE_BYTES + 1)
+                except OSError as exc:
+                    self._emit(error("FILE_READ", f"cannot read {path}: {exc.strerror or exc}", span))
                     return None
-                if st.st_size > MAX_FILE_BYTES:
-                    self._emit(error("FILE_READ", f"{path} is {st.st_size // (1 << 20)} MB: too large to be an SDFormat model, not read", span))
-                    return None
-                with open(path, "rb") as fh:
-                    data = fh.read(MAX_FILE_BYTES + 1)
-            except OSError as exc:
-                self._emit(error("FILE_READ", f"cannot read {path}: {exc.strerror or exc}", span))
-                return None
-            text, problems = decode_source(data)
+                text, problems = decode_source(data)
             token = _ACTIVE.set((*chain, path))
             try:
                 from .analysis import analyze
@@ -443,15 +497,19 @@ class IncludeResolver:
                 _ACTIVE.reset(token)
             resolver = getattr(sub, "_include_resolver", None)
             sub_deps = [path]
+            sigs = {path: own}
             context_dependent = False
             if resolver is not None:
                 sub_deps.extend(resolver.dependencies)
+                for p, sig in resolver.signatures.items():
+                    sigs.setdefault(p, sig)
                 context_dependent = resolver.context_dependent
             sub._include_deps = tuple(dict.fromkeys(sub_deps))
+            sub._include_sigs = sigs
             if context_dependent:
                 self.context_dependent = True
             else:
-                self.cache.put(key, sub, sub._include_deps, run)
+                self.cache.put(key, sub, sub._include_deps, run, self.open_documents, sigs)
             self.cache.misses += 1
             return sub
         finally:
@@ -685,5 +743,6 @@ class IncludeResolver:
 
 
 __all__ = [
-    "DEFAULT_CACHE", "MAX_DEPTH", "IncludeCache", "IncludeRecord", "IncludeResolver", "IncludeResolverFactory", "default_factory",
+    "DEFAULT_CACHE", "MAX_DEPTH", "IncludeCache", "IncludeRecord", "IncludeResolver", "IncludeResolverFactory", "OpenDocuments",
+    "default_factory", "signature",
 ]

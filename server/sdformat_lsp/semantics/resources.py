@@ -40,6 +40,7 @@ class Lookup:
     searched: tuple[str, ...] = ()  # every place looked at, in order (directories or files)
     remote: bool = False  # a Fuel URI whose model is not in the local cache
     fuel: tuple[str, str, str, str | None] | None = None  # (host, owner, name, version) of a Fuel URI
+    found_in: str | None = None  # the place (search directory, package root, the including file's directory) that had it
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,16 @@ def _first(candidates: list[str], searched: list[str]) -> str | None:
     return None
 
 
+def _place(found: str | None, places: list[str], candidates: list[str]) -> str | None:
+    """Which of ``places`` produced the ``found`` candidate (they are listed pairwise)."""
+    if found is None:
+        return None
+    for place, cand in zip(places, candidates):
+        if cand == found:
+            return place
+    return None
+
+
 def lookup(
     uri: str,
     base_dir: str | None,
@@ -110,8 +121,9 @@ def lookup(
         return _fuel(uri, m, env, home)
     if uri.startswith("model://"):
         rel = urllib.parse.unquote(uri[len("model://") :]).strip("/")
-        found = _first([os.path.join(d, rel) for d in dirs], searched) if rel else None
-        return Lookup(uri, found, "model", tuple(dirs))
+        candidates = [os.path.join(d, rel) for d in dirs]
+        found = _first(candidates, searched) if rel else None
+        return Lookup(uri, found, "model", tuple(dirs), found_in=_place(found, dirs, candidates))
     if uri.startswith("package://"):
         rel = urllib.parse.unquote(uri[len("package://") :]).strip("/")
         pkg, _, rest = rel.partition("/")
@@ -122,8 +134,9 @@ def lookup(
         for prefix in _split_paths(env.get("AMENT_PREFIX_PATH")):
             roots.append(os.path.join(os.path.abspath(prefix), "share", pkg))
         roots.extend(os.path.join(d, pkg) for d in dirs)  # libsdformat strips the scheme and asks the search path
-        found = _first([os.path.join(r, rest) if rest else r for r in roots], searched) if pkg else None
-        return Lookup(uri, found, "package", tuple(dict.fromkeys(roots)))
+        candidates = [os.path.join(r, rest) if rest else r for r in roots]
+        found = _first(candidates, searched) if pkg else None
+        return Lookup(uri, found, "package", tuple(dict.fromkeys(roots)), found_in=_place(found, roots, candidates))
     if uri.startswith("file://"):
         rest = urllib.parse.unquote(uri[len("file://") :])
         return _path_lookup(uri, rest, base_dir, dirs, "file")
@@ -141,8 +154,9 @@ def _path_lookup(uri: str, rest: str, base_dir: str | None, dirs: list[str], sch
         return Lookup(uri, rest if _exists(rest) else None, scheme, (os.path.dirname(rest) or rest,))
     places = ([base_dir] if base_dir else []) + [d for d in dirs if d != base_dir]
     searched: list[str] = []
-    found = _first([os.path.normpath(os.path.join(p, rest)) for p in places], searched)
-    return Lookup(uri, found, scheme, tuple(places))
+    candidates = [os.path.normpath(os.path.join(p, rest)) for p in places]
+    found = _first(candidates, searched)
+    return Lookup(uri, found, scheme, tuple(places), found_in=_place(found, places, candidates))
 
 
 def fuel_cache_roots(env: dict[str, str] | os._Environ | None = None, home: str | None = None) -> list[str]:
@@ -206,7 +220,7 @@ def _fuel(uri: str, m: re.Match, env, home: str | None) -> Lookup:
                 vdir = os.path.join(mdir, max(versions, key=int))
             target = os.path.join(vdir, rest) if rest else vdir
             if _exists(target):
-                return Lookup(uri, target, "fuel", tuple(searched), fuel=(host, owner, name, version))
+                return Lookup(uri, target, "fuel", tuple(searched), fuel=(host, owner, name, version), found_in=root)
     return Lookup(uri, None, "fuel", tuple(searched), remote=True, fuel=(host, owner, name, version))
 
 
