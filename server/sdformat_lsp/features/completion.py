@@ -1,5 +1,7 @@
 """Completion of frame references: exactly the names legal at the cursor.
 
+(Elsewhere completion comes from the schema: see :mod:`.schema_completion`.)
+
 Completion runs while the user is typing, so the document is usually not
 well formed: a ``relative_to="`` without its closing quote, a ``<parent>``
 without its end tag. The context (which attribute or element the cursor is
@@ -50,9 +52,14 @@ _ATTR_ROLES = {
 @dataclass(frozen=True, slots=True)
 class CompletionItem:
     label: str
-    kind: str  # link, joint, frame, model, world
+    kind: str  # link, joint, frame, model, world; element, attribute, value (schema items)
     detail: str
     sort_text: str
+    insert_text: str | None = None  # what to insert instead of the label
+    snippet: bool = False  # insert_text is in snippet syntax ($1, ${2|a,b|})
+    documentation: str | None = None  # plain text
+    filter_text: str | None = None
+    deprecated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +75,16 @@ class _Context:
     value_start: int  # where the reference text starts
 
 
-def complete(analysis: Analysis, offset: int) -> CompletionList:
-    """Frame names legal at ``offset``; no items when the cursor is not in a frame reference."""
+def complete(analysis: Analysis, offset: int, snippets: bool = True) -> CompletionList:
+    """Frame names legal at ``offset`` in a frame reference; elsewhere what the schema
+    allows there (see :mod:`.schema_completion`), as snippets when ``snippets``."""
     offset = max(0, min(offset, len(analysis.text)))
     ctx = _context(analysis, offset)
     if ctx is None:
-        return CompletionList([], Span(offset, offset))
+        from .schema_completion import schema_complete  # it builds on this module's types
+
+        found = schema_complete(analysis, offset, snippets)
+        return found if found is not None else CompletionList([], Span(offset, offset))
     span = _word(analysis.text, offset, ctx.value_start)
     if analysis.graphs is None:
         return CompletionList([], span)
