@@ -1,5 +1,7 @@
 """Hover: the resolved pose of the frame under the cursor.
 
+(On other tag and attribute names the schema's facts: see :mod:`.schema_hover`.)
+
 What people need when reading an SDFormat file is the answer the frame
 graphs compute: where a frame actually is (relative to its model and, in a
 world, to the world), which chain of ``relative_to`` got it there and which
@@ -65,9 +67,18 @@ class _Writer:
 
 
 def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
+    """Hover text for a frame name, a frame reference or a ``<pose>`` at ``offset``;
+    elsewhere, on a tag or attribute name, what the schema says (:mod:`.schema_hover`)."""
+    found = _frame_hover(analysis, offset, markdown) if analysis.graphs is not None else None
+    if found is None:
+        from .schema_hover import schema_hover  # it builds on this module's types
+
+        found = schema_hover(analysis, offset, markdown)
+    return found
+
+
+def _frame_hover(analysis: Analysis, offset: int, markdown: bool) -> HoverResult | None:
     """Hover text for a frame name, a frame reference or a ``<pose>`` at ``offset``."""
-    if analysis.graphs is None:
-        return None
     target = target_at(analysis, offset)
     if target is not None:
         w = _Writer(markdown)
