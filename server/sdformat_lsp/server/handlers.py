@@ -54,11 +54,16 @@ COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
     "link": types.CompletionItemKind.Class,
     "joint": types.CompletionItemKind.Interface,
     "frame": types.CompletionItemKind.Field,
+    # schema items (features.schema_completion)
+    "element": types.CompletionItemKind.Property,
+    "attribute": types.CompletionItemKind.Variable,
+    "value": types.CompletionItemKind.EnumMember,
 }
 
 # Typing one of these may open a frame reference: a quote starts an
-# attribute value, ':' continues a scoped name, '>' ends <parent>/<child>.
-COMPLETION_TRIGGERS = ['"', "'", ":", ">"]
+# attribute value, ':' continues a scoped name, '>' ends <parent>/<child>;
+# '<' starts an element (schema completion).
+COMPLETION_TRIGGERS = ['"', "'", ":", ">", "<"]
 
 
 def _contains(outer: types.Range, inner: types.Range) -> bool:
@@ -159,7 +164,8 @@ def register_features(server: "SdformatLanguageServer") -> None:
             return None
         analysis, place, _ = snap
         offset = offset_of(place, params.position)
-        result = features.complete(analysis, offset)
+        snippets = bool(get_capability(server.client_capabilities, "text_document.completion.completion_item.snippet_support", False))
+        result = features.complete(analysis, offset, snippets)
         replace = to_range(place.lines, result.replace_span, place.encoding)
         cursor = types.Range(start=params.position, end=params.position)
         # A text edit must stay on one line and contain the cursor; otherwise insert the label.
@@ -172,7 +178,12 @@ def register_features(server: "SdformatLanguageServer") -> None:
                     kind=COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference),
                     detail=item.detail or None,
                     sort_text=item.sort_text or None,
-                    text_edit=types.TextEdit(range=replace if usable else cursor, new_text=item.label),
+                    filter_text=item.filter_text,
+                    documentation=item.documentation,
+                    tags=[types.CompletionItemTag.Deprecated] if item.deprecated else None,
+                    # snippet syntax only for clients that declared snippetSupport (features.complete made plain text otherwise)
+                    insert_text_format=types.InsertTextFormat.Snippet if item.snippet and snippets else None,
+                    text_edit=types.TextEdit(range=replace if usable else cursor, new_text=item.insert_text if item.insert_text is not None else item.label),
                 )
             )
         return types.CompletionList(is_incomplete=False, items=items)
