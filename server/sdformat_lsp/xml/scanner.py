@@ -85,8 +85,8 @@ def scan(text: str) -> ScanResult:
     """Build the element tree of ``text``, whatever state it is in.
 
     A well-formed tag takes one regex match, with its attributes and the
-    text after it, and no function call: a 100,000-line world has 250,000
-    tags. Everything else goes through the careful path.
+    text after it, and no Python function call: a 100,000-line world has
+    250,000 tags. Everything else goes through the careful path.
     """
     result = ScanResult()
     stack: list[XmlElement] = []
@@ -177,7 +177,7 @@ def scan(text: str) -> ScanResult:
                 else:
                     el = _close_mismatched(stack, end_name, pos, result)
                 top = stack[-1] if stack else None
-                top_ref = ref(top) if top is not None else None  # made for its first child
+                top_ref = ref(top) if top is not None else None  # the one made for its first child
                 if el is not None:
                     el.etag_start = pos
                     el.end = tag_end

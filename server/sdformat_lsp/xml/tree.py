@@ -108,9 +108,10 @@ class XmlElement:
 
     @property
     def parent(self) -> "XmlElement | None":
-        """The enclosing element. Held weakly, so a tree has no reference cycles
-        and a dropped document is freed at once rather than by the cyclic
-        collector; the root (and so the tree) lives as long as anyone holds it."""
+        """The enclosing element. Held weakly, so that a tree has no reference
+        cycles and a dropped document is freed at once, not by the cyclic
+        collector; it is there as long as the root is held (an XmlDocument, a
+        model Document or an analysis holds it)."""
         p = self._parent
         return p() if p is not None else None
 
