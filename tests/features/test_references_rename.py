@@ -182,7 +182,7 @@ def test_an_included_model_is_renamed_through_its_include_name_but_not_its_frame
     a = analyze(doc, str(path))
     tool = find_span(doc, 'attached_to="arm_é::tool"', "tool")
     assert prepare_rename(a, tool.start) is None
-    with pytest.raises(RenameError, match="another file"):
+    with pytest.raises(RenameError, match="is defined in .*arm.model.sdf; open that file to rename it"):
         rename(a, tool.start, "gripper")
     new = apply(doc, rename(a, find_span(doc, "<name>arm_é</name>", "arm_é").start, "arm_2"))
     assert "<name>arm_2</name>" in new and 'attached_to="arm_2::tool"' in new

@@ -9,12 +9,14 @@ from .common import CursorTarget, Location, TextEdit, target_at
 from .completion import CompletionItem, CompletionList, complete
 from .definition import definition
 from .hover import HoverResult, hover
+from .include_info import include_hover, offered_frames
+from .links import DocumentLink, document_links
 from .references import references
-from .rename import RenameError, prepare_rename, rename
+from .rename import RenameError, prepare_rename, rename, rename_refusal
 from .symbols import Symbol, document_symbols
 
 __all__ = [
-    "CodeAction", "CompletionItem", "CompletionList", "CursorTarget", "HoverResult", "Location", "RenameError",
-    "Symbol", "TextEdit", "code_actions", "complete", "definition", "document_symbols", "hover", "prepare_rename",
-    "references", "rename", "target_at",
+    "CodeAction", "CompletionItem", "CompletionList", "CursorTarget", "DocumentLink", "HoverResult", "Location", "RenameError",
+    "Symbol", "TextEdit", "code_actions", "complete", "definition", "document_links", "document_symbols", "hover",
+    "include_hover", "offered_frames", "prepare_rename", "references", "rename", "rename_refusal", "target_at",
 ]

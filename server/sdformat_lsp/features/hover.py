@@ -68,8 +68,13 @@ class _Writer:
 
 def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
     """Hover text for a frame name, a frame reference or a ``<pose>`` at ``offset``;
+    on an ``<include>`` (its tags, ``<uri>``, ``<name>``) what it brings in (:mod:`.include_info`);
     elsewhere, on a tag or attribute name, what the schema says (:mod:`.schema_hover`)."""
-    found = _frame_hover(analysis, offset, markdown) if analysis.graphs is not None else None
+    from .include_info import include_hover  # it builds on this module's types
+
+    found = include_hover(analysis, offset, markdown)
+    if found is None and analysis.graphs is not None:
+        found = _frame_hover(analysis, offset, markdown)
     if found is None:
         from .schema_hover import schema_hover  # it builds on this module's types
 

@@ -3,6 +3,13 @@
 Only segments that spell the name change: ``n::L`` becomes ``n::L2`` and
 ``__model__`` stays. The new name is checked against the rules a name must
 follow in its scope, so that a rename never introduces an error.
+
+Renames stop at the file boundary: a frame declared in an included file
+(``hand::tip``, or a name merged in by ``merge="true"``) is not renamed from
+the includer, since the file may have other includers and its own
+references. The refusal names the file (:attr:`RenameError.path`), so the
+user can open it and rename there. An included model itself is renamed
+through the ``<name>`` of its ``<include>``.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode
 from ..text import Span
 from ..xml import XmlElement
-from .common import CursorTarget, TextEdit, definition_location, target_at
+from .common import CursorTarget, TextEdit, definition_location, name_from, target_at
 from .references import reference_spans
 
 _RESERVED = re.compile(r"^__.*__$")
@@ -22,14 +29,23 @@ _NOT_NAME_CHECKED = {"plugin"}  # siblings whose names need not be unique (as th
 
 
 class RenameError(Exception):
-    """A rename that cannot be done; ``message`` says why, for the user."""
+    """A rename that cannot be done; ``message`` says why, for the user.
 
-    def __init__(self, message: str) -> None:
+    ``path`` is set when the name is declared in another file (an included one).
+    """
+
+    def __init__(self, message: str, path: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.path = path
 
 
-def _renamable(analysis: Analysis, offset: int) -> tuple[CursorTarget, FrameNode, Span] | str:
+def _renamable(analysis: Analysis, offset: int) -> tuple[CursorTarget, FrameNode, Span] | RenameError:
+    found = _check(analysis, offset)
+    return RenameError(found) if isinstance(found, str) else found
+
+
+def _check(analysis: Analysis, offset: int) -> tuple[CursorTarget, FrameNode, Span] | str | RenameError:
     """The target, its node and its declaration, or why it cannot be renamed."""
     target = target_at(analysis, offset)
     if target is None:
@@ -44,15 +60,30 @@ def _renamable(analysis: Analysis, offset: int) -> tuple[CursorTarget, FrameNode
     if target.text != node.name:
         return f"'{target.text}' is not the name of {node.kind} '{node.name}'"
     decl = definition_location(analysis, node)
-    if decl is None or decl.path is not None:
-        return f"{node.kind} '{node.name}' is declared in another file; rename it there"
+    written = name_from(target.scope, node) if target.scope is not None else node.name
+    inc = getattr(node.entity, "from_include", None) if node.kind == "model" else None
+    if inc is not None and inc.name_span is None and node.scope is not None and node.scope.path is None:
+        # an <include> of this file without <name>: the model is called what its own file calls it
+        where = node.inner.path if node.inner is not None and node.inner.path else "the included file"
+        return RenameError(f"'{written}' is the name the included model has in {where}; give its <include> a <name> to rename it in this file", where)
+    if decl is None:
+        return f"{node.kind} '{node.name}' has no name written in this file to rename"
+    if decl.path is not None:
+        return RenameError(f"'{written}' is defined in {decl.path}; open that file to rename it", decl.path)
     return target, node, decl.span
 
 
 def prepare_rename(analysis: Analysis, offset: int) -> Span | None:
     """The span of the name (or ``::`` segment) to rename at ``offset``, None if it cannot be renamed."""
     found = _renamable(analysis, offset)
-    return None if isinstance(found, str) else found[0].span
+    return None if isinstance(found, RenameError) else found[0].span
+
+
+def rename_refusal(analysis: Analysis, offset: int) -> RenameError | None:
+    """Why the name at ``offset`` cannot be renamed (None if it can); ``path`` is set
+    when it is declared in another file, the refusal worth showing at ``prepareRename``."""
+    found = _renamable(analysis, offset)
+    return found if isinstance(found, RenameError) else None
 
 
 def _sibling_names(analysis: Analysis, node: FrameNode) -> dict[str, str]:
@@ -103,8 +134,8 @@ def check_new_name(analysis: Analysis, node: FrameNode, new_name: str) -> None:
 def rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdit]:
     """Edits renaming the frame at ``offset``: its declaration and every reference segment naming it."""
     found = _renamable(analysis, offset)
-    if isinstance(found, str):
-        raise RenameError(found)
+    if isinstance(found, RenameError):
+        raise found
     _target, node, decl = found
     check_new_name(analysis, node, new_name)
     if new_name == node.name:
@@ -113,4 +144,4 @@ def rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdit]:
     return [TextEdit(s, new_name) for s in sorted(spans)]
 
 
-__all__ = ["RenameError", "check_new_name", "prepare_rename", "rename"]
+__all__ = ["RenameError", "check_new_name", "prepare_rename", "rename", "rename_refusal"]
