@@ -261,3 +261,16 @@ def test_every_version_completes_a_model(version: str) -> None:
     items = _items(marked)
     assert {"link", "joint"} <= set(items)
     assert items["link"].insert_text.startswith('link name="$1">')
+
+
+def test_an_unclosed_element_before_the_cursor_stays_open() -> None:
+    marked = doc('    <link name="a">\n      <visual name="v">\n        <|\n    </link>\n    <link name="b"/>')
+    labels = set(_items(marked))
+    assert {"geometry", "material", "transparency"} <= labels and "visual" not in labels
+
+
+def test_complete_siblings_before_the_cursor_are_skipped_but_comments_after_them_are_read() -> None:
+    siblings = "\n".join(f'    <link name="l{i}"><pose>0 0 {i} 0 0 0</pose></link>' for i in range(50))
+    assert "link" in _items(doc(f"{siblings}\n    <|"))
+    assert _items(doc(f"{siblings}\n    <!-- <|")) == {}
+    assert _items(doc(f"{siblings}\n    <![CDATA[ <|")) == {}

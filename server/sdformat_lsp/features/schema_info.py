@@ -321,6 +321,13 @@ def _anchor(analysis: Analysis, offset: int) -> XmlElement | None:
     return None
 
 
+def _well_closed(text: str, el: XmlElement) -> bool:
+    """``el`` ends with ``/>`` or with its own end tag, as written."""
+    if el.self_closing:
+        return text.startswith("/>", el.stag_end - 2)
+    return el.etag_start >= 0 and text.startswith("</" + el.tag, el.etag_start) and text.endswith(">", 0, el.end)
+
+
 def cursor_context(analysis: Analysis, offset: int) -> CursorContext | None:
     """The open elements at ``offset`` and whether it is in content or a start tag;
     None inside a comment, CDATA, a processing instruction, a declaration or an end tag."""
@@ -332,6 +339,11 @@ def cursor_context(analysis: Analysis, offset: int) -> CursorContext | None:
         chain = [anchor, *anchor.ancestors()]
         stack = [Open(e.tag, e.ts - 1) for e in reversed(chain)]
         pos = anchor.stag_end
+        # children complete before the cursor leave nothing open: skip them (a world holds thousands)
+        for child in anchor.children:
+            if child.end > offset or not _well_closed(text, child):
+                break
+            pos = child.end
     content_start = pos
     find, startswith = text.find, text.startswith
     while True:
