@@ -149,7 +149,7 @@ def test_snippet_indentation_follows_the_document() -> None:
 def test_the_document_root_when_there_is_none_yet() -> None:
     items = _items("<|")
     assert set(items) == {"sdf"}
-    assert items["sdf"].insert_text.startswith('sdf version="${1:1.12}">')
+    assert items["sdf"].insert_text.startswith('sdf version="${1|1.12,1.11,1.10,1.9,')
     assert _items('<sdf version="1.9"/>\n<|') == {}
 
 
@@ -232,6 +232,10 @@ def test_booleans_in_element_text_and_attributes() -> None:
     assert spanned(a.text, result.replace_span) == "tr"
     assert "default" in _items(doc("    <static>|"))["false"].detail
     assert set(_items('<sdf version="1.12"><world name="w"><include merge="|"/></world></sdf>')) == {"true", "false"}
+
+
+def test_the_version_attribute_offers_the_known_versions() -> None:
+    assert list(_items('<sdf version="1.|">\n</sdf>'))[:3] == ["1.12", "1.11", "1.10"]
 
 
 def test_no_values_for_free_text() -> None:

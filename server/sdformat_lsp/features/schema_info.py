@@ -37,7 +37,8 @@ ROOT_TAGS = ("sdf", "gazebo")  # SDFormat 1.0 and 1.2 called the root <gazebo>
 # every version from 1.2 to 1.12. Each value is (value, first version, last
 # version); None means "from the first version" or "still accepted". 1.0
 # states no lists and is offered what 1.2 accepts. Booleans are not listed:
-# every attribute or element of spec type ``bool`` is offered true/false.
+# every attribute or element of spec type ``bool`` is offered true/false;
+# the root's ``version`` is offered every version with a table, newest first.
 #
 # Keyed by (element tag, attribute name); None as the attribute names the
 # element's own text. The attribute must still exist in the declared
@@ -118,6 +119,8 @@ BOOLS = ("true", "false")
 
 def enum_values(tag: str, attr: str | None, value_type: str | None, version: str) -> tuple[str, ...]:
     """The values offered for ``attr`` of ``<tag>`` (or its text when None) in ``version``."""
+    if tag in ROOT_TAGS and attr == "version":
+        return tuple(reversed(known_versions()))  # newest first
     listed = ENUMS.get((tag, attr))
     if listed is not None:
         key = version_key(version)
