@@ -98,10 +98,10 @@ def scan(text: str) -> ScanResult:
     lookaheads = 0
     find = text.find
     token = _TOKEN.match
-    attr_pieces = _TOKEN_ATTR.findall
     intern = sys.intern
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
+    shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
     while pos < n:
         m = token(text, pos)
         if m is not None:
@@ -112,24 +112,21 @@ def scan(text: str) -> ScanResult:
                 ts = pos + 1
                 attrs: dict[str, XmlAttribute] | Mapping[str, XmlAttribute] = NO_ATTRIBUTES
                 if attr_src:
+                    shape = shapes.get(attr_src)
+                    if shape is None:
+                        shapes[attr_src] = shape = _attribute_shape(attr_src)
                     attrs = {}
                     p = ts + len(name)
-                    for lead, aname, eq, dq, sq in attr_pieces(attr_src):
-                        ns = p + len(lead)
-                        ne = ns + len(aname)
-                        vs = ne + len(eq) + 1
-                        raw = dq or sq
-                        p = vs + len(raw) + 1  # after the closing quote
-                        if aname not in attrs:
-                            a = new_attr(XmlAttribute)
-                            a.name = aname = intern(aname)
-                            a.value = decode(raw) if "&" in raw else raw
-                            a.ns = ns
-                            a.ne = ne
-                            a.vs = vs
-                            a.ve = p - 1
-                            a.terminated = True
-                            attrs[aname] = a
+                    for aname, value, ns, ne, vs, ve in shape:
+                        a = new_attr(XmlAttribute)
+                        a.name = aname
+                        a.value = value
+                        a.ns = p + ns
+                        a.ne = p + ne
+                        a.vs = p + vs
+                        a.ve = p + ve
+                        a.terminated = True
+                        attrs[aname] = a
                 el = new(XmlElement)
                 el.tag = intern(name)
                 el.ts = ts
@@ -271,6 +268,26 @@ def scan(text: str) -> ScanResult:
         result.unclosed.append(el)
     result.depth = depth
     return result
+
+
+def _attribute_shape(source: str) -> tuple[tuple[str, str, int, int, int, int], ...]:
+    """The attributes in the text between a tag name and its '>': (name, value,
+    name start, name end, value start, value end) relative to that text, first
+    of each name only. Documents repeat the same few (``name="visual"``,
+    ``degrees="true"``), so the scanner reads each distinct text once."""
+    out = []
+    seen = set()
+    p = 0
+    for lead, name, eq, dq, sq in _TOKEN_ATTR.findall(source):
+        ns = p + len(lead)
+        ne = ns + len(name)
+        vs = ne + len(eq) + 1
+        raw = dq or sq
+        p = vs + len(raw) + 1  # after the closing quote
+        if name not in seen:
+            seen.add(name)
+            out.append((sys.intern(name), decode(raw), ns, ne, vs, p - 1))
+    return tuple(out)
 
 
 def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult) -> XmlElement | None:
