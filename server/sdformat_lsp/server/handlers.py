@@ -34,6 +34,7 @@ from .. import features
 from ..semantics import Analysis
 from ..text import Span
 from .convert import Place, to_lsp_diagnostic, to_offset, to_range, to_span
+from .documents import path_to_uri
 from .faults import RequestFailed, guarded
 
 if TYPE_CHECKING:
@@ -138,8 +139,13 @@ def register_features(server: "SdformatLanguageServer") -> None:
         if snap is None:
             return None
         analysis, place, _ = snap
-        span = features.prepare_rename(analysis, offset_of(place, params.position))
+        offset = offset_of(place, params.position)
+        span = features.prepare_rename(analysis, offset)
         if span is None:
+            refusal = features.rename_refusal(analysis, offset)
+            if refusal is not None and refusal.path is not None:
+                # a frame of an included file: say where it can be renamed instead of a bare "cannot rename"
+                raise RequestFailed(message=refusal.message)
             return None
         return types.PrepareRenamePlaceholder(range=to_range(place.lines, span, place.encoding), placeholder=analysis.text[span.start : span.end])
 
@@ -187,6 +193,23 @@ def register_features(server: "SdformatLanguageServer") -> None:
                 )
             )
         return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
+    @guarded(types.TEXT_DOCUMENT_DOCUMENT_LINK)
+    async def document_link(params: types.DocumentLinkParams) -> list[types.DocumentLink] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place, _ = snap
+        tooltips = get_capability(server.client_capabilities, "text_document.document_link.tooltip_support", False)
+        return [
+            types.DocumentLink(
+                range=to_range(place.lines, link.span, place.encoding),
+                target=path_to_uri(link.path),
+                tooltip=link.tooltip if tooltips else None,
+            )
+            for link in features.document_links(analysis)
+        ] or None
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
