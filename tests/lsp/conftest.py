@@ -48,7 +48,8 @@ SERVER = [sys.executable, "-m", "sdformat_lsp"]
 
 
 def make_client() -> LanguageClient:
-    """pytest-lsp's client, but keeping *every* publishDiagnostics (to prove old versions never arrive)."""
+    """pytest-lsp's client, but keeping *every* publishDiagnostics (to prove old versions never arrive),
+    and accepting (and recording) ``client/registerCapability``."""
     client = LanguageClient(converter_factory=default_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
 
@@ -56,9 +57,14 @@ def make_client() -> LanguageClient:
         client.published.append(params)  # type: ignore[attr-defined]
         client.diagnostics[params.uri] = params.diagnostics
 
+    def register_capability(client: LanguageClient, params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+    features[types.CLIENT_REGISTER_CAPABILITY] = register_capability
     register_lsp_features(client, features)
     client.published = []  # type: ignore[attr-defined]
+    client.registrations = []  # type: ignore[attr-defined]  # what the server registered dynamically
     return client
 
 
