@@ -49,8 +49,23 @@ class Builder:
         self.text = xml.text
         self.diagnostics: list[Diagnostic] = []
         self.version: tuple[int, int] = (0, 0)
+        self._numbers: dict[str, tuple[float, ...]] = {}
 
     # -- small readers -------------------------------------------------
+
+    def numbers(self, text: str) -> tuple[float, ...]:
+        """The numbers of a pose's text; () when one is not a finite number.
+        Remembered by text: a document repeats its poses (``0 0 0.1 0 0 0``)."""
+        found = self._numbers.get(text)
+        if found is None:
+            try:
+                found = tuple(map(float, text.split()))
+            except ValueError:
+                found = ()
+            if not all(map(math.isfinite, found)):
+                found = ()
+            self._numbers[text] = found
+        return found
 
     def name_of(self, el: XmlElement, required: bool = True) -> tuple[str, Span | None]:
         a = el.attributes.get("name")
@@ -87,15 +102,9 @@ class Builder:
         if el is None:
             return NO_POSE
         if not el.attributes:  # most poses: six numbers, nothing else to read
-            words = el.text.split()
-            if len(words) == 6:
-                try:
-                    numbers = tuple(map(float, words))
-                except ValueError:
-                    pass  # found and placed below
-                else:
-                    if all(map(math.isfinite, numbers)):
-                        return PoseSpec(el, numbers)
+            numbers = self.numbers(el.text)
+            if len(numbers) == 6:
+                return PoseSpec(el, numbers)
         rel = fmt_attr = deg_attr = None
         if el.attributes:
             rel = self.attr_ref(el, "relative_to", "relative_to")
@@ -130,11 +139,8 @@ class Builder:
         expected = 7 if quat else 6
         if not words:
             return PoseSpec(el, relative_to=rel, quaternion=False, degrees=degrees, valid=valid)
-        try:  # the common case in one go; any problem is found (and placed) by the loop below
-            numbers = tuple(map(float, words))
-        except ValueError:
-            numbers = ()
-        if len(numbers) == expected == len(words) and all(map(math.isfinite, numbers)):
+        numbers = self.numbers(el.text)  # the common case; any problem is found (and placed) by the loop below
+        if len(numbers) == expected:
             if not quat or any(abs(v) >= 1e-300 for v in numbers[3:]):
                 return PoseSpec(el, numbers, quat, degrees, rel, valid)
         span = el.text_span or el.tag_span
