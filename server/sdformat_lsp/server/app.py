@@ -43,6 +43,14 @@ DIAGNOSTIC_IDENTIFIER = "sdformat"
 SETTINGS_TIMEOUT = 3.0
 # Files larger than this are not read just to place a related location.
 MAX_RELATED_FILE = 64 * 1024 * 1024
+# Files whose change on disk can change what an include brings in; watched
+# through workspace/didChangeWatchedFiles when the client can register watchers.
+WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config")
+WATCHER_ID = "sdformat-include-watcher"
+
+
+def _path_key(path: str) -> str:
+    return os.path.normcase(os.path.abspath(path))
 
 
 class SdformatProtocol(LanguageServerProtocol):
@@ -107,6 +115,12 @@ class SdformatLanguageServer(LanguageServer):
         # Analyses of included files, shared by every document for the whole
         # session; entries revalidate themselves against the files' mtimes.
         self.include_cache = IncludeCache()
+        # The text of every open document with a path, for the core to read
+        # included files from (unsaved edits win over the disk): replaced, never
+        # mutated in place, on the event loop; read from analysis threads.
+        self._buffers: dict[str, tuple[str, int]] = {}
+        self._refresh_after: set[str] = set()  # pull clients: ask them to pull again once these settle
+        self.watching = False  # workspace/didChangeWatchedFiles registered
         self._release_initial_hold: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()
         _register(self)
@@ -116,7 +130,48 @@ class SdformatLanguageServer(LanguageServer):
     def options(self) -> Options:
         """The core appends SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH
         and GAZEBO_MODEL_PATH to these (see docs/includes.md)."""
-        return Options(resource_paths=self.settings.resource_paths, include_cache=self.include_cache)
+        return Options(resource_paths=self.settings.resource_paths, include_cache=self.include_cache, open_documents=self.open_document)
+
+    def open_document(self, path: str) -> tuple[str, int] | None:
+        """``Options.open_documents``: the editor's text of ``path`` and its revision, if it is open."""
+        return self._buffers.get(_path_key(path))
+
+    def track_buffer(self, doc: Document, *, closed: bool = False) -> None:
+        """Keep the core's view of the open documents current (on open, change and close)."""
+        path = doc.path
+        if path is None:
+            return
+        key = _path_key(path)
+        if closed:
+            self._buffers.pop(key, None)
+        else:
+            self._buffers[key] = (doc.text, doc.revision)
+
+    def revalidate_dependents(self, paths: list[str] | set[str], *, immediate: bool, skip: str | None = None,
+                              text: str | None = None) -> int:
+        """Check again every open document (but ``skip``) whose includes read one of ``paths``.
+
+        With ``text``, only those whose analysis read a different text for it
+        (a file opened in the editor with the content they already saw needs nothing).
+        """
+        count = 0
+        for doc in self.documents:
+            if doc.uri == skip:
+                continue
+            hit = next((p for p in paths if self.depends_on(doc.uri, p)), None)
+            if hit is None:
+                continue
+            if text is not None:
+                latest = self.scheduler.latest(doc.uri)
+                seen = latest[1].included_analysis(os.path.abspath(hit)) if latest is not None else None
+                if seen is not None and seen.text == text:
+                    continue
+            doc.touch()
+            self.scheduler.schedule(doc, immediate=immediate)
+            if self.pull_diagnostics:
+                self._refresh_after.add(doc.uri)
+            count += 1
+        return count
 
     def _analyze(self, text: str, path: str | None) -> Analysis:
         """Runs in a worker thread. The options are read here, once per run."""
@@ -153,7 +208,8 @@ class SdformatLanguageServer(LanguageServer):
         return lines
 
     def depends_on(self, uri: str, path: str) -> bool:
-        """Whether the latest analysis of ``uri`` read ``path`` through its includes."""
+        """Whether the latest analysis of ``uri`` read ``path`` through its includes (at any depth),
+        or searched a directory that holds it (a model that appears there can resolve an include)."""
         latest = self.scheduler.latest(uri)
         if latest is None:
             return False
@@ -165,7 +221,11 @@ class SdformatLanguageServer(LanguageServer):
             if id(record) in seen:
                 continue
             seen.add(id(record))
-            if target in (os.path.abspath(p) for p in record.dependencies) or (record.path and os.path.abspath(record.path) == target):
+            for dep in record.dependencies:
+                dep = os.path.abspath(dep)
+                if dep == target or target.startswith(dep.rstrip(os.sep) + os.sep):
+                    return True
+            if record.path and os.path.abspath(record.path) == target:
                 return True
             if record.analysis is not None:
                 stack.extend(record.analysis.includes)
@@ -181,7 +241,13 @@ class SdformatLanguageServer(LanguageServer):
     def _settled(self, doc: Document, analysis: Analysis) -> None:
         """The debounced analysis of ``doc``'s current revision is ready."""
         if self.pull_diagnostics:
-            return  # the client asks; ``textDocument/diagnostic`` answers from the same result
+            # the client asks; ``textDocument/diagnostic`` answers from the same result. A document
+            # re-checked because a file it includes changed is not one the client will ask about
+            # by itself: tell it to pull again (if it can be told) now that the result is ready.
+            if doc.uri in self._refresh_after:
+                self._refresh_after.discard(doc.uri)
+                self.refresh_pulled_diagnostics()
+            return
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=doc.uri, diagnostics=self.lsp_diagnostics(doc.uri, analysis), version=doc.version)
         )
@@ -249,6 +315,31 @@ class SdformatLanguageServer(LanguageServer):
         finally:
             release()
         self.refresh_pulled_diagnostics()
+
+    async def register_watchers(self) -> None:
+        """Ask the client to report changes to files that includes read (SDFormat, URDF, model.config)."""
+        watchers = [types.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS]
+        registration = types.Registration(
+            id=WATCHER_ID,
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await asyncio.wait_for(self.client_register_capability_async(types.RegistrationParams(registrations=[registration])), SETTINGS_TIMEOUT)
+        except Exception as exc:  # the client refused or never answered: saves still re-check includers
+            log.warning("could not register file watchers (%s); included files changed on disk are noticed when saved in the editor", exc or type(exc).__name__)
+            return
+        self.watching = True
+        log.info("watching %s for changes to included files", ", ".join(WATCHED_GLOBS))
+
+    def files_changed(self, paths: set[str]) -> int:
+        """Files changed on disk: forget what the cache read from them and re-check their includers."""
+        for path in paths:
+            self.include_cache.invalidate(path)
+            self._disk_lines.pop(path, None)
+        # an open file is read from the editor: its includers do not care about the disk
+        on_disk = {p for p in paths if self.documents.by_path(p) is None}
+        return self.revalidate_dependents(on_disk, immediate=True) if on_disk else 0
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in the background, keeping a reference until it is done."""
@@ -360,6 +451,8 @@ def _register(server: SdformatLanguageServer) -> None:
                 server.reanalyse_all()
         finally:
             server._release_initial_hold()
+        if get_capability(server.client_capabilities, "workspace.did_change_watched_files.dynamic_registration", False):
+            server.spawn(server.register_watchers())
 
     @server.feature(types.SHUTDOWN)
     def shutdown(params: None) -> None:
@@ -380,7 +473,11 @@ def _register(server: SdformatLanguageServer) -> None:
     @guarded(types.TEXT_DOCUMENT_DID_OPEN, notification=True)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         doc = server.documents.open(params.text_document)
+        server.track_buffer(doc)
         server.scheduler.schedule(doc, immediate=True)
+        if doc.path is not None:
+            # its includers read it from the editor from now on (only matters if the text differs)
+            server.revalidate_dependents([doc.path], immediate=False, skip=doc.uri, text=doc.text)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded(types.TEXT_DOCUMENT_DID_CHANGE, notification=True)
@@ -389,29 +486,42 @@ def _register(server: SdformatLanguageServer) -> None:
         if doc is None:
             log.warning("ignoring a change to %s, which is not open", params.text_document.uri)
             return
+        server.track_buffer(doc)
         server.scheduler.schedule(doc)
+        if doc.path is not None:
+            # open documents that include this one see the unsaved edit (debounced like any change)
+            server.revalidate_dependents([doc.path], immediate=False, skip=doc.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded(types.TEXT_DOCUMENT_DID_CLOSE, notification=True)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        server.documents.close(uri)
+        doc = server.documents.close(uri)
         server.scheduler.forget(uri)
+        if doc is not None and doc.path is not None:
+            # unsaved edits are gone: its includers read the disk again
+            server.track_buffer(doc, closed=True)
+            server.revalidate_dependents([doc.path], immediate=True)
         if not server.pull_diagnostics:
             server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded(types.TEXT_DOCUMENT_DID_SAVE, notification=True)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        # Included files are read from disk: a saved file can change the
-        # diagnostics of every open document that includes it.
+        # An open file is read from the editor, so its includers saw the text
+        # being saved already. A save of a file that is not open (or by a
+        # client that sends no watched-file events) re-checks its includers.
         path = uri_to_path(params.text_document.uri)
-        if path is None:
+        if path is None or server.documents.get(params.text_document.uri) is not None:
             return
-        for doc in server.documents:
-            if doc.uri != params.text_document.uri and server.depends_on(doc.uri, path):
-                doc.touch()
-                server.scheduler.schedule(doc, immediate=True)
+        server.files_changed({path})
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, notification=True)
+    def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+        paths = {p for p in (uri_to_path(c.uri) for c in params.changes) if p is not None}
+        if paths:
+            server.files_changed(paths)
 
     @guarded(types.TEXT_DOCUMENT_DIAGNOSTIC)
     async def pull_diagnostics(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
