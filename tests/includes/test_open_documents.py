@@ -114,3 +114,21 @@ def test_records_say_where_the_file_was_found(tmp_path: Path) -> None:
     relative = ROBOT.replace("model://gripper", "models/gripper/model.sdf")
     (rec,) = analyze(relative, str(tmp_path / "robot.sdf"), Options()).includes
     assert rec.lookup.found_in == str(tmp_path) and rec.config is None and rec.path == str(gripper)
+
+
+def test_invalidate_drops_what_depends_on_a_path_open_or_not(tmp_path: Path) -> None:
+    models, gripper = _models(tmp_path)
+    buffers, cache = Buffers(), IncludeCache()
+    options = Options(resource_paths=(str(models),), include_cache=cache, open_documents=buffers)
+    path = str(tmp_path / "robot.sdf")
+    analyze(ROBOT, path, options)
+    assert len(cache) == 1
+    cache.invalidate(str(tmp_path / "unrelated.sdf"))
+    assert len(cache) == 1
+    cache.invalidate(str(gripper))
+    assert len(cache) == 0
+    buffers.open[str(gripper)] = (GRIPPER, 1)
+    analyze(ROBOT, path, options)
+    assert len(cache) == 1
+    cache.invalidate(str(gripper))
+    assert len(cache) == 0
