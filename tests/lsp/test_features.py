@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from lsprotocol import types
+import pytest_lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
@@ -145,6 +146,21 @@ async def test_completion_replaces_the_whole_word(arm: Session):
     assert item.text_edit.range == arm.range(URI, start, start + len("shoulder"))
     assert next(i for i in result.items if i.label == "__model__").kind == types.CompletionItemKind.Module
     assert "tool" not in [i.label for i in result.items]  # posed relative to upper: it would close a cycle
+
+
+async def test_completion_details_resolve_lazily_or_come_with_the_list(arm: Session):
+    """A client that resolves ``detail`` gets each frame's pose on request; others get it in the list."""
+    start = find(TEXT, "shoulder", within='<link name="upper">')
+    result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3)))
+    base = next(i for i in result.items if i.label == "base")
+    caps = pytest_lsp.client_capabilities(arm.editor)  # what this session's client declared
+    props = caps.text_document.completion.completion_item.resolve_support
+    if props is not None and "detail" in (props.properties or []):
+        assert not base.detail and base.data
+        resolved = await arm.client.completion_item_resolve_async(base)
+        assert "attached to" in resolved.detail and "xyz" in resolved.detail
+    else:
+        assert "attached to" in base.detail and "xyz" in base.detail
 
 
 async def test_no_completion_outside_references(arm: Session):

@@ -75,9 +75,14 @@ class _Context:
     value_start: int  # where the reference text starts
 
 
-def complete(analysis: Analysis, offset: int, snippets: bool = True) -> CompletionList:
+def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
     """Frame names legal at ``offset`` in a frame reference; elsewhere what the schema
-    allows there (see :mod:`.schema_completion`), as snippets when ``snippets``."""
+    allows there (see :mod:`.schema_completion`), as snippets when ``snippets``.
+
+    With ``details=False`` frame items carry no detail (resolved pose and link):
+    a client that resolves items asks for it per item (:func:`frame_detail`),
+    which keeps a list of thousands of frames cheap to build and to send.
+    """
     offset = max(0, min(offset, len(analysis.text)))
     ctx = _context(analysis, offset)
     if ctx is None:
@@ -88,7 +93,25 @@ def complete(analysis: Analysis, offset: int, snippets: bool = True) -> Completi
     span = _word(analysis.text, offset, ctx.value_start)
     if analysis.graphs is None:
         return CompletionList([], span)
-    return CompletionList(_items(analysis, ctx), span)
+    return CompletionList(_items(analysis, ctx, details), span)
+
+
+def frame_detail(analysis: Analysis, offset: int, label: str) -> str | None:
+    """The detail of the frame item ``label`` offered at ``offset`` (for lazily resolved items)."""
+    if analysis.graphs is None:
+        return None
+    ctx = _context(analysis, max(0, min(offset, len(analysis.text))))
+    if ctx is None:
+        return None
+    rules = _rules(analysis, ctx)
+    if rules is None or rules.scope is None:
+        return None
+    if label == WORLD and rules.world and rules.scope.kind == "model":
+        return _detail(analysis, rules.scope, WORLD_SENTINEL)
+    for name, node in rules.scope.nested_frames():
+        if name == label:
+            return _detail(analysis, rules.scope, node)
+    return None
 
 
 # -- where is the cursor ---------------------------------------------------
@@ -265,7 +288,7 @@ def _reaching(nodes: Iterable[FrameNode], target: FrameNode, step: Callable[[Fra
     return out
 
 
-def _items(analysis: Analysis, ctx: _Context) -> list[CompletionItem]:
+def _items(analysis: Analysis, ctx: _Context, details: bool = True) -> list[CompletionItem]:
     rules = _rules(analysis, ctx)
     if rules is None or rules.scope is None:
         return []
@@ -288,18 +311,19 @@ def _items(analysis: Analysis, ctx: _Context) -> list[CompletionItem]:
         if id(node) in rules.excluded:
             continue
         seen.add(name)
-        out.append(_item(analysis, scope, name, node))
+        out.append(_item(analysis, scope, name, node, details))
     if rules.world and WORLD not in seen and scope.kind == "model":
-        out.append(_item(analysis, scope, WORLD, WORLD_SENTINEL))
+        out.append(_item(analysis, scope, WORLD, WORLD_SENTINEL, details))
     return out
 
 
-def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode) -> CompletionItem:
+def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode, details: bool = True) -> CompletionItem:
     depth = name.count("::")
     alias = name == WORLD or name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
     group = 2 if depth else (1 if alias else 0)
     sort_text = f"{group}{depth:03d}{name}"
-    return CompletionItem(name, "world" if node.kind == "world" else node.kind, _detail(analysis, scope, node), sort_text)
+    detail = _detail(analysis, scope, node) if details else ""
+    return CompletionItem(name, "world" if node.kind == "world" else node.kind, detail, sort_text)
 
 
 def _detail(analysis: Analysis, scope: Scope, node: FrameNode) -> str:
@@ -321,4 +345,4 @@ def _detail(analysis: Analysis, scope: Scope, node: FrameNode) -> str:
     return " · ".join(parts)
 
 
-__all__ = ["CompletionItem", "CompletionList", "complete"]
+__all__ = ["CompletionItem", "CompletionList", "complete", "frame_detail"]

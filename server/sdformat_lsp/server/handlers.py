@@ -63,6 +63,8 @@ COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
 
 # Typing one of these may open a frame reference: a quote starts an
 # attribute value, ':' continues a scoped name, '>' ends <parent>/<child>;
+FRAME_KINDS = frozenset({"link", "joint", "frame", "model", "world"})
+
 # '<' starts an element (schema completion).
 COMPLETION_TRIGGERS = ['"', "'", ":", ">", "<"]
 
@@ -162,7 +164,11 @@ def register_features(server: "SdformatLanguageServer") -> None:
             raise RequestFailed(message=exc.message) from None
         return workspace_edit(place, version, edits)
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
+    def resolves_detail() -> bool:
+        props = get_capability(server.client_capabilities, "text_document.completion.completion_item.resolve_support.properties", None)
+        return bool(props) and "detail" in props
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
     @guarded(types.TEXT_DOCUMENT_COMPLETION)
     async def completion(params: types.CompletionParams) -> types.CompletionList | None:
         snap = await snapshot(params.text_document.uri)
@@ -171,7 +177,9 @@ def register_features(server: "SdformatLanguageServer") -> None:
         analysis, place, _ = snap
         offset = offset_of(place, params.position)
         snippets = bool(get_capability(server.client_capabilities, "text_document.completion.completion_item.snippet_support", False))
-        result = features.complete(analysis, offset, snippets)
+        lazy = resolves_detail()  # thousands of frames: poses are worked out only for the item the user looks at
+        result = features.complete(analysis, offset, snippets, details=not lazy)
+        data = {"uri": params.text_document.uri, "offset": offset, "text": len(analysis.text)} if lazy else None
         replace = to_range(place.lines, result.replace_span, place.encoding)
         cursor = types.Range(start=params.position, end=params.position)
         # A text edit must stay on one line and contain the cursor; otherwise insert the label.
@@ -190,9 +198,27 @@ def register_features(server: "SdformatLanguageServer") -> None:
                     # snippet syntax only for clients that declared snippetSupport (features.complete made plain text otherwise)
                     insert_text_format=types.InsertTextFormat.Snippet if item.snippet and snippets else None,
                     text_edit=types.TextEdit(range=replace if usable else cursor, new_text=item.insert_text if item.insert_text is not None else item.label),
+                    data=data if lazy and not item.detail and item.kind in FRAME_KINDS else None,
                 )
             )
         return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    @guarded(types.COMPLETION_ITEM_RESOLVE)
+    async def completion_resolve(item: types.CompletionItem) -> types.CompletionItem:
+        data = item.data if isinstance(item.data, dict) else None
+        if not data or "uri" not in data:
+            return item
+        snap = await snapshot(str(data["uri"]))
+        if snap is None:
+            return item
+        analysis = snap[0]
+        if len(analysis.text) != data.get("text"):
+            return item  # the document changed since the list was made: its offsets no longer apply
+        detail = features.frame_detail(analysis, int(data.get("offset", 0)), item.label)
+        if detail:
+            item.detail = detail
+        return item
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
     @guarded(types.TEXT_DOCUMENT_DOCUMENT_LINK)
