@@ -10,6 +10,7 @@ the graphs are also kept as networkx ``DiGraph`` objects for the features
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field, replace
 from collections.abc import MutableMapping
 from typing import Callable, Iterator
@@ -20,6 +21,12 @@ from ..model import Frame, Include, Joint, Link, Model, Named, PoseSpec, Ref, Wo
 from .pose import IDENTITY, Transform, transform_of
 
 MODEL_FRAME = "__model__"
+
+
+def _weak(obj: object | None):
+    """A weak reference to ``obj`` (None stays None)."""
+    return weakref.ref(obj) if obj is not None else None
+
 WORLD = "world"
 
 
@@ -27,29 +34,66 @@ class FrameNode:
     """A vertex of the frame graphs: a link, joint, frame, model or the world."""
 
     __slots__ = (
-        "kind", "name", "scope", "entity", "inner", "static",
-        "attached_ref", "attached_to", "attached_default",
-        "relative_ref", "relative_to", "transform",
+        "kind", "name", "_scope", "entity", "_inner", "static",
+        "attached_ref", "_attached_to", "attached_default",
+        "relative_ref", "_relative_to", "transform",
         "_link", "_link_state", "_pose", "_pose_state", "__weakref__",
     )
 
     def __init__(self, kind: str, name: str, scope: "Scope | None", entity: object | None) -> None:
         self.kind = kind  # link, joint, frame, model, world
         self.name = name  # local name in ``scope``
-        self.scope = scope  # the scope that lists this node by ``name`` (None: the root)
+        self._scope = _weak(scope)  # the scope that lists this node by ``name`` (None: the root)
         self.entity = entity  # Link/Joint/Frame/Model/World of the document model
-        self.inner: Scope | None = None  # for models and the world: the scope it opens
+        self._inner = None  # for models and the world: the scope it opens
         self.static = False
         self.attached_ref: Ref | None = None  # the reference that gave the edge
-        self.attached_to: FrameNode | None = None
+        self._attached_to = None  # weak, like every reference between nodes (see ``scope``)
         self.attached_default = False  # edge follows a default rule, not a written reference
         self.relative_ref: Ref | None = None
-        self.relative_to: FrameNode | None = None
+        self._relative_to = None
         self.transform: Transform = IDENTITY  # X_{relative_to, self}
-        self._link: FrameNode | None = None
-        self._link_state = 0  # 0 unknown, 1 resolved, 2 failed
+        self._link = None  # a weak reference to the memoised attached link
+        self._link_state = 0  # 0 unknown, 1 resolved to _link, 2 failed, 3 the node itself
         self._pose: Transform | None = None
         self._pose_state = 0
+
+    # Back-references are weak: scopes own their nodes and child scopes, so an
+    # analysis that is dropped is freed by reference counting at once instead of
+    # waiting for (and paying for) a pass of the cyclic garbage collector.
+    @property
+    def scope(self) -> "Scope | None":
+        return self._scope() if self._scope is not None else None
+
+    @scope.setter
+    def scope(self, value: "Scope | None") -> None:
+        self._scope = _weak(value)
+
+    @property
+    def inner(self) -> "Scope | None":
+        return self._inner() if self._inner is not None else None
+
+    @inner.setter
+    def inner(self, value: "Scope | None") -> None:
+        self._inner = _weak(value)
+
+    @property
+    def attached_to(self) -> "FrameNode | None":
+        """What this frame is attached to (the edge of the attached_to graph)."""
+        return self._attached_to() if self._attached_to is not None else None
+
+    @attached_to.setter
+    def attached_to(self, value: "FrameNode | None") -> None:
+        self._attached_to = _weak(value)
+
+    @property
+    def relative_to(self) -> "FrameNode | None":
+        """The frame this frame's pose is expressed in (the edge of the relative_to graph)."""
+        return self._relative_to() if self._relative_to is not None else None
+
+    @relative_to.setter
+    def relative_to(self, value: "FrameNode | None") -> None:
+        self._relative_to = _weak(value)
 
     @property
     def is_sink(self) -> bool:
@@ -75,19 +119,51 @@ class FrameNode:
         return f"<FrameNode {self.kind} {self.name}>"
 
 
-@dataclass(eq=False)
 class Scope:
     """A model or world and the frames it declares."""
 
-    kind: str  # model or world
-    name: str
-    entity: Model | World
-    parent: "Scope | None"
-    node: FrameNode | None = None  # the model's own frame (its __model__); the world node for a world
-    frames: dict[str, FrameNode] = field(default_factory=dict)
-    children: dict[str, "Scope"] = field(default_factory=dict)
-    version: tuple[int, int] = (1, 12)
-    path: str | None = None  # the file this scope was written in, when not the analysed document
+    __slots__ = ("kind", "name", "entity", "_parent", "_node", "frames", "children", "version", "path", "__weakref__")
+
+    def __init__(
+        self,
+        kind: str,  # model or world
+        name: str,
+        entity: "Model | World",
+        parent: "Scope | None",
+        node: FrameNode | None = None,  # the model's own frame (its __model__); the world node for a world
+        frames: "MutableMapping[str, FrameNode] | None" = None,
+        children: "dict[str, Scope] | None" = None,
+        version: tuple[int, int] = (1, 12),
+        path: str | None = None,  # the file this scope was written in, when not the analysed document
+    ) -> None:
+        self.kind = kind
+        self.name = name
+        self.entity = entity
+        self._parent = _weak(parent)
+        self._node = _weak(node)
+        self.frames = frames if frames is not None else {}
+        self.children = children if children is not None else {}
+        self.version = version
+        self.path = path
+
+    @property
+    def parent(self) -> "Scope | None":
+        return self._parent() if self._parent is not None else None
+
+    @parent.setter
+    def parent(self, value: "Scope | None") -> None:
+        self._parent = _weak(value)
+
+    @property
+    def node(self) -> FrameNode | None:
+        return self._node() if self._node is not None else None
+
+    @node.setter
+    def node(self, value: FrameNode | None) -> None:
+        self._node = _weak(value)
+
+    def __repr__(self) -> str:
+        return f"<Scope {self.kind} {self.name!r}>"
 
     @property
     def depth(self) -> int:
@@ -147,6 +223,7 @@ class FrameGraphs:
         self.version = version
         self.include_resolver = include_resolver
         self.nodes: list[FrameNode] = []
+        self.scopes: list[Scope] = []  # every scope, held here (nodes and child scopes point back weakly)
         self.resolutions: list[Resolution] = []
         self.by_ref: dict[int, Resolution] = {}
         self._attached: nx.DiGraph | None = None
@@ -194,6 +271,7 @@ class FrameGraphs:
 
     def _world_scope(self, world: World) -> Scope:
         scope = Scope("world", world.name, world, None, version=self.version)
+        self.scopes.append(scope)
         wnode = self._node("world", WORLD, None, world)
         wnode.inner = scope
         scope.node = wnode
@@ -246,6 +324,7 @@ class FrameGraphs:
         path = getattr(model.source, "path", None) if model.source is not None else scope.path
         view = Scope(scope.kind, scope.name, model, scope.parent, node=proxy, frames=_MergedFrames(scope.frames, proxy),
                      children=scope.children, version=self.version, path=path)
+        self.scopes.append(view)
         if inc.placement_frame is not None and inc.placement_frame.text and inc.pose is not None:
             self.merged_placement[id(proxy)] = (inc.placement_frame, view)
         for member in model.members:
@@ -272,6 +351,7 @@ class FrameGraphs:
         while stack:
             m, p = stack.pop()
             scope = Scope("model", m.name, m, p, version=self.version, path=getattr(m.source, "path", None) if m.source else (p.path if p else None))
+            self.scopes.append(scope)
             node = self._node("model", m.name, p, m)
             node.inner = scope
             node.static = m.static or (p is not None and p.node is not None and p.node.static and p.kind == "model")
@@ -462,14 +542,14 @@ class FrameGraphs:
     def attached_link(self, node: FrameNode) -> FrameNode | None:
         """The sink of ``node``'s attached_to chain, if it is a legal one."""
         if node._link_state:
-            return node._link if node._link_state == 1 else None
+            return _memo_link(node)
         path: list[FrameNode] = []
         seen: set[int] = set()
         cur: FrameNode | None = node
         result: FrameNode | None = None
         while cur is not None:
             if cur._link_state:
-                result = cur._link if cur._link_state == 1 else None
+                result = _memo_link(cur)
                 break
             if id(cur) in seen:
                 result = None
@@ -481,8 +561,10 @@ class FrameGraphs:
                 break
             cur = cur.attached_to
         for p in path:
-            p._link = result
-            p._link_state = 1 if result is not None else 2
+            if result is p:  # a sink: remember "itself" without a reference to itself (no cycle to collect)
+                p._link, p._link_state = None, 3
+            else:
+                p._link, p._link_state = _weak(result), 1 if result is not None else 2
         return result
 
     def attached_cycle(self, node: FrameNode) -> list[FrameNode] | None:
@@ -635,6 +717,12 @@ class _WorldSentinel(FrameNode):
 
 
 WORLD_SENTINEL = _WorldSentinel("world", WORLD, None, None)
+
+
+def _memo_link(node: FrameNode) -> FrameNode | None:
+    """The remembered attached link (state 1: another node, 2: none, 3: the node itself)."""
+    state = node._link_state
+    return node._link() if state == 1 else (node if state == 3 else None)
 
 
 def find_cycles(nodes: list[FrameNode], step: Callable[[FrameNode], FrameNode | None]) -> list[list[FrameNode]]:
