@@ -9,6 +9,7 @@ verdict matches ``gz sdf --check``; anything else is an ``XML_ERROR``.
 from __future__ import annotations
 
 import re
+import threading
 
 from lxml import etree
 
@@ -62,8 +63,29 @@ _TREE_DEPTH = 200  # elements deeper than 256 are refused (the scanner's depth, 
 _TREE_TEXT = 10_000_000  # bytes in one text node
 
 
-def _lxml_log(data: bytes, tree: bool):
-    parser = etree.XMLParser(
+_PARSERS = threading.local()  # one parser per thread and mode, reused: a new one leaves a reference cycle behind
+
+
+def _parser(tree: bool) -> etree.XMLParser:
+    key = "tree" if tree else "check"
+    parser = getattr(_PARSERS, key, None)
+    if parser is None:
+        parser = _new_parser(tree)
+        setattr(_PARSERS, key, parser)
+    return parser
+
+
+def _lxml_log(data: bytes, tree: bool) -> list:
+    parser = _parser(tree)
+    try:
+        etree.fromstring(data, parser)
+    except (etree.XMLSyntaxError, ValueError):
+        pass  # the error log says what went wrong
+    return list(parser.error_log)  # a copy: the next run of this parser clears it
+
+
+def _new_parser(tree: bool) -> etree.XMLParser:
+    return etree.XMLParser(
         recover=True,
         resolve_entities=False,
         no_network=True,
@@ -74,11 +96,6 @@ def _lxml_log(data: bytes, tree: bool):
         encoding="utf-8",
         target=None if tree else _Discard(),
     )
-    try:
-        etree.fromstring(data, parser)
-    except (etree.XMLSyntaxError, ValueError):
-        pass  # the error log says what went wrong
-    return parser.error_log
 
 
 def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnostic]:
