@@ -122,37 +122,35 @@ def scan(text: str) -> ScanResult:
                         a.name = aname
                         a.value = value
                         a.ns = p + ns
-                        a.ne = p + ne
-                        a.vs = p + vs
-                        a.ve = p + ve
+                        a._ne = ne
+                        a._vs = vs
+                        a._ve = ve
                         a.terminated = True
                         attrs[aname] = a
                 el = new(XmlElement)
                 el.tag = intern(name)
                 el.ts = ts
-                el.end = tag_end
+                el._end = rel_end = tag_end - ts  # offsets but ts are kept relative to it (see XmlElement)
                 el.attributes = attrs
                 el.children = LEAF
                 if top_ref is None and top is not None:
                     top_ref = ref(top)
                 el._parent = top_ref
                 el.text = ""
-                el._tss = el._tse = el.etag_start = -1
+                el._tss = el._tse = el._etag = -1
                 if body is None:
-                    el.stag_end = tag_end
+                    el._stag = rel_end
                     el.self_closing = el.closed = closing = slash is not None
                 else:  # <name>text</name> in one go
                     el.self_closing = False
                     el.closed = closing = True
-                    el.stag_end = stag_end = m.start(4)
-                    el.etag_start = etag = stag_end + len(body)
+                    el._stag = stag = m.start(4) - ts
+                    el._etag = etag = stag + len(body)
                     if body and not body.isspace():
                         el.text = decode(body) if "&" in body else body
-                        # the offsets of <mass>1</mass>'s text are those of its tags: share the int objects
-                        lead = len(body) - len(body.lstrip())
-                        trail = len(body) - len(body.rstrip())
-                        el._tss = stag_end + lead if lead else stag_end
-                        el._tse = etag - trail if trail else etag
+                        stripped = body.lstrip()
+                        el._tss = tss = etag - len(stripped)
+                        el._tse = tss + len(stripped.rstrip())
                 if top is not None:
                     if top.children is LEAF:
                         top.children = [el]
@@ -176,14 +174,14 @@ def scan(text: str) -> ScanResult:
                 top = stack[-1] if stack else None
                 top_ref = ref(top) if top is not None else None  # the one made for its first child
                 if el is not None:
-                    el.etag_start = pos
-                    el.end = tag_end
+                    el._etag = pos - el.ts
+                    el._end = tag_end - el.ts
                     el.closed = True
             if chars and top is not None:  # text that is not only white space
                 raw = text[tag_end:end]
                 if "&" in raw:
                     raw = decode(raw)
-                start = tag_end + len(space)
+                start = tag_end + len(space) - top.ts
                 if top._tss < 0:
                     top.text = raw
                     top._tss = start
@@ -272,9 +270,10 @@ def scan(text: str) -> ScanResult:
 
 def _attribute_shape(source: str) -> tuple[tuple[str, str, int, int, int, int], ...]:
     """The attributes in the text between a tag name and its '>': (name, value,
-    name start, name end, value start, value end) relative to that text, first
-    of each name only. Documents repeat the same few (``name="visual"``,
-    ``degrees="true"``), so the scanner reads each distinct text once."""
+    name start in that text, then name end, value start and value end relative
+    to the name start), first of each name only. Documents repeat the same few
+    (``name="visual"``, ``degrees="true"``), so the scanner reads each distinct
+    text once."""
     out = []
     seen = set()
     p = 0
@@ -286,7 +285,7 @@ def _attribute_shape(source: str) -> tuple[tuple[str, str, int, int, int, int], 
         p = vs + len(raw) + 1  # after the closing quote
         if name not in seen:
             seen.add(name)
-            out.append((sys.intern(name), decode(raw), ns, ne, vs, p - 1))
+            out.append((sys.intern(name), decode(raw), ns, ne - ns, vs - ns, p - 1 - ns))
     return tuple(out)
 
 

@@ -20,30 +20,62 @@ from ..text import LineIndex, Span
 _span = tuple.__new__
 
 
-@dataclass(slots=True, eq=False)
 class XmlAttribute:
-    """An attribute; spans are built on demand (a large world has 100,000 of them)."""
+    """An attribute (a large world has 100,000).
 
-    name: str
-    value: str  # entity references decoded (only the five predefined and numeric ones)
-    ns: int  # name start
-    ne: int  # name end
-    vs: int  # value start, inside the quotes
-    ve: int  # value end
-    terminated: bool = True  # False while the user has not typed the closing quote
+    Only the name start is stored as is; the other offsets are kept relative
+    to it, small numbers that Python shares instead of allocating. Spans are
+    built on demand.
+    """
+
+    __slots__ = ("name", "value", "ns", "_ne", "_vs", "_ve", "terminated")
+
+    def __init__(
+        self,
+        name: str,
+        value: str,  # entity references decoded (only the five predefined and numeric ones)
+        ns: int,  # name start
+        ne: int,  # name end
+        vs: int,  # value start, inside the quotes
+        ve: int,  # value end
+        terminated: bool = True,  # False while the user has not typed the closing quote
+    ) -> None:
+        self.name = name
+        self.value = value
+        self.ns = ns
+        self._ne = ne - ns
+        self._vs = vs - ns
+        self._ve = ve - ns
+        self.terminated = terminated
+
+    @property
+    def ne(self) -> int:
+        return self.ns + self._ne
+
+    @property
+    def vs(self) -> int:
+        return self.ns + self._vs
+
+    @property
+    def ve(self) -> int:
+        return self.ns + self._ve
 
     @property
     def name_span(self) -> Span:
-        return _span(Span, (self.ns, self.ne))
+        return _span(Span, (self.ns, self.ns + self._ne))
 
     @property
     def value_span(self) -> Span:
-        return _span(Span, (self.vs, self.ve))
+        ns = self.ns
+        return _span(Span, (ns + self._vs, ns + self._ve))
 
     @property
     def span(self) -> Span:
         """The whole attribute, closing quote included."""
-        return _span(Span, (self.ns, max(self.ve + (1 if self.terminated else 0), self.ne)))
+        return _span(Span, (self.ns, self.ns + max(self._ve + (1 if self.terminated else 0), self._ne)))
+
+    def __repr__(self) -> str:
+        return f"XmlAttribute({self.name!r}, {self.value!r}, {self.ns}, {self.ne}, {self.vs}, {self.ve}, {self.terminated})"
 
 
 class _Leaf(list):
@@ -70,12 +102,14 @@ class XmlElement:
     """An element; a plain slotted class because a large world has 150,000.
 
     The scanner gives leaves the shared :data:`LEAF` list and attribute-less
-    elements :data:`NO_ATTRIBUTES`; the text span is kept as two offsets.
+    elements :data:`NO_ATTRIBUTES`. Only the tag name start ``ts`` is stored as
+    is: the other offsets are kept relative to it, mostly small numbers that
+    Python shares instead of allocating (20 MB less for a 100,000-line world).
     """
 
     __slots__ = (
-        "tag", "ts", "stag_end", "end", "attributes", "children", "_parent",
-        "text", "_tss", "_tse", "etag_start", "self_closing", "closed", "__weakref__",
+        "tag", "ts", "_stag", "_end", "attributes", "children", "_parent",
+        "text", "_tss", "_tse", "_etag", "self_closing", "closed", "__weakref__",
     )
 
     def __init__(
@@ -95,16 +129,40 @@ class XmlElement:
     ) -> None:
         self.tag = tag
         self.ts = ts
-        self.stag_end = stag_end
-        self.end = end
+        self._stag = stag_end - ts
+        self._end = end - ts
         self.attributes = {} if attributes is None else attributes
         self.children = [] if children is None else children
         self.parent = parent
         self.text = text
-        self._tss, self._tse = text_span if text_span is not None else (-1, -1)
+        self.text_span = text_span
         self.etag_start = etag_start
         self.self_closing = self_closing
         self.closed = closed
+
+    @property
+    def stag_end(self) -> int:
+        return self.ts + self._stag
+
+    @stag_end.setter
+    def stag_end(self, offset: int) -> None:
+        self._stag = offset - self.ts
+
+    @property
+    def end(self) -> int:
+        return self.ts + self._end
+
+    @end.setter
+    def end(self, offset: int) -> None:
+        self._end = offset - self.ts
+
+    @property
+    def etag_start(self) -> int:
+        return self.ts + self._etag if self._etag >= 0 else -1
+
+    @etag_start.setter
+    def etag_start(self, offset: int) -> None:
+        self._etag = offset - self.ts if offset >= 0 else -1
 
     @property
     def parent(self) -> "XmlElement | None":
@@ -121,11 +179,15 @@ class XmlElement:
 
     @property
     def text_span(self) -> Span | None:
-        return _span(Span, (self._tss, self._tse)) if self._tss >= 0 else None
+        ts = self.ts
+        return _span(Span, (ts + self._tss, ts + self._tse)) if self._tss >= 0 else None
 
     @text_span.setter
     def text_span(self, span: Span | None) -> None:
-        self._tss, self._tse = span if span is not None else (-1, -1)
+        if span is None:
+            self._tss = self._tse = -1
+        else:
+            self._tss, self._tse = span[0] - self.ts, span[1] - self.ts
 
     @property
     def tag_span(self) -> Span:
@@ -133,15 +195,16 @@ class XmlElement:
 
     @property
     def start_tag_span(self) -> Span:
-        return _span(Span, (self.ts - 1, self.stag_end))
+        return _span(Span, (self.ts - 1, self.ts + self._stag))
 
     @property
     def span(self) -> Span:
-        return _span(Span, (self.ts - 1, self.end))
+        return _span(Span, (self.ts - 1, self.ts + self._end))
 
     @property
     def end_tag_span(self) -> Span | None:
-        return _span(Span, (self.etag_start, self.end)) if self.etag_start >= 0 else None
+        ts = self.ts
+        return _span(Span, (ts + self._etag, ts + self._end)) if self._etag >= 0 else None
 
     def attr(self, name: str) -> XmlAttribute | None:
         return self.attributes.get(name)
