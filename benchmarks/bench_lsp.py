@@ -53,17 +53,13 @@ class Bench:
             if fut is not None and not fut.done():
                 fut.set_result(time.perf_counter())
 
-    async def start(self) -> None:
+    async def start(self, editor: str) -> None:
+        import pytest_lsp  # the capabilities real editors send (a test dependency of the project)
+
+        caps = pytest_lsp.client_capabilities(editor)
+        caps.text_document.diagnostic = None  # measure pushed diagnostics for every client
         await self.client.start_io(sys.executable, "-m", "sdformat_lsp")
-        await self.client.initialize_async(
-            types.InitializeParams(
-                capabilities=types.ClientCapabilities(
-                    general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf16])
-                ),
-                process_id=None,
-                root_uri=None,
-            )
-        )
+        await self.client.initialize_async(types.InitializeParams(capabilities=caps, process_id=None, root_uri=None))
         self.client.initialized(types.InitializedParams())
 
     def wait_for(self, uri: str, version: int) -> asyncio.Future:
@@ -134,10 +130,11 @@ class Bench:
         await self.client.stop()
 
 
-async def run(edits: int, requests: int) -> None:
+async def run(edits: int, requests: int, editor: str) -> None:
     docs = {"model-5000-lines": generate.large_model(), "world-3000-models": generate.large_world()}
     bench = Bench()
-    await bench.start()
+    await bench.start(editor)
+    print(f"client capabilities: {editor}")
     tmp = Path(tempfile.mkdtemp())
     print(f"{'document':20} {'measure':22} {'n':>4} {'p50 ms':>8} {'p95 ms':>8}")
     try:
@@ -156,8 +153,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=20)
     ap.add_argument("--requests", type=int, default=40)
+    ap.add_argument("--client", default="visual-studio-code", choices=("visual-studio-code", "neovim"))
     args = ap.parse_args()
-    asyncio.run(run(args.edits, args.requests))
+    asyncio.run(run(args.edits, args.requests, args.client))
     return 0
 
 

@@ -301,3 +301,20 @@ def fixture_text(name: str) -> str:
 
 def fixture_uri(name: str) -> str:
     return (FIXTURES / name).as_uri()
+
+
+def completion_items(result: types.CompletionList | list[types.CompletionItem] | None) -> list[types.CompletionItem]:
+    """The items as a client applies them: list defaults (``itemDefaults``) merged into each item."""
+    if result is None:
+        return []
+    if not isinstance(result, types.CompletionList):
+        return list(result)
+    defaults = result.item_defaults
+    out = []
+    for item in result.items:
+        if item.text_edit is None and defaults is not None and defaults.edit_range is not None:
+            item.text_edit = types.TextEdit(range=defaults.edit_range, new_text=item.text_edit_text or item.label)
+        if item.data is None and defaults is not None and defaults.data is not None:
+            item.data = defaults.data
+        out.append(item)
+    return out

@@ -6,7 +6,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import Session, apply_edits, edits_for, find, fixture_text, fixture_uri
+from .conftest import Session, apply_edits, completion_items, edits_for, find, fixture_text, fixture_uri
 
 ENCODINGS = ["utf-8", "utf-16", "utf-32"]
 URI = fixture_uri("unicode.sdf")
@@ -88,7 +88,7 @@ async def test_features_after_wide_characters(usession: Session):
     assert [r.range for r in refs] == [s.range(URI, x, x + len(NAME)) for x in (decl, ref, attached)]
 
     completion = await s.client.text_document_completion_async(types.CompletionParams(text_document=_td(), position=s.pos(URI, end)))
-    item = next(i for i in completion.items if i.label == NAME)
+    item = next(i for i in completion_items(completion) if i.label == NAME)
     assert item.text_edit.range == s.range(URI, ref, end)
 
     edit = await s.client.text_document_rename_async(types.RenameParams(text_document=_td(), position=s.pos(URI, end), new_name="avant_😀bras"))

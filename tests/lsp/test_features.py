@@ -8,7 +8,7 @@ import pytest_lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import Session, apply_edits, edits_for, find, fixture_text, fixture_uri
+from .conftest import Session, apply_edits, completion_items, edits_for, find, fixture_text, fixture_uri
 
 URI = fixture_uri("arm.sdf")
 TEXT = fixture_text("arm.sdf")
@@ -128,10 +128,10 @@ async def test_completion_in_a_half_typed_attribute(arm: Session):
     arm.replace(URI, at, end, 'relative_to="')
     cursor = at + len('relative_to="')
     result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, cursor)))
-    labels = [i.label for i in result.items]
+    labels = [i.label for i in completion_items(result)]
     assert {"base", "shoulder", "__model__"} <= set(labels)
     assert "upper" not in labels  # a frame is not relative to itself
-    for item in result.items:
+    for item in completion_items(result):
         assert item.text_edit.range == arm.range(URI, cursor, cursor)
         assert item.text_edit.new_text == item.label
     kinds = {i.label: i.kind for i in result.items}
@@ -142,7 +142,7 @@ async def test_completion_in_a_half_typed_attribute(arm: Session):
 async def test_completion_replaces_the_whole_word(arm: Session):
     start = find(TEXT, "shoulder", within='<link name="upper">')
     result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3)))
-    item = next(i for i in result.items if i.label == "shoulder")
+    item = next(i for i in completion_items(result) if i.label == "shoulder")
     assert item.text_edit.range == arm.range(URI, start, start + len("shoulder"))
     assert next(i for i in result.items if i.label == "__model__").kind == types.CompletionItemKind.Module
     assert "tool" not in [i.label for i in result.items]  # posed relative to upper: it would close a cycle
@@ -152,7 +152,7 @@ async def test_completion_details_resolve_lazily_or_come_with_the_list(arm: Sess
     """A client that resolves ``detail`` gets each frame's pose on request; others get it in the list."""
     start = find(TEXT, "shoulder", within='<link name="upper">')
     result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3)))
-    base = next(i for i in result.items if i.label == "base")
+    base = next(i for i in completion_items(result) if i.label == "base")
     caps = pytest_lsp.client_capabilities(arm.editor)  # what this session's client declared
     props = caps.text_document.completion.completion_item.resolve_support
     if props is not None and "detail" in (props.properties or []):

@@ -17,7 +17,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import Session, find, pos
+from .conftest import Session, completion_items, find, pos
 
 GRIPPER = """<?xml version="1.0"?>
 <sdf version="1.12">
@@ -179,10 +179,10 @@ async def test_completion_offers_included_names(lsp: LanguageClient, editor: str
     result = await s.client.text_document_completion_async(
         types.CompletionParams(text_document=td(ws.uri), position=s.at(ws.uri, "hand::tip"))
     )
-    labels = {i.label for i in result.items}
+    labels = {i.label for i in completion_items(result)}
     assert {"hand", "hand::palm", "hand::tip", "hand::__model__", "knuckle", "nail", "base"} <= labels
     assert not any("_merged__" in label for label in labels)
-    item = next(i for i in result.items if i.label == "hand::tip")
+    item = next(i for i in completion_items(result) if i.label == "hand::tip")
     assert item.text_edit.range == s.span_of(ws.uri, "hand::tip")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import Session, find
+from .conftest import Session, completion_items, find
 
 URI = "file:///schema_features/robot.sdf"
 TEXT = """<?xml version="1.0"?>
@@ -28,7 +28,7 @@ def td() -> types.TextDocumentIdentifier:
 async def _complete(s: Session, offset: int) -> list[types.CompletionItem]:
     result = await s.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=s.pos(URI, offset)))
     assert result is not None
-    return list(result.items if isinstance(result, types.CompletionList) else result)
+    return completion_items(result)
 
 
 async def test_half_typed_element_completes_as_a_snippet(session: Session):

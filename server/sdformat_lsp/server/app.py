@@ -8,6 +8,7 @@ and keeps a failing request from affecting anything else.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import stat
@@ -43,6 +44,7 @@ DIAGNOSTIC_IDENTIFIER = "sdformat"
 SETTINGS_TIMEOUT = 3.0
 # Files larger than this are not read just to place a related location.
 MAX_RELATED_FILE = 64 * 1024 * 1024
+FREEZE_ABOVE = 100_000  # characters: documents whose analysis is worth keeping out of the cyclic collector's passes
 # Files whose change on disk can change what an include brings in; watched
 # through workspace/didChangeWatchedFiles when the client can register watchers.
 WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config")
@@ -175,7 +177,13 @@ class SdformatLanguageServer(LanguageServer):
 
     def _analyze(self, text: str, path: str | None) -> Analysis:
         """Runs in a worker thread. The options are read here, once per run."""
-        return analyze(text, path, self.options())
+        result = analyze(text, path, self.options())
+        if len(text) > FREEZE_ABOVE:
+            # A large analysis lives until the next edit and holds no reference
+            # cycles (it is freed by reference counting): moving it out of the
+            # collector's sight saves a full pass over it at every collection.
+            gc.freeze()
+        return result
 
     def lines_of(self, path: str, analysis: Analysis | None = None) -> LineIndex | None:
         """The lines of another file, to place a span in it.

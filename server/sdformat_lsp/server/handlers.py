@@ -184,8 +184,16 @@ def register_features(server: "SdformatLanguageServer") -> None:
         cursor = types.Range(start=params.position, end=params.position)
         # A text edit must stay on one line and contain the cursor; otherwise insert the label.
         usable = replace.start.line == replace.end.line and _contains(replace, to_range(place.lines, Span(offset, offset), place.encoding))
+        edit_range = replace if usable else cursor
+        # Clients that take list defaults get the edit range (and the resolve data) once, not per item:
+        # a list of thousands of frames is then a fraction of the size to build, send and read.
+        defaults = get_capability(server.client_capabilities, "text_document.completion.completion_list.item_defaults", None) or ()
+        shared_range = "editRange" in defaults
+        shared_data = lazy and "data" in defaults
         items = []
         for item in result.items:
+            new_text = item.insert_text if item.insert_text is not None else item.label
+            wants_data = lazy and not item.detail and item.kind in FRAME_KINDS
             items.append(
                 types.CompletionItem(
                     label=item.label,
@@ -197,16 +205,20 @@ def register_features(server: "SdformatLanguageServer") -> None:
                     tags=[types.CompletionItemTag.Deprecated] if item.deprecated else None,
                     # snippet syntax only for clients that declared snippetSupport (features.complete made plain text otherwise)
                     insert_text_format=types.InsertTextFormat.Snippet if item.snippet and snippets else None,
-                    text_edit=types.TextEdit(range=replace if usable else cursor, new_text=item.insert_text if item.insert_text is not None else item.label),
-                    data=data if lazy and not item.detail and item.kind in FRAME_KINDS else None,
+                    text_edit=None if shared_range else types.TextEdit(range=edit_range, new_text=new_text),
+                    text_edit_text=new_text if shared_range and new_text != item.label else None,
+                    data=data if wants_data and not shared_data else None,
                 )
             )
-        return types.CompletionList(is_incomplete=False, items=items)
+        item_defaults = None
+        if shared_range or shared_data:
+            item_defaults = types.CompletionItemDefaults(edit_range=edit_range if shared_range else None, data=data if shared_data else None)
+        return types.CompletionList(is_incomplete=False, items=items, item_defaults=item_defaults)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     @guarded(types.COMPLETION_ITEM_RESOLVE)
     async def completion_resolve(item: types.CompletionItem) -> types.CompletionItem:
-        data = item.data if isinstance(item.data, dict) else None
+        data = item.data if isinstance(item.data, dict) else None  # clients merge list defaults into the item they resolve
         if not data or "uri" not in data:
             return item
         snap = await snapshot(str(data["uri"]))
