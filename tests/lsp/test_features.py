@@ -261,3 +261,24 @@ async def test_requests_for_unknown_documents(arm: Session):
     assert await arm.client.text_document_hover_async(types.HoverParams(text_document=other, position=types.Position(0, 0))) is None
     assert not await arm.client.text_document_definition_async(types.DefinitionParams(text_document=other, position=types.Position(0, 0)))
     assert not await arm.client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=other))
+
+
+async def test_large_completion_lists_are_narrowed_to_the_typed_text(lsp):
+    """Over 500 frames: only names the typed text can match, marked incomplete so the client asks again."""
+    links = "".join(f'<link name="link_{i}"/>' for i in range(600))
+    text = f'<sdf version="1.9"><model name="m">{links}<frame name="F" attached_to="lin"/></model></sdf>'
+    s = await Session.start(lsp, "visual-studio-code")
+    uri = "file:///large/m.sdf"
+    s.open(uri, text)
+    cursor = text.index('attached_to="lin"') + len('attached_to="lin')
+    result = await s.client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=s.pos(uri, cursor))
+    )
+    labels = {i.label for i in completion_items(result)}
+    assert result.is_incomplete
+    assert {f"link_{i}" for i in range(600)} <= labels and "__model__" not in labels
+    cursor = text.index('attached_to="') + len('attached_to="')
+    result = await s.client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=s.pos(uri, cursor))
+    )
+    assert not result.is_incomplete and "__model__" in {i.label for i in completion_items(result)}

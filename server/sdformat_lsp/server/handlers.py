@@ -64,6 +64,13 @@ COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
 # Typing one of these may open a frame reference: a quote starts an
 # attribute value, ':' continues a scoped name, '>' ends <parent>/<child>;
 FRAME_KINDS = frozenset({"link", "joint", "frame", "model", "world"})
+LARGE_COMPLETION = 500  # items: above this, the list is narrowed to what the typed text can match
+
+
+def _subsequence(typed: str, label: str) -> bool:
+    """Every character of ``typed`` occurs in ``label`` in order (case-insensitive)."""
+    it = iter(label.lower())
+    return all(ch in it for ch in typed.lower())
 
 # '<' starts an element (schema completion).
 COMPLETION_TRIGGERS = ['"', "'", ":", ">", "<"]
@@ -180,6 +187,15 @@ def register_features(server: "SdformatLanguageServer") -> None:
         lazy = resolves_detail()  # thousands of frames: poses are worked out only for the item the user looks at
         result = features.complete(analysis, offset, snippets, details=not lazy)
         data = {"uri": params.text_document.uri, "offset": offset, "text": len(analysis.text)} if lazy else None
+        found = result.items
+        incomplete = False
+        typed = analysis.text[result.replace_span.start : offset] if result.replace_span.start <= offset else ""
+        if len(found) > LARGE_COMPLETION and typed:
+            # Thousands of frames: send those the typed text could still match (as a
+            # subsequence, which every client's fuzzy match implies) and let the
+            # client ask again as the user types on.
+            found = [i for i in found if _subsequence(typed, i.filter_text or i.label)]
+            incomplete = True
         replace = to_range(place.lines, result.replace_span, place.encoding)
         cursor = types.Range(start=params.position, end=params.position)
         # A text edit must stay on one line and contain the cursor; otherwise insert the label.
@@ -191,7 +207,7 @@ def register_features(server: "SdformatLanguageServer") -> None:
         shared_range = "editRange" in defaults
         shared_data = lazy and "data" in defaults
         items = []
-        for item in result.items:
+        for item in found:
             new_text = item.insert_text if item.insert_text is not None else item.label
             wants_data = lazy and not item.detail and item.kind in FRAME_KINDS
             items.append(
@@ -213,7 +229,7 @@ def register_features(server: "SdformatLanguageServer") -> None:
         item_defaults = None
         if shared_range or shared_data:
             item_defaults = types.CompletionItemDefaults(edit_range=edit_range if shared_range else None, data=data if shared_data else None)
-        return types.CompletionList(is_incomplete=False, items=items, item_defaults=item_defaults)
+        return types.CompletionList(is_incomplete=incomplete, items=items, item_defaults=item_defaults)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     @guarded(types.COMPLETION_ITEM_RESOLVE)
