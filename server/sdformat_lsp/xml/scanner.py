@@ -91,7 +91,7 @@ def scan(text: str) -> ScanResult:
     result = ScanResult()
     stack: list[XmlElement] = []
     top: XmlElement | None = None  # stack[-1]
-    top_ref = None  # a weak reference to it, made for its first child
+    top_ref = None  # a weak reference to it: the parent of what follows
     n = len(text)
     pos = 0
     depth = 0
@@ -133,8 +133,6 @@ def scan(text: str) -> ScanResult:
                 el._end = rel_end = tag_end - ts  # offsets but ts are kept relative to it (see XmlElement)
                 el.attributes = attrs
                 el.children = LEAF
-                if top_ref is None and top is not None:
-                    top_ref = ref(top)
                 el._parent = top_ref
                 el.text = ""
                 el._tss = el._tse = el._etag = -1
@@ -163,7 +161,7 @@ def scan(text: str) -> ScanResult:
                 if not closing:
                     stack.append(el)
                     top = el
-                    top_ref = None
+                    top_ref = ref(el)  # nearly every element left open gets children
                     if len(stack) > depth:
                         depth = len(stack)
             else:
@@ -172,7 +170,7 @@ def scan(text: str) -> ScanResult:
                 else:
                     el = _close_mismatched(stack, end_name, pos, result)
                 top = stack[-1] if stack else None
-                top_ref = ref(top) if top is not None else None  # the one made for its first child
+                top_ref = ref(top) if top is not None else None  # the one made when it was opened
                 if el is not None:
                     el._etag = pos - el.ts
                     el._end = tag_end - el.ts
