@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -207,8 +208,7 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
 def analyze(text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None) -> Analysis:
     """Analyse one SDFormat document. Never raises on bad input."""
     options = options or Options()
-    collecting = gc.isenabled()
-    gc.disable()  # large trees, little cyclic garbage: collector passes would dominate the run time
+    _pause_collector()  # large trees and no cyclic garbage: collector passes would dominate the run time
     try:
         xml = parse(text)
         result = Analysis(text=text, path=path, xml=xml)
@@ -218,9 +218,31 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
     except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
         result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
     finally:
-        if collecting:
-            gc.enable()
+        _resume_collector()
     return result
+
+
+_collector_lock = threading.Lock()
+_collector_pauses = 0  # analyses running now (the server runs two at once)
+_collector_was_enabled = False
+
+
+def _pause_collector() -> None:
+    global _collector_pauses, _collector_was_enabled
+    with _collector_lock:
+        if _collector_pauses == 0:
+            _collector_was_enabled = gc.isenabled()
+            gc.disable()
+        _collector_pauses += 1
+
+
+def _resume_collector() -> None:
+    """Turn the collector back on when the last running analysis ends (if it was on)."""
+    global _collector_pauses
+    with _collector_lock:
+        _collector_pauses -= 1
+        if _collector_pauses == 0 and _collector_was_enabled:
+            gc.enable()
 
 
 def _analyze_into(result: Analysis, options: Options) -> None:
