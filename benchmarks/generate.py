@@ -51,7 +51,7 @@ def large_model(target_lines: int = 5000) -> str:
         lines.append(f'    <model name="sub{i}">')
         lines.append(f'      <pose relative_to="frame{i % 10}">0 0 0.2 0 0 0</pose>')
         _model_body(rng, "", 8, 1, lines, "      ")
-        lines.append(f'      <model name="inner"><link name="l"/><frame name="f" attached_to="l"/></model>')
+        lines.append('      <model name="inner"><link name="l"/><frame name="f" attached_to="l"/></model>')
         lines.append("    </model>")
         i += 1
     lines.append('    <frame name="tool" attached_to="sub0::inner::f"/>')
@@ -67,7 +67,7 @@ def large_world(models: int = 3000) -> str:
         lines.append(f'    <model name="m{m}">')
         lines.append(f"      <pose>{m * 2.0:.1f} {rng.uniform(-50, 50):.3f} 0 0 0 {rng.uniform(-3, 3):.4f}</pose>")
         _model_body(rng, "", 2, 0, lines, "      ", collisions=True)
-        lines.append(f'      <frame name="marker" attached_to="link1"><pose>0 0 1 0 0 0</pose></frame>')
+        lines.append('      <frame name="marker" attached_to="link1"><pose>0 0 1 0 0 0</pose></frame>')
         lines.append("    </model>")
         if m % 10 == 0:
             lines.append(f'    <frame name="wf{m}" attached_to="m{m}::marker"/>')

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -22,11 +22,7 @@ def load_file(path: str, options: Options) -> Analysis:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        from .diagnostics import error
-        from .text import Span
-
-        reason = exc.strerror or str(exc)
-        return analyze("", path, options, extra=[]) if False else _unreadable(path, reason)
+        return _unreadable(path, exc.strerror or str(exc))
     text, problems = decode_source(data)
     return analyze(text, path, options, extra=problems)
 

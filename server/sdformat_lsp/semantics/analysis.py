@@ -17,11 +17,12 @@ from typing import Callable
 from ..diagnostics import Diagnostic, Severity, error, warning
 from ..model import Document, Include, Model, build, version_tuple
 from ..text import LineIndex, Span
-from ..xml import XmlDocument, XmlElement, parse
+from ..xml import XmlDocument, parse
 from .checks import check
 from .domain import check_domain
 from .frames import FrameGraphs, FrameNode, Resolution, Scope
 from .pose import Transform
+from .schema_check import check_schema
 
 LATEST = (1, 12)
 KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
@@ -80,28 +81,16 @@ class Analysis:
     def scopes(self) -> list[Scope]:
         return list(self.graphs.root.iter_scopes()) if self.graphs else []
 
-    def scope_at(self, offset: int) -> Scope | None:
-        """The innermost model or world whose element contains ``offset``."""
-        if self.graphs is None:
-            return None
-        best = None
-        for s in self.graphs.root.iter_scopes():
-            if s.path is not None:
-                continue
-            span = s.entity.element.span
-            if span.start <= offset <= span.end and (best is None or span.start >= best.entity.element.span.start):
-                best = s
-        return best
-
     def node_defined_at(self, offset: int) -> FrameNode | None:
         """The frame whose name attribute value contains ``offset``."""
         if self.graphs is None:
             return None
         for n in self.graphs.nodes:
             sp = n.name_span
-            if sp is not None and n.scope is not None or (sp is not None and n.kind == "model"):
-                if sp.start <= offset <= sp.end and self._local(n):
-                    return n
+            if sp is None or (n.scope is None and n.kind != "model"):
+                continue  # no name, or the world (named by its <world>, not a frame of its own)
+            if sp.start <= offset <= sp.end and self._local(n):
+                return n
         return None
 
     def _local(self, node: FrameNode) -> bool:
@@ -117,9 +106,6 @@ class Analysis:
             if sp.start <= offset <= sp.end and r.source_path is None:
                 return r
         return None
-
-    def pose_in_root(self, node: FrameNode) -> Transform | None:
-        return self.graphs.pose(node) if self.graphs else None
 
     def pose_in_scope(self, node: FrameNode) -> Transform | None:
         """Pose of ``node`` relative to the frame of the scope that declares it."""
@@ -280,7 +266,7 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     # other worlds of a multi-world file are checked on their own
     for world in doc.worlds[1:]:
         g = FrameGraphs(world, version, resolver)
-        result.diagnostics.extend(check(_Partial(xml, world.element), g, version))
+        result.diagnostics.extend(check(xml, g, version, names=False))  # names were checked over the whole document
 
 
 def _analyze_urdf(result: Analysis) -> None:
@@ -296,26 +282,14 @@ def _analyze_urdf(result: Analysis) -> None:
     version = version_tuple(URDF_SDF_VERSION)
     result.graphs = FrameGraphs(model, version, None)
     # sibling names were checked on the converted model: URDF links and joints live apart
-    checked = check(_Partial(result.xml, model.element), result.graphs, version)
+    checked = check(result.xml, result.graphs, version, names=False)  # the conversion checks URDF names
     if not model.links and any(d.is_error for d in diags):  # the URDF errors already say why
         checked = [d for d in checked if d.code != "MODEL_WITHOUT_LINK"]
     result.diagnostics.extend(checked)
 
 
-class _Partial:
-    """An XmlDocument view restricted to one element (for extra worlds)."""
-
-    def __init__(self, xml: XmlDocument, element: XmlElement) -> None:
-        self.root = None  # names were already checked over the whole document
-        self.text = xml.text
-
-
 def _schema(xml: XmlDocument, version: str) -> list[Diagnostic]:
-    """Schema validation, when the schema tables are available."""
-    try:
-        from .schema_check import check_schema  # written alongside the spec tables
-    except ImportError:
-        return []
+    """Schema validation against the declared version's tables."""
     try:
         return check_schema(xml, version)
     except Exception as exc:  # a schema bug must never hide the frame diagnostics

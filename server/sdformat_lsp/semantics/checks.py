@@ -246,8 +246,7 @@ class Checker:
                 res = self.g.resolution(cref) or self.g.resolve(cref, scope)
                 links = [n for n, x in scope.nested_frames() if x.kind == "link"]
                 if res.target is None:
-                    d = self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links)
-                    self.out.append(Diagnostic_with_code(d, "MODEL_CANONICAL_LINK_INVALID"))
+                    self.out.append(self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links))
                     self._mark(node)
                 elif res.target.kind != "link":
                     self.out.append(error("MODEL_CANONICAL_LINK_INVALID", f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}", cref.span))
@@ -445,8 +444,9 @@ class Checker:
                 elif res.target is node:
                     self.out.append(error("JOINT_AXIS_MIMIC_INVALID", f"joint '{joint.name}' cannot mimic itself: name another joint", ref.span))
 
-    def run(self) -> list[Diagnostic]:
-        self.names()
+    def run(self, names: bool = True) -> list[Diagnostic]:
+        if names:
+            self.names()
         self.joints()
         self.models()
         self.attached_to()
@@ -466,14 +466,8 @@ def _node_span(node: FrameNode) -> Span:
     return node.entity.element.tag_span
 
 
-def Diagnostic_with_code(d: Diagnostic, code: str) -> Diagnostic:
-    """Keep a reference diagnostic but give it the phase's own code."""
-    if d.code == code or d.code == "ATTRIBUTE_INVALID":
-        return d
-    return Diagnostic(code, d.severity, d.message, d.span, d.related, d.fixes, d.path, d.data)
-
-
-def check(xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int]) -> list[Diagnostic]:
-    return Checker(xml, graphs, version).run()
+def check(xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int], names: bool = True) -> list[Diagnostic]:
+    """Every phase over ``graphs``; ``names=False`` leaves out the name phase (done elsewhere)."""
+    return Checker(xml, graphs, version).run(names)
 
 

@@ -11,13 +11,13 @@ the graphs are also kept as networkx ``DiGraph`` objects for the features
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from collections.abc import MutableMapping
 from typing import Callable, Iterator
 
 import networkx as nx
 
-from ..model import Frame, Include, Joint, Link, Model, Named, PoseSpec, Ref, World
+from ..model import Frame, Include, Joint, Link, Model, PoseSpec, Ref, World
 from .pose import IDENTITY, Transform, transform_of
 
 MODEL_FRAME = "__model__"
@@ -165,13 +165,6 @@ class Scope:
     def __repr__(self) -> str:
         return f"<Scope {self.kind} {self.name!r}>"
 
-    @property
-    def depth(self) -> int:
-        d, s = 0, self.parent
-        while s is not None:
-            d, s = d + 1, s.parent
-        return d
-
     def describe(self) -> str:
         return f"{self.kind} '{self.name}'"
 
@@ -203,7 +196,7 @@ class Resolution:
     scope: Scope
     target: FrameNode | None
     segments: tuple[tuple[int, int, object], ...]  # (start, end, FrameNode | Scope | None) per `::` segment
-    problem: str | None = None  # why it did not resolve: 'empty', 'reserved', 'missing', 'nested', 'too-new'
+    problem: str | None = None  # why it did not resolve: 'empty', 'reserved', 'missing'
     missing_in: Scope | None = None  # the scope where the lookup failed
     written_in: str | None | bool = True  # the file the reference is written in; True: the file of ``scope``
 
@@ -235,7 +228,7 @@ class FrameGraphs:
         if isinstance(root, World):
             self.root = self._world_scope(root)
         else:
-            self.root = self._model_scopes(root, None, None)
+            self.root = self._model_scopes(root, None)
         self._edges()
 
     @property
@@ -278,7 +271,7 @@ class FrameGraphs:
         scope.frames[WORLD] = wnode
         for member in world.members:
             if isinstance(member, Model):
-                self._model_scopes(member, scope, None)
+                self._model_scopes(member, scope)
             elif isinstance(member, Frame):
                 self._add_member(scope, self._node("frame", member.name, scope, member))
             elif isinstance(member, Joint):
@@ -296,7 +289,7 @@ class FrameGraphs:
         if inc.merge:
             self.included.append((inc, self._merge(model, inc, scope)))
         else:
-            child = self._model_scopes(model, scope, None)
+            child = self._model_scopes(model, scope)
             self.included.append((inc, child))
 
     def _merge(self, model: Model, inc: Include, scope: Scope) -> Scope:
@@ -341,10 +334,10 @@ class FrameGraphs:
         for nested_inc in model.includes:
             self._include(nested_inc, view)
         for nested in model.models:
-            self._model_scopes(nested, view, None)
+            self._model_scopes(nested, view)
         return view
 
-    def _model_scopes(self, model: Model, parent: Scope | None, _unused: object) -> Scope:
+    def _model_scopes(self, model: Model, parent: Scope | None) -> Scope:
         """Create the scope of ``model`` and of every model nested in it, iteratively."""
         top: Scope | None = None
         stack: list[tuple[Model, Scope | None]] = [(model, parent)]

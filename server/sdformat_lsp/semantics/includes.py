@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Hashable
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity, error, info, warning
-from ..model import Include, Model, PoseSpec, version_tuple
+from ..model import Include, Model, version_tuple
 from ..text import Span
 from ..xml import decode_source
 from .params import apply_params, params_element
@@ -637,7 +637,7 @@ class IncludeResolver:
         for d, root in roots[:RELATED_LIMIT]:
             if root["path"] != (d.path or sub.path):
                 related.append(Related(Span(*root["span"]), root["message"], path=root["path"]))
-                related.append(Related(d.span, f"included from here", path=d.path or sub.path))
+                related.append(Related(d.span, "included from here", path=d.path or sub.path))
             else:
                 related.append(Related(d.span, d.message, path=root["path"]))
         count = len(diags)

@@ -47,6 +47,12 @@ def guarded(method: str, *, notification: bool = False) -> Callable[[F], F]:
     request, or is swallowed (after logging) for a notification.
     """
 
+    def failed(exc: Exception) -> None:
+        """Log; a notification then ends quietly, a request gets an LSP error."""
+        log.exception("%s failed", method)
+        if not notification:
+            raise _internal(method, exc) from None
+
     def decorate(fn: F) -> F:
         if inspect.iscoroutinefunction(fn):
 
@@ -57,10 +63,7 @@ def guarded(method: str, *, notification: bool = False) -> Callable[[F], F]:
                 except JsonRpcException:
                     raise
                 except Exception as exc:
-                    log.exception("%s failed", method)
-                    if notification:
-                        return None
-                    raise _internal(method, exc) from None
+                    return failed(exc)
 
             return async_wrapper  # type: ignore[return-value]
 
@@ -71,10 +74,7 @@ def guarded(method: str, *, notification: bool = False) -> Callable[[F], F]:
             except JsonRpcException:
                 raise
             except Exception as exc:
-                log.exception("%s failed", method)
-                if notification:
-                    return None
-                raise _internal(method, exc) from None
+                return failed(exc)
 
         return wrapper  # type: ignore[return-value]
 
