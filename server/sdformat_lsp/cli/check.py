@@ -1,4 +1,4 @@
-"""`sdformat-lsp`: `check` for CI, `serve` (the default) for editors."""
+"""`sdformat-lsp check`: check files and print their diagnostics (exit 1 on errors), for CI."""
 
 from __future__ import annotations
 
@@ -6,36 +6,13 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
-from . import __version__
-from .diagnostics import Diagnostic, Severity
-from .semantics import Analysis, Options, analyze
-from .text import UTF32
-from .xml import decode_source
+from ..diagnostics import Diagnostic, Severity
+from ..semantics import Analysis, Options
+from ..text import UTF32
+from .loading import load_file
 
 _SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "info", Severity.HINT: "hint"}
-
-
-def load_file(path: str, options: Options) -> Analysis:
-    """Read and analyse one file; unreadable files become a diagnostic."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return _unreadable(path, exc.strerror or str(exc))
-    text, problems = decode_source(data)
-    return analyze(text, path, options, extra=problems)
-
-
-def _unreadable(path: str, reason: str) -> Analysis:
-    from .diagnostics import error
-    from .semantics.analysis import Analysis as A
-    from .text import Span
-    from .xml import parse
-
-    result = A(text="", path=path, xml=parse(""))
-    result.diagnostics = [error("FILE_READ", f"cannot read {path}: {reason}", Span(0, 0))]
-    return result
 
 
 def _diag_json(a: Analysis, d: Diagnostic) -> dict:
@@ -109,25 +86,10 @@ def check_command(args: argparse.Namespace) -> int:
     return 1 if any(a.has_errors for a in results) else 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sdformat-lsp", description="SDFormat language server and checker")
-    parser.add_argument("--version", action="version", version=f"sdformat-lsp {__version__}")
-    sub = parser.add_subparsers(dest="command")
+def register(sub) -> None:
     c = sub.add_parser("check", help="check SDFormat files and report problems (exit 1 on errors)")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--frames", action="store_true", help="also list every frame of the root scope with its resolved pose")
     c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
-    s = sub.add_parser("serve", help="run the language server (the default)")
-    s.add_argument("--tcp", metavar="HOST:PORT", help="serve one client over TCP instead of stdio")
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "check":
-        return check_command(args)
-    from .server import serve  # pygls is only imported when serving
-
-    return serve(getattr(args, "tcp", None))
+    c.set_defaults(run=check_command)

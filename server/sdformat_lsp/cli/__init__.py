@@ -1,0 +1,38 @@
+"""`sdformat-lsp`: the command line.
+
+One module per subcommand (``check``, ``serve``, ...). Each exposes
+``register(subparsers)``, which adds its parser and sets ``run`` (a function of
+the parsed arguments returning the exit code) as the parser default. The
+package is a thin shell: reading files, calling the analysis and printing.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import __version__
+from . import check, serve
+from .loading import load_file
+
+__all__ = ["build_parser", "load_file", "main"]
+
+# The order subcommands are listed in `--help`.
+SUBCOMMANDS = (check, serve)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sdformat-lsp", description="SDFormat language server and checker")
+    parser.add_argument("--version", action="version", version=f"sdformat-lsp {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    for module in SUBCOMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "run", None)
+    if run is None:  # no subcommand: serve over stdio, as editors start us
+        return serve.run(argparse.Namespace(tcp=None))
+    return run(args)
