@@ -51,3 +51,28 @@ def test_missing_file_is_a_diagnostic_not_a_traceback(tmp_path):
 def test_bad_usage_exits_two():
     assert run("check").returncode == 2
     assert run("frobnicate").returncode == 2
+
+
+def test_default_prints_errors_and_warnings_only(tmp_path):
+    # A Fuel include absent from the cache is an information: shown only on request.
+    f = tmp_path / "w.sdf"
+    f.write_text(
+        '<sdf version="1.9"><world name="w"><include>'
+        "<uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/Nowhere To Be Found</uri>"
+        "</include></world></sdf>"
+    )
+    env_home = {"HOME": str(tmp_path), "GZ_FUEL_CACHE_PATH": str(tmp_path / "cache")}
+    import os
+
+    env = {**os.environ, **env_home}
+    quiet = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", str(f)], capture_output=True, text=True, env=env, timeout=60)
+    assert quiet.returncode == 0 and quiet.stdout == "", quiet.stdout
+    loud = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", "--severity", "info", "--format", "json", str(f)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    diags = json.loads(loud.stdout)["files"][0]["diagnostics"]
+    assert diags and all(d["severity"] == "info" for d in diags), diags

@@ -46,21 +46,27 @@ def _range_json(a: Analysis, span) -> dict:
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
-def _sorted(a: Analysis) -> list[Diagnostic]:
-    return sorted(a.diagnostics, key=lambda d: (d.path or "", d.span.start, d.severity))
+_LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFORMATION, "hint": Severity.HINT}
+
+
+def _sorted(a: Analysis, lowest: Severity = Severity.HINT) -> list[Diagnostic]:
+    """The diagnostics at ``lowest`` severity or above, in file order."""
+    shown = (d for d in a.diagnostics if d.severity <= lowest)
+    return sorted(shown, key=lambda d: (d.path or "", d.span.start, d.severity))
 
 
 def check_command(args: argparse.Namespace) -> int:
     paths = [os.path.abspath(p) for p in args.resource_path or []]
     options = Options(resource_paths=tuple(paths))
     results = [load_file(f, options) for f in args.files]
+    lowest = _LEVELS[args.severity]
     if args.format == "json":
         files = []
         for a in results:
             entry: dict = {
                 "path": a.path,
                 "sdf_version": a.version,
-                "diagnostics": [_diag_json(a, d) for d in _sorted(a)],
+                "diagnostics": [_diag_json(a, d) for d in _sorted(a, lowest)],
             }
             if args.frames:
                 entry["frames"] = a.frames()
@@ -69,7 +75,7 @@ def check_command(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         for a in results:
-            for d in _sorted(a):
+            for d in _sorted(a, lowest):
                 line, col = a.lines.position(d.span.start, UTF32)
                 where = d.path or a.path
                 print(f"{where}:{line + 1}:{col + 1}: {_SEVERITY[d.severity]}[{d.code}]: {d.message}")
@@ -90,6 +96,12 @@ def register(sub) -> None:
     c = sub.add_parser("check", help="check SDFormat files and report problems (exit 1 on errors)")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument(
+        "--severity",
+        choices=tuple(_LEVELS),
+        default="warning",
+        help="the lowest severity printed (default: warning; 'info' or 'hint' add portability and style notes)",
+    )
     c.add_argument("--frames", action="store_true", help="also list every frame of the root scope with its resolved pose")
     c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
     c.set_defaults(run=check_command)
