@@ -18,7 +18,7 @@ from sdformat_lsp.diagnostics import Severity  # noqa: E402
 from sdformat_lsp.model import Frame, Joint, Link  # noqa: E402
 from sdformat_lsp.semantics import analyze  # noqa: E402
 from sdformat_lsp.semantics.pose import Transform, rotation_matrix  # noqa: E402
-from sdformat_lsp.urdf import urdf_to_model  # noqa: E402
+from sdformat_lsp.formats.urdf import urdf_to_model  # noqa: E402
 from sdformat_lsp.xml import parse  # noqa: E402
 
 HALF_PI = math.pi / 2

@@ -271,7 +271,7 @@ def _analyze_into(result: Analysis, options: Options) -> None:
 
 def _analyze_urdf(result: Analysis) -> None:
     """A URDF ``<robot>``: the model libsdformat converts it to, checked like SDFormat 1.11."""
-    from ..urdf import URDF_SDF_VERSION, urdf_to_model
+    from ..formats.urdf import URDF_SDF_VERSION, urdf_to_model
 
     model, diags = urdf_to_model(result.xml)
     result.diagnostics.extend(diags)

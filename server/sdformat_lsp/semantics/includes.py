@@ -573,7 +573,7 @@ class IncludeResolver:
 
     def _urdf_model(self, sub: "Analysis") -> Model | None:
         try:
-            from ..urdf import urdf_to_model
+            from ..formats.urdf import urdf_to_model
         except ImportError:  # pragma: no cover - the URDF converter ships with the package
             return None
         try:
