@@ -1,9 +1,11 @@
 """Text to :class:`XmlDocument`: our scanner for the tree, lxml for the verdict.
 
 libsdformat reads XML with tinyxml2, which shrugs at several things libxml2
-calls fatal (a declaration after white space, ``--`` in a comment, an
-undeclared ``gz:`` prefix, a bare ``&``). Those become warnings so that our
-verdict matches ``gz sdf --check``; anything else is an ``XML_ERROR``.
+calls fatal. ``--`` in a comment, an undeclared ``gz:`` or ``drake:`` prefix
+and names such as ``gz::system_priority`` (well-formed XML 1.0, only not
+namespace-well-formed) are read by libsdformat and by us without a word; a
+bare ``&`` is a warning; what lies outside the root element is judged by
+``toplevel.py``. Anything else is an ``XML_ERROR``.
 """
 
 from __future__ import annotations
@@ -16,15 +18,21 @@ from lxml import etree
 from ..diagnostics import Diagnostic, Related, Severity
 from ..text import LineIndex, Span
 from .scanner import scan
+from .toplevel import read_top_level
 from .tree import XmlDocument
 
 XML_ERROR = "XML_ERROR"
 
-# libxml2 complaints that tinyxml2 (and so libsdformat) accepts.
+# libxml2 complaints that tinyxml2 (and so libsdformat) accepts and that cost nothing: not reported.
+_SILENT = {
+    "ERR_HYPHEN_IN_COMMENT",  # '--' inside a comment
+    "NS_ERR_UNDEFINED_NAMESPACE",  # gz:, drake: prefixes as Gazebo's and Drake's own files write them
+    "NS_ERR_QNAME",  # gz::system_priority: a plain XML 1.0 name, only not a namespace-qualified one
+    "NS_ERR_ATTRIBUTE_REDEFINED",
+}
+
+# libxml2 complaints that tinyxml2 (and so libsdformat) accepts, worth a warning.
 _TOLERATED = {
-    "ERR_RESERVED_XML_NAME": "the XML declaration should be the very first thing in the file",
-    "ERR_HYPHEN_IN_COMMENT": "'--' inside a comment is not allowed by XML (libsdformat accepts it)",
-    "NS_ERR_UNDEFINED_NAMESPACE": None,
     "ERR_NAME_REQUIRED": "a bare '&' should be written '&amp;' (libsdformat accepts it)",
     "ERR_ENTITYREF_SEMICOL_MISSING": "a bare '&' should be written '&amp;' (libsdformat accepts it)",
     "ERR_UNDECLARED_ENTITY": None,
@@ -33,6 +41,10 @@ _TOLERATED = {
     "WAR_NS_URI_RELATIVE": None,
 }
 _MAX_WARNINGS = 20
+_DECLARATION_INSIDE = (
+    "libsdformat cannot read this file: its XML reader (tinyxml2) accepts a declaration <?xml ...?> "
+    "only at the start of the file; remove this one"
+)
 _WORD_END = re.compile(r"[\s<>\"'=/]")
 
 
@@ -113,6 +125,12 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnost
         start = lines.offset(line, col, "utf-32") if line < lines.line_count else len(text)
         span = _span_at(text, start)
         kind = entry.type_name
+        if kind in _SILENT:
+            continue
+        if kind == "ERR_RESERVED_XML_NAME":
+            # A declaration outside the root element is judged by toplevel.py (and blanked); inside it tinyxml2 refuses it.
+            out.append(Diagnostic("FILE_READ", Severity.ERROR, _DECLARATION_INSIDE, span, data={"xml": kind}))
+            continue
         if kind in _TOLERATED:
             if warnings >= _MAX_WARNINGS:
                 continue
@@ -147,6 +165,11 @@ def parse(text: str) -> XmlDocument:
             )
         )
         checked = _blank(text, scanned.doctype_span)
+    if scanned.root is not None:
+        top = read_top_level(text, scanned.root.span, [e.span for e in scanned.extra_roots], scanned.doctype_span)
+        problems.extend(top.problems)
+        for span in top.blank:
+            checked = _blank(checked, span)
     if not text.strip():
         problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "the document is empty: an SDFormat file needs an <sdf> element", Span(0, 0)))
     else:
