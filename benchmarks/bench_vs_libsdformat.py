@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""`sdformat-lsp check` side by side with libsdformat's `gz sdf --check` (issue: speed).
+
+    python benchmarks/bench_vs_libsdformat.py [--sdf-check PATH] [--build PREFIX]
+        [--3k-shapes PATH] [--runs N] [--warmup N]
+
+Both tools run as whole processes, cold (a fresh process each run, no cache
+carried from one run to the next; the operating system's file cache is warmed
+by the warm-up runs), alternately A B A B so that a drift of this shared
+machine's speed hits both alike. Printed per input: the median wall time of
+each, the ratio libsdformat / ours of the medians (above 1: we are faster) and
+the median of the run-by-run ratios, and the peak resident memory of each
+process (from the kernel's accounting of the finished child, `wait4`).
+
+The reference is `sdf_check` from `../shared/perf` (libsdformat's main branch
+running exactly what `gz sdf --check` runs). It is found from `--sdf-check`,
+then `$SDF_CHECK`, then `PATH`; with `--build PREFIX` (and `MIRRORS` set as
+`../shared/perf/README.md` says) it is built when missing. Without it the
+reference columns are left empty and only our figures are printed.
+
+Inputs: a 6-line model (start-up), the generated 100,000-line world and
+5,000-line nested model of `generate.py`, and gz-sim's
+`examples/worlds/3k_shapes.sdf` when given with `--3k-shapes` (not shipped
+with the project). A last line gives the start-up floor, Python importing
+lxml and nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402
+
+SMALL = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="m">
+    <link name="l"/>
+  </model>
+</sdf>
+"""
+
+
+def run_once(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS in MB and exit status of one whole-process run (output discarded)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here; keep Popen from waiting again
+    return wall, usage.ru_maxrss / 1024, proc.returncode
+
+
+def find_sdf_check(given: str | None, build: str | None) -> str | None:
+    candidates = [given, os.environ.get("SDF_CHECK"), shutil.which("sdf_check")]
+    if build:
+        candidates.append(str(Path(build) / "bin" / "sdf_check"))
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    if given:
+        print(f"note: --sdf-check {given} is not an executable file", file=sys.stderr)
+    script = ROOT.parent / "shared" / "perf" / "build_libsdformat.sh"
+    if build and script.is_file():
+        print(f"building libsdformat into {build} (a few minutes) ...", file=sys.stderr)
+        done = subprocess.run(["bash", str(script), build], stdout=sys.stderr)
+        exe = Path(build) / "bin" / "sdf_check"
+        if done.returncode == 0 and exe.is_file():
+            return str(exe)
+        print("note: the build failed; see its output above", file=sys.stderr)
+    return None
+
+
+def measure(ours: list[str], ref: list[str] | None, env: dict[str, str], runs: int, warmup: int) -> dict:
+    a: list[tuple[float, float, int]] = []
+    b: list[tuple[float, float, int]] = []
+    for i in range(warmup + runs):
+        ra = run_once(ours, env)
+        rb = run_once(ref, None) if ref else None
+        if i >= warmup:
+            a.append(ra)
+            if rb:
+                b.append(rb)
+    out = {
+        "ours_ms": 1000 * statistics.median(r[0] for r in a),
+        "ours_mb": max(r[1] for r in a),
+        "ours_exit": sorted({r[2] for r in a}),
+    }
+    if b:
+        out.update(
+            ref_ms=1000 * statistics.median(r[0] for r in b),
+            ref_mb=max(r[1] for r in b),
+            ref_exit=sorted({r[2] for r in b}),
+            pair_ratio=statistics.median(rb[0] / ra[0] for ra, rb in zip(a, b)),
+        )
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sdf-check", help="libsdformat's sdf_check (from ../shared/perf)")
+    ap.add_argument("--build", metavar="PREFIX", help="build sdf_check into PREFIX when it is not found (needs MIRRORS)")
+    ap.add_argument("--3k-shapes", dest="shapes", metavar="PATH", help="gz-sim's examples/worlds/3k_shapes.sdf")
+    ap.add_argument("--runs", type=int, default=5, help="counted runs per tool and input (default 5)")
+    ap.add_argument("--warmup", type=int, default=1, help="runs not counted, first (default 1)")
+    args = ap.parse_args()
+
+    ref_exe = find_sdf_check(args.sdf_check, args.build)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "server") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    ours_cmd = [sys.executable, "-m", "sdformat_lsp", "check"]
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-vs-"))
+    inputs: list[tuple[str, Path]] = []
+    for name, text in (
+        ("6-line model (start-up)", SMALL),
+        ("generated world, 100k lines", generate.large_world()),
+        ("generated nested model, 5k lines", generate.large_model()),
+    ):
+        path = tmp / (name.split(",")[0].split(" (")[0].replace(" ", "_") + ".sdf")
+        path.write_text(text)
+        inputs.append((name, path))
+    if args.shapes:
+        if os.path.isfile(args.shapes):
+            inputs.insert(1, ("3k_shapes.sdf", Path(args.shapes)))
+        else:
+            print(f"note: {args.shapes} not found; 3k_shapes.sdf skipped", file=sys.stderr)
+
+    print(f"python {sys.version.split()[0]}; {args.runs} runs after {args.warmup} warm-up, medians; whole process, cold")
+    print(f"reference: {ref_exe or 'sdf_check not found (reference columns skipped)'}")
+    head = f"{'input':34} {'lines':>7} {'libsdformat ms':>14} {'ours ms':>8} {'ratio':>6} {'pairwise':>8} {'peak MB ref / ours':>19} {'exit ref/ours':>13}"
+    print(head)
+    print("-" * len(head))
+    try:
+        for name, path in inputs:
+            lines = path.read_bytes().count(b"\n")
+            r = measure(ours_cmd + [str(path)], [ref_exe, str(path)] if ref_exe else None, env, args.runs, args.warmup)
+            exits_ours = ",".join(map(str, r["ours_exit"]))
+            if "ref_ms" in r:
+                exits_ref = ",".join(map(str, r["ref_exit"]))
+                print(
+                    f"{name:34} {lines:>7} {r['ref_ms']:>14.0f} {r['ours_ms']:>8.0f} {r['ref_ms'] / r['ours_ms']:>5.2f}x {r['pair_ratio']:>7.2f}x"
+                    f" {r['ref_mb']:>9.0f} / {r['ours_mb']:<7.0f} {exits_ref:>6}/{exits_ours:<6}"
+                )
+            else:
+                print(f"{name:34} {lines:>7} {'-':>14} {r['ours_ms']:>8.0f} {'-':>6} {'-':>8} {'- / ':>12}{r['ours_mb']:<7.0f} {'-/':>7}{exits_ours:<6}")
+        floor = measure([sys.executable, "-c", "import lxml.etree"], None, env, args.runs, args.warmup)
+        print(f"{'floor: python + import lxml.etree':34} {'':>7} {'':>14} {floor['ours_ms']:>8.0f} {'':>6} {'':>8} {'':>12}{floor['ours_mb']:<7.0f}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
