@@ -13,12 +13,13 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, replace
 from collections.abc import MutableMapping
-from typing import Callable, Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..model import Frame, Include, Joint, Link, Model, PoseSpec, Ref, World
 from .pose import IDENTITY, Transform, transform_of
+
+if TYPE_CHECKING:  # networkx costs ~70 ms to import: only the features that walk the graphs load it
+    import networkx as nx
 
 MODEL_FRAME = "__model__"
 
@@ -235,6 +236,8 @@ class FrameGraphs:
     def attached(self) -> nx.DiGraph:
         """The attached_to graph (edge: frame -> what it is attached to), built on first use."""
         if self._attached is None:
+            import networkx as nx
+
             g = nx.DiGraph()
             g.add_nodes_from(self.nodes)
             g.add_edges_from((n, n.attached_to) for n in self.nodes if n.attached_to is not None)
@@ -245,6 +248,8 @@ class FrameGraphs:
     def relative(self) -> nx.DiGraph:
         """The relative_to graph (edge: frame -> the frame its pose is expressed in), built on first use."""
         if self._relative_graph is None:
+            import networkx as nx
+
             g = nx.DiGraph()
             g.add_nodes_from(self.nodes)
             g.add_edges_from((n, n.relative_to, {"ref": n.relative_ref}) for n in self.nodes if n.relative_to is not None)
