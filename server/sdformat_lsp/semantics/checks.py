@@ -7,7 +7,6 @@ poses) stay quiet about the consequences: one mistake, one diagnostic.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Iterable
 
@@ -28,6 +27,8 @@ def _where(scope: Scope) -> str:
 
 def _suggest(text: str, candidates: Iterable[str]) -> str | None:
     pool = [c for c in candidates if c and c != text]
+    import difflib  # only when a name is wrong: not a cost of every start-up
+
     best = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
     return best[0] if best else None
 

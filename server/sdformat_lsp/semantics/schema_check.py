@@ -15,7 +15,6 @@ and attribute value.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity
@@ -412,6 +411,8 @@ def _rooted(schema: Schema, path: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _closest(name: str, candidates) -> str | None:
+    import difflib  # only when a name is wrong: not a cost of every start-up
+
     matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
 
