@@ -1,6 +1,6 @@
 """`sdformat-lsp`: the command line.
 
-One module per subcommand (``check``, ``serve``, ...). Each exposes
+One module per subcommand (``check``, ``convert``, ``serve``, ...). Each exposes
 ``register(subparsers)``, which adds its parser and sets ``run`` (a function of
 the parsed arguments returning the exit code) as the parser default. The
 package is a thin shell: reading files, calling the analysis and printing.
@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
-from . import check, serve
+from . import check, convert, serve
 from .loading import load_file
 
 __all__ = ["build_parser", "load_file", "main"]
 
 # The order subcommands are listed in `--help`.
-SUBCOMMANDS = (check, serve)
+SUBCOMMANDS = (check, convert, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -439,7 +439,11 @@ class FrameGraphs:
                     problem = "missing"
                 else:
                     target = node
-            res = Resolution(ref, scope, target, tuple(segments), problem, cur if problem == "missing" else None)
+            literal = scope.frames.get(text) if problem == "missing" and "::" in text else None
+            if literal is not None:  # a name that contains '::' (URDF names, which libsdformat keeps as they are)
+                res = Resolution(ref, scope, literal, ((ref.span.start, ref.span.end, literal),), None, None)
+            else:
+                res = Resolution(ref, scope, target, tuple(segments), problem, cur if problem == "missing" else None)
         if record:
             self.resolutions.append(res)
             self.by_ref[id(ref)] = res

@@ -1,0 +1,97 @@
+"""`sdformat-lsp convert`: SDFormat to URDF (and URDF to SDFormat), written atomically."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+from ..convert import UrdfOptions, sdf_to_urdf
+from ..semantics import Options
+from .loading import load_file
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file beside it: never a partial file."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".sdformat-lsp-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def convert_command(args: argparse.Namespace) -> int:
+    paths = tuple(os.path.abspath(p) for p in args.resource_path or [])
+    analysis = load_file(args.file, Options(resource_paths=paths))
+    is_urdf = analysis.xml.root is not None and analysis.xml.root.tag == "robot"
+    if args.to == "urdf":
+        if is_urdf:
+            print(f"{args.file}: already a URDF (use --to sdf to convert it to SDFormat)", file=sys.stderr)
+            return 1
+        options = UrdfOptions(
+            model=args.model,
+            name_separator=args.name_separator,
+            lossy=args.lossy,
+            mesh_uri=args.mesh_uri,
+            frames=not args.no_frames,
+            resource_paths=paths,
+        )
+        result = sdf_to_urdf(analysis, options)
+    else:
+        from ..convert.to_sdf import SdfOptions, urdf_to_sdf
+
+        if not is_urdf:
+            print(f"{args.file}: not a URDF (its root is not <robot>)", file=sys.stderr)
+            return 1
+        result = urdf_to_sdf(analysis, SdfOptions(lump=not args.no_lump))
+    for w in result.warnings:
+        print(f"{args.file}: warning: {w}", file=sys.stderr)
+    errors = list(result.errors)
+    if result.text is None or errors:
+        blocking = [d for d in analysis.diagnostics if d.is_error]
+        for e in errors:
+            print(f"{args.file}: error: {e}", file=sys.stderr)
+        if blocking:
+            print(f"{args.file}: the file has {len(blocking)} error(s); `sdformat-lsp check {args.file}` lists them", file=sys.stderr)
+        print("nothing written", file=sys.stderr)
+        return 1
+    if args.output:
+        try:
+            write_atomically(args.output, result.text)
+        except OSError as exc:
+            print(f"{args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(result.text)
+    return 0
+
+
+def register(sub) -> None:
+    c = sub.add_parser(
+        "convert",
+        help="convert an SDFormat model to URDF (--to urdf) or a URDF to SDFormat (--to sdf)",
+        description="Convert with the same kinematics: every URDF joint origin is the SDFormat joint frame in its "
+        "parent link's frame. Exit 1 and write nothing when the model cannot be converted.",
+    )
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--to", choices=("urdf", "sdf"), required=True, help="the format to write")
+    c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to standard output")
+    c.add_argument("--model", metavar="NAME", help="the model of a world to convert (needed when the world has several)")
+    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// URIs (repeatable)")
+    c.add_argument("--name-separator", metavar="SEP", help="replace '::' in the names of nested models' links and joints by SEP")
+    c.add_argument("--lossy", action="store_true", help="convert what URDF cannot express to the nearest thing (with a warning) instead of refusing")
+    c.add_argument(
+        "--mesh-uri",
+        choices=("package", "file", "keep"),
+        default="package",
+        help="mesh URIs: model://NAME/... as package://NAME/... (default), file:// paths found on the resource path, or as written",
+    )
+    c.add_argument("--no-frames", action="store_true", help="leave <frame>s out (by default they become massless links on fixed joints)")
+    c.add_argument("--no-lump", action="store_true", help="--to sdf: keep every link instead of lumping fixed joints as libsdformat does")
+    c.set_defaults(run=convert_command)

@@ -1,0 +1,175 @@
+"""`sdformat-lsp convert --to urdf`: exact frames (checked with our own URDF reading, 1e-9), refusals, options.
+
+libsdformat's view of the same URDFs is in test_convert_oracle.py.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from oracle_frames import close
+from random_trees import random_tree
+
+from sdformat_lsp.convert import UrdfOptions, sdf_to_urdf
+from sdformat_lsp.model.transform import Transform
+from sdformat_lsp.semantics import analyze
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = Path(__file__).resolve().parent / "fixtures" / "convert"
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
+    return subprocess.run([sys.executable, "-m", "sdformat_lsp", "convert", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+
+
+def joint_frames(text: str, path: str) -> dict[str, Transform]:
+    """Every joint's frame in the model frame, as our analysis resolves it (SDFormat or URDF)."""
+    a = analyze(text, path)
+    out = {}
+    for n in a.graphs.nodes:
+        if n.kind == "joint":
+            out[n.scoped_name()] = a.graphs.pose(n)
+    return out
+
+
+def root_frame(text: str, path: str, root: str) -> Transform:
+    a = analyze(text, path)
+    node = next(n for n in a.graphs.nodes if n.kind == "link" and n.scoped_name() == root)
+    return a.graphs.pose(node)
+
+
+def test_random_trees_are_exact_to_1e_9(tmp_path):
+    checked = 0
+    for seed in range(80):
+        text = random_tree(seed)
+        path = str(tmp_path / f"t{seed}.sdf")
+        result = sdf_to_urdf(analyze(text, path))
+        assert result.text is not None, result.errors
+        urdf = joint_frames(result.text, path.replace(".sdf", ".urdf"))
+        original = joint_frames(text, path)
+        a = analyze(text, path)
+        world = "<parent>world</parent>" in text
+        base = Transform() if world else root_frame(text, path, "L0")
+        if world:  # the URDF's world link is where the model's <pose> puts the model
+            from sdformat_lsp.model.transform import transform_of
+
+            base = transform_of(a.document.models[0].pose).inverse()
+        for name, pose in original.items():
+            if name not in urdf:  # fixed joints are lumped away when the URDF is read
+                assert any(j.name == name and j.type == "fixed" for j in result.robot.joints) or name == "to_world", name
+                continue
+            assert close(base.inverse() * pose, urdf[name], 1e-9), (seed, name)
+            checked += 1
+    assert checked > 150
+
+
+def test_seed_example_joint_origin_is_the_child_in_the_parent_frame():
+    text = (FIX / "seed_slider.sdf").read_text()
+    result = sdf_to_urdf(analyze(text, str(FIX / "seed_slider.sdf")))
+    j = next(j for j in result.robot.joints if j.name == "slider_joint")
+    c, s = math.cos(0.3), math.sin(0.3)
+    dx, dy, dz = -1.0, 0.5, 0.15  # slider_link minus base_link, in the model frame
+    assert j.origin.p == pytest.approx((c * dx + s * dy, -s * dx + c * dy, dz), abs=1e-12)
+    assert j.origin.rpy == pytest.approx((0, 0, 0), abs=1e-12)
+    assert j.type == "prismatic" and j.axis == pytest.approx((1, 0, 0)) and (j.limit.lower, j.limit.upper) == (0, 2)
+    assert '<origin xyz="-1.0 0.5 0.2"' not in result.text  # not the classic mistake
+    base = next(link for link in result.robot.links if link.name == "base_link")
+    assert base.inertial.origin.p == pytest.approx((0, 0, 0.05)) and base.inertial.mass == 12
+    assert base.visuals[0].material.rgba == (0.2, 1.0, 0.2, 1.0)
+    assert 'filename="package://slider/meshes/slider.dae" scale="0.5 0.5 0.5"' in result.text
+
+
+def test_refusals_exit_1_and_write_nothing(tmp_path):
+    out = tmp_path / "out.urdf"
+    r = cli("--to", "urdf", str(FIX / "ball.sdf"), "-o", str(out))
+    assert r.returncode == 1 and not out.exists()
+    assert "'caster_joint' is a ball joint" in r.stderr and "'arm_joint' is a universal joint" in r.stderr
+    assert "capsule" in r.stderr and "nothing written" in r.stderr
+    assert list(tmp_path.iterdir()) == []  # no temporary file left either
+    r = cli("--to", "urdf", str(FIX / "not_a_tree.sdf"), "-o", str(out))
+    assert r.returncode == 1 and not out.exists()
+    assert "link 'c' is the child of two joints, 'ab' and 'ac'" in r.stderr or "'bc' and 'ac'" in r.stderr
+
+
+def test_lossy_makes_fixed_joints_with_a_warning_per_joint(tmp_path):
+    out = tmp_path / "out.urdf"
+    r = cli("--to", "urdf", str(FIX / "ball.sdf"), "--lossy", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("warning:") == 3  # two joints, one shape
+    text = out.read_text()
+    assert '<joint name="caster_joint" type="fixed">' in text and '<joint name="arm_joint" type="fixed">' in text
+    assert '<cylinder radius="0.1" length="0.4"/>' in text
+    # the joint to the world: URDF's fixed base, a link named world; the origin is the model's pose of base
+    assert '<link name="world"/>' in text and '<parent link="world"/>' in text
+    assert '<origin xyz="0 0 1" rpy="0 0 0"/>' in text
+
+
+def test_world_model_nested_frames_sensors_plugins_and_names():
+    r = cli("--to", "urdf", str(FIX / "world.sdf"))
+    assert r.returncode == 1 and "--model NAME" in r.stderr and "one, two" in r.stderr
+    r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "two")
+    assert r.returncode == 0, r.stderr
+    text = r.stdout
+    assert '<link name="arm::upper">' in text and '<link name="arm::tool"/>' in text
+    # shoulder's frame: arm::upper (z = 1 in the model) moved down 0.5, so 0.5 above base
+    assert '<joint name="shoulder" type="revolute">\n    <origin xyz="0 0 0.5" rpy="0 0 0"/>' in text
+    # the tool frame is 0.3 above upper, which is 0.5 above the joint frame
+    robot = sdf_to_urdf(analyze((FIX / "world.sdf").read_text(), str(FIX / "world.sdf")), UrdfOptions(model="two")).robot
+    tool = next(j for j in robot.joints if j.name == "arm::tool_joint")
+    assert (tool.type, tool.parent, tool.child) == ("fixed", "arm::upper", "arm::tool")
+    assert tool.origin.p == pytest.approx((0, 0, 0.8), abs=1e-12)
+    assert '<dynamics damping="0.5" friction="0.1"/>' in text
+    assert '<gazebo reference="shoulder">\n    <springStiffness>3</springStiffness>' in text
+    assert '<gazebo reference="base">\n    <sensor name="cam" type="camera">\n      <pose>0 0 0.2 0 0 0</pose>' in text
+    assert "<static>true</static>" in text and '<plugin name="ctrl" filename="libctrl.so">' in text
+    r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "two", "--name-separator", "__", "--no-frames")
+    assert '<link name="arm__upper">' in r.stdout and "tool" not in r.stdout
+    r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "nope")
+    assert r.returncode == 1 and "no model 'nope'" in r.stderr
+
+
+def test_the_sensor_moves_with_the_link_frame():
+    text = """<sdf version="1.9"><model name="m"><link name="a"/>
+      <link name="b"><pose>0 0 1 0 0 0</pose><sensor name="s" type="imu"><pose>0 0 0.5 0 0 0</pose></sensor></link>
+      <joint name="j" type="revolute"><pose>0 0 0.25 0 0 0</pose><parent>a</parent><child>b</child></joint></model></sdf>"""
+    result = sdf_to_urdf(analyze(text, "/tmp/m.sdf"))
+    assert "<pose>0 0 0.25 0 0 0</pose>" in result.text  # 0.5 above b, b is 0.25 below the joint frame
+
+
+def test_mesh_uris(tmp_path):
+    models = tmp_path / "models" / "slider" / "meshes"
+    models.mkdir(parents=True)
+    (models / "slider.dae").write_text("")
+    src = FIX / "seed_slider.sdf"
+    r = cli("--to", "urdf", str(src), "--mesh-uri", "keep")
+    assert 'filename="model://slider/meshes/slider.dae"' in r.stdout
+    r = cli("--to", "urdf", str(src), "--mesh-uri", "file", "--resource-path", str(tmp_path / "models"))
+    assert f'filename="file://{models / "slider.dae"}"' in r.stdout
+    r = cli("--to", "urdf", str(src), "--mesh-uri", "file")
+    assert r.returncode == 0 and "not found on the resource path" in r.stderr
+
+
+def test_output_replaces_a_file_atomically_and_urdf_input_is_refused(tmp_path):
+    out = tmp_path / "robot.urdf"
+    out.write_text("old")
+    r = cli("--to", "urdf", str(FIX / "seed_slider.sdf"), "-o", str(out))
+    assert r.returncode == 0 and out.read_text().startswith("<?xml") and r.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["robot.urdf"]
+    r = cli("--to", "urdf", str(out))
+    assert r.returncode == 1 and "already a URDF" in r.stderr
+
+
+@pytest.mark.parametrize("name", ["seed_slider.sdf", "world.sdf", "ball.sdf", "not_a_tree.sdf"])
+def test_conversion_never_raises_on_any_prefix(name):
+    text = (FIX / name).read_text()
+    for cut in range(0, len(text), 7):
+        a = analyze(text[:cut], "/tmp/x.sdf")
+        for model in (None, "two"):
+            result = sdf_to_urdf(a, UrdfOptions(model=model, lossy=True))
+            assert result.text is not None or result.errors

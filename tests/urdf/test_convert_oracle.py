@@ -1,0 +1,126 @@
+"""SDFormat -> URDF against libsdformat: the URDF it reads has the joint frames and axes of the original.
+
+Both files go through the oracle (libsdformat 12, ../shared/oracle): each
+moving joint's frame and axis, seen from the URDF's root link (or the world
+when joints hang from it), must be the original's to 1e-7. Skips without
+the oracle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from oracle_frames import close, kinematics, run, vec_close
+from random_trees import random_tree
+
+from sdformat_lsp.convert import UrdfOptions, sdf_to_urdf
+from sdformat_lsp.model.transform import rotate
+from sdformat_lsp.semantics import Options, analyze
+
+TOL = 1e-7
+READ_BACK = {"continuous": "revolute"}  # libsdformat reads a URDF continuous joint as revolute
+
+
+def _unit(v):
+    n = sum(x * x for x in v) ** 0.5
+    return tuple(x / n for x in v)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _convert(path: Path, options: UrdfOptions | None = None) -> str:
+    a = analyze(path.read_text(), str(path), Options())
+    result = sdf_to_urdf(a, options)
+    assert result.text is not None, result.errors
+    return result.text
+
+
+def compare(oracle: str, sdf: Path, urdf: Path, root: str | None, model: str | None = None, original: dict | None = None) -> list[str]:
+    """Problems (empty when the URDF agrees); ``root`` is the root link, None when the world is the root."""
+    world, original = kinematics(original or run(oracle, str(sdf)), model)
+    data = run(oracle, str(urdf))
+    assert not data["errors"], data["errors"]
+    _, converted = kinematics(data)
+    base = world.inverse() if root is None else original["links"][root]  # X_M_R
+    problems = []
+    moving = {n: j for n, j in original["joints"].items() if j["type"] in ("revolute", "prismatic", "continuous")}
+    for name, j in moving.items():
+        c = converted["joints"].get(name)
+        if c is None:
+            problems.append(f"{sdf.name}: joint {name} is missing from the URDF")
+            continue
+        expected = base.inverse() * j["pose"]
+        if not close(expected, c["pose"], TOL):
+            problems.append(f"{sdf.name}: joint {name}: {expected.as_list()} != {c['pose'].as_list()}")
+        if j["axis"] is not None:  # libsdformat 12 keeps the length written; main normalises, as URDF readers do
+            axis = _unit(rotate(base.inverse().q, j["axis"]))
+            if c["axis"] is None or not vec_close(axis, c["axis"], TOL):
+                problems.append(f"{sdf.name}: axis of {name}: {axis} != {c['axis']}")
+        if c["type"] != READ_BACK.get(j["type"], j["type"]):
+            problems.append(f"{sdf.name}: joint {name} is {c['type']}, was {j['type']}")
+    return problems
+
+
+def test_random_trees_keep_every_joint_frame_and_axis(urdf_oracle, tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs, moving = [], 0
+    for seed in range(40):
+        text = random_tree(seed)
+        sdf = tmp_path / f"tree_{seed}.sdf"
+        sdf.write_text(text)
+        urdf = tmp_path / f"tree_{seed}.urdf"
+        urdf.write_text(_convert(sdf))
+        jobs.append((sdf, urdf, None if "<parent>world</parent>" in text else "L0"))
+        moving += text.count('type="revolute"') + text.count('type="prismatic"') + text.count('type="continuous"')
+    with ThreadPoolExecutor(2) as pool:
+        problems = [p for found in pool.map(lambda job: compare(urdf_oracle, *job), jobs) for p in found]
+    assert moving > 80
+    assert not problems, problems[:10]
+
+
+def _conformance_models(shared: Path):
+    import json
+
+    expected = json.loads((shared / "conformance" / "expected.json").read_text())
+    search = tuple(str(shared / "conformance" / p) for p in expected["search_path"])
+    for name, exp in sorted(expected["files"].items()):
+        if not exp["valid"] or not name.endswith((".sdf", ".world")):
+            continue
+        yield shared / "conformance" / "files" / name, search
+
+
+def test_conformance_models_keep_every_joint_frame_and_axis(urdf_oracle, shared, tmp_path):
+    """Every valid model of libsdformat's test files, converted with --lossy (what URDF lacks made fixed or nearest)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sdformat_lsp.convert.flatten import model_names
+
+    jobs, refused = [], []
+    for path, search in _conformance_models(shared):
+        a = analyze(path.read_text(), str(path), Options(resource_paths=search))
+        if a.version is None or a.root_scope is None:
+            continue
+        world = a.root_scope.kind == "world"
+        for model in model_names(a) if world else [None]:
+            result = sdf_to_urdf(a, UrdfOptions(model=model, resource_paths=search, lossy=True))
+            if result.text is None:
+                assert result.errors, path
+                refused.append((path.name, result.errors[0]))
+                continue
+            urdf = tmp_path / f"{len(jobs)}_{path.stem}_{model or 'model'}.urdf"
+            urdf.write_text(result.text)
+            root = result.robot.links[0].name
+            jobs.append((path, urdf, None if root == "world" else root, model))
+
+    def one(job):
+        path, urdf, root, model = job
+        data = run(urdf_oracle, str(path))
+        if data["errors"]:
+            return []  # libsdformat 12 (the oracle) refuses some files newer libsdformat accepts: nothing to compare
+        return compare(urdf_oracle, path, urdf, root, model=model, original=data)
+
+    with ThreadPoolExecutor(2) as pool:
+        problems = [p for found in pool.map(one, jobs) for p in found]
+    assert len(jobs) >= 100, (len(jobs), refused)
+    assert not problems, problems[:10]
