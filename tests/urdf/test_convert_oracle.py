@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from oracle_frames import close, kinematics, run, vec_close
 from random_trees import random_tree
 
