@@ -111,7 +111,7 @@ class Analysis:
         """Pose of ``node`` relative to the frame of the scope that declares it."""
         if self.graphs is None:
             return None
-        scope = node.scope
+        scope = self.graphs.real_scope(node.scope)  # merged entities: the model they joined, not their proxy
         if scope is None:
             return self.graphs.pose(node)
         base = scope.node

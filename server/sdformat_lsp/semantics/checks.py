@@ -25,6 +25,23 @@ def _where(scope: Scope) -> str:
     return f"{scope.kind} '{scope.name}'" if scope.name else f"this {scope.kind}"
 
 
+# libsdformat checks joint parents, the links a joint's frames resolve to, axis frames, mimic joints and
+# canonical_link names (checkJointParentChildNames, checkJointAxis*Values, checkCanonicalLinkNames) only
+# for the root model, the models directly in a world and the world itself, never in nested models. A
+# problem found only by those checks is tagged so that an includer can tell where it applies.
+ROOT_ONLY = "root_only"
+# a problem of the root model that exists only because it is not static (an <include> can make it static)
+ROOT_NOT_STATIC = "root_not_static"
+
+_NESTED_NOTE = " (libsdformat checks this only in top-level models, so it loads the file; {consequence})"
+_UNRESOLVED = "but the {what} cannot be resolved as written"
+
+
+def top_level_scope(scope: Scope | None) -> bool:
+    """Where libsdformat's top-level checks reach: the root model, a world, a model directly in a world."""
+    return scope is None or scope.kind == "world" or scope.parent is None or scope.parent.kind == "world"
+
+
 def _suggest(text: str, candidates: Iterable[str]) -> str | None:
     pool = [c for c in candidates if c and c != text]
     import difflib  # only when a name is wrong: not a cost of every start-up
@@ -95,6 +112,13 @@ class Checker:
         elif scope.kind == "model" and scope.parent is not None and "::" not in ref.text:
             msg += " (references cannot reach frames outside the model they are written in)"
         return error(code, msg, ref.span, fixes=fixes, data={"suggestion": hint} if hint else {})
+
+    def _top_only(self, d: Diagnostic, scope: Scope | None, what: str, consequence: str | None = None) -> Diagnostic:
+        """``d`` from a check libsdformat makes only at the top level: an error there, a warning in nested models."""
+        if top_level_scope(scope):
+            return Diagnostic(d.code, d.severity, d.message, d.span, d.related, d.fixes, d.path, {**d.data, ROOT_ONLY: True})
+        note = _NESTED_NOTE.format(consequence=consequence or _UNRESOLVED.format(what=what))
+        return Diagnostic(d.code, Severity.WARNING, d.message + note, d.span, d.related, d.fixes, d.path, d.data)
 
     # -- phase 2: names ------------------------------------------------
 
@@ -194,12 +218,15 @@ class Checker:
                     self.out.append(error("JOINT_CHILD_LINK_INVALID", f"the child of joint '{joint.name}' must be a link before SDFormat 1.8, but '{c.ref.text}' is a {c.target.kind}", c.ref.span))
                     bad = True
             if p is not None:
+                top = top_level_scope(scope)
                 if p.target is node:
-                    self.out.append(error("JOINT_PARENT_LINK_INVALID", f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'", p.ref.span))
-                    bad = True
+                    d = error("JOINT_PARENT_LINK_INVALID", f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'", p.ref.span)
+                    self.out.append(self._top_only(d, scope, "joint's parent"))
+                    bad = bad or top
                 elif p.target is None:
-                    self.out.append(self._bad_ref("JOINT_PARENT_LINK_INVALID", p, f"parent of joint '{joint.name}'", [*self._link_names(scope), WORLD]))
-                    bad = True
+                    d = self._bad_ref("JOINT_PARENT_LINK_INVALID", p, f"parent of joint '{joint.name}'", [*self._link_names(scope), WORLD])
+                    self.out.append(self._top_only(d, scope, "joint's parent"))
+                    bad = bad or top
                 elif self.version < (1, 8) and p.target is not WORLD_SENTINEL and p.target.kind not in ("link", "world"):
                     self.out.append(error("JOINT_PARENT_LINK_INVALID", f"the parent of joint '{joint.name}' must be a link before SDFormat 1.8, but '{p.ref.text}' is a {p.target.kind}", p.ref.span))
                     bad = True
@@ -213,20 +240,20 @@ class Checker:
                 self.out.append(error("JOINT_PARENT_SAME_AS_CHILD", f"joint '{joint.name}' has '{c.ref.text}' as both parent and child: a joint connects two different links", c.ref.span, related=(Related(p.ref.span, "the parent"),)))
                 self._mark(node)
                 continue
-            if p.target is WORLD_SENTINEL or p.target.kind == "world":
+            if p.target is None or p.target is WORLD_SENTINEL or p.target.kind == "world":
                 continue
             pl, cl = self.g.attached_link(p.target), self.g.attached_link(c.target)
             if pl is not None and pl is cl:
-                self.out.append(
-                    error(
-                        "JOINT_PARENT_SAME_AS_CHILD",
-                        f"the parent '{p.ref.text}' and child '{c.ref.text}' of joint '{joint.name}' are both attached to link "
-                        f"'{pl.scoped_name()}': a joint must connect two different links",
-                        c.ref.span,
-                        related=(Related(p.ref.span, "the parent"),),
-                    )
+                d = error(
+                    "JOINT_PARENT_SAME_AS_CHILD",
+                    f"the parent '{p.ref.text}' and child '{c.ref.text}' of joint '{joint.name}' are both attached to link "
+                    f"'{pl.scoped_name()}': a joint must connect two different links",
+                    c.ref.span,
+                    related=(Related(p.ref.span, "the parent"),),
                 )
-                self._mark(node)
+                self.out.append(self._top_only(d, scope, "joint", "the joint cannot move anything"))
+                if top_level_scope(scope):
+                    self._mark(node)
 
     def _link_names(self, scope: Scope) -> list[str]:
         return [n for n, node in scope.nested_frames() if node.kind in ("link", "frame", "model", "joint")]
@@ -241,24 +268,34 @@ class Checker:
             scope = node.inner
             assert scope is not None
             if scope.path is not None:
+                if not node.static and not scope.links_order and not any(scope.models_order):
+                    self._mark(node)  # a model without link: reported on its include (by its file, or for <static>false)
                 continue  # an included model: its canonical link and placement frame belong to its file
             cref = model.canonical_link
             if cref is not None and cref.text:
                 res = self.g.resolution(cref) or self.g.resolve(cref, scope)
                 links = [n for n, x in scope.nested_frames() if x.kind == "link"]
+                top = top_level_scope(node.scope) if node.scope is not None else True
                 if res.target is None:
-                    self.out.append(self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links))
-                    self._mark(node)
+                    d = self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links)
+                    if node.static:  # the frame graph ignores it; only the top-level name check sees it
+                        d = self._top_only(d, node.scope, "canonical link")
+                    self.out.append(d)
+                    if d.is_error:
+                        self._mark(node)
                 elif res.target.kind != "link":
-                    self.out.append(error("MODEL_CANONICAL_LINK_INVALID", f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}", cref.span))
-                    self._mark(node)
-            elif not node.static and not model.links and not scope.children and not model.includes:
+                    d = error("MODEL_CANONICAL_LINK_INVALID", f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}", cref.span)
+                    self.out.append(self._top_only(d, node.scope, "canonical link"))
+                    if top:
+                        self._mark(node)
+            elif not node.static and not scope.links_order and not any(scope.models_order) and not model.includes:
                 span = model.name_span or model.element.tag_span
                 self.out.append(
                     error(
                         "MODEL_WITHOUT_LINK",
                         f"model '{model.name}' has no link, so nothing can carry its frames: add a <link>, a nested model with a link, or <static>true</static>",
                         span,
+                        data={ROOT_NOT_STATIC: True} if node.scope is None else {},
                     )
                 )
                 self._mark(node)
@@ -433,17 +470,21 @@ class Checker:
                     continue
                 res = self.g.resolve(ref, scope)
                 if res.target is None:
-                    self.out.append(self._bad_ref("JOINT_AXIS_EXPRESSED_IN_INVALID", res, f"expressed_in of the axis of joint '{joint.name}'"))
+                    d = self._bad_ref("JOINT_AXIS_EXPRESSED_IN_INVALID", res, f"expressed_in of the axis of joint '{joint.name}'")
+                    self.out.append(self._top_only(d, scope, "axis"))
             for ref in joint.mimics:
                 res = self.g.resolve(ref, scope)
+                d = None
                 if res.target is None or res.target.kind != "joint":
                     joints = [n for n, x in scope.nested_frames() if x.kind == "joint" and x is not node]
                     if res.target is not None:
-                        self.out.append(error("JOINT_AXIS_MIMIC_INVALID", f"mimic joint '{ref.text}' of joint '{joint.name}' is a {res.target.kind}, not a joint", ref.span))
+                        d = error("JOINT_AXIS_MIMIC_INVALID", f"mimic joint '{ref.text}' of joint '{joint.name}' is a {res.target.kind}, not a joint", ref.span)
                     else:
-                        self.out.append(self._bad_ref("JOINT_AXIS_MIMIC_INVALID", res, f"mimic joint of joint '{joint.name}'", joints))
+                        d = self._bad_ref("JOINT_AXIS_MIMIC_INVALID", res, f"mimic joint of joint '{joint.name}'", joints)
                 elif res.target is node:
-                    self.out.append(error("JOINT_AXIS_MIMIC_INVALID", f"joint '{joint.name}' cannot mimic itself: name another joint", ref.span))
+                    d = error("JOINT_AXIS_MIMIC_INVALID", f"joint '{joint.name}' cannot mimic itself: name another joint", ref.span)
+                if d is not None:
+                    self.out.append(self._top_only(d, scope, "mimic joint"))
 
     def run(self, names: bool = True) -> list[Diagnostic]:
         if names:

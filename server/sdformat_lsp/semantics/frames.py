@@ -123,7 +123,10 @@ class FrameNode:
 class Scope:
     """A model or world and the frames it declares."""
 
-    __slots__ = ("kind", "name", "entity", "_parent", "_node", "frames", "children", "version", "path", "__weakref__")
+    __slots__ = (
+        "kind", "name", "entity", "_parent", "_node", "frames", "children", "version", "path",
+        "links_order", "models_order", "__weakref__",
+    )
 
     def __init__(
         self,
@@ -146,6 +149,10 @@ class Scope:
         self.children = children if children is not None else {}
         self.version = version
         self.path = path
+        # libsdformat's element order, which decides the canonical link: links and nested models
+        # as they come in the file, with what an include brings in at the include's place
+        self.links_order: list[FrameNode] = []
+        self.models_order: list["Scope | None"] = []
 
     @property
     def parent(self) -> "Scope | None":
@@ -224,8 +231,10 @@ class FrameGraphs:
         self._relative_graph: nx.DiGraph | None = None
         self.inner_poses: list[tuple[Ref, Scope]] = []  # relative_to of visuals, collisions, sensors... inside links
         self.included: list[tuple[Include, Scope]] = []  # (include, its scope; for merge="true" the view of the merged entities)
-        self.merged_links: dict[int, list[tuple[int, FrameNode]]] = {}  # id(scope) -> (offset of the include, merged link)
         self.merged_placement: dict[int, tuple[Ref, Scope]] = {}  # id(proxy frame) -> (placement_frame, view)
+        # id(view of a merge, or its proxy frame) -> (its include, the scope it joined)
+        self.merged_into: dict[int, tuple[Include, Scope]] = {}
+        self._canonical_memo: dict[int, FrameNode | None] = {}
         if isinstance(root, World):
             self.root = self._world_scope(root)
         else:
@@ -286,73 +295,85 @@ class FrameGraphs:
         return scope
 
     def _include(self, inc: Include, scope: Scope) -> None:
+        """Resolve ``inc`` and add what it brings at its place in ``scope``'s element order."""
         if self.include_resolver is None:
             return
         model = self.include_resolver(inc, scope)
         if model is None:
             return
         if inc.merge:
-            self.included.append((inc, self._merge(model, inc, scope)))
+            view = self._merge(model, inc, scope)
+            self.included.append((inc, view))
+            # libsdformat copies the merged elements into the including model where the include was
+            scope.links_order.extend(view.links_order)
+            scope.models_order.extend(view.models_order)
         else:
             child = self._model_scopes(model, scope)
             self.included.append((inc, child))
+            scope.models_order.append(child)
 
     def _merge(self, model: Model, inc: Include, scope: Scope) -> Scope:
         """``<include merge="true">``: the model's entities join ``scope`` (libsdformat 1.9+).
 
         A proxy frame ``_merged__NAME__model__`` in ``scope`` stands for the
-        included model frame: it is attached to the model's canonical link and
-        posed by the include (or the model's own pose). The merged entities live
-        in ``scope`` under their own names; what they wrote as ``__model__`` (and
-        every default) means the proxy. They are kept in a *view* of ``scope``
-        (same names, parent and children; ``__model__`` is the proxy; ``path``
-        is the included file) so that they resolve exactly as libsdformat
-        resolves them after merging. A world takes no links.
+        included model frame: it is attached to the model's canonical link (as
+        libsdformat chooses it for the model alone, merged links of its own
+        merges included) and posed by the include (or the model's own pose).
+        The merged entities live in ``scope`` under their own names; what they
+        wrote as ``__model__`` (and every default) means the proxy. They are
+        kept in a *view* of ``scope`` (same names, parent and children;
+        ``__model__`` is the proxy; ``path`` is the included file) so that they
+        resolve exactly as libsdformat resolves them after merging. A world
+        takes no links.
         """
-        canonical = _canonical_name(model)
-        if scope.kind == "world" and canonical and "::" not in canonical:
-            canonical = None  # a link of the merged model itself: a world takes none (reported by the resolver)
         pose = model.pose
         if pose.relative_to is None or not pose.relative_to.text:  # not relative to the canonical link it is attached to
             pose = replace(pose, relative_to=Ref(MODEL_FRAME if scope.kind == "model" else WORLD, inc.element.tag_span, "relative_to", inc.element))
-        at = Ref(canonical, inc.element.tag_span, "attached_to", inc.element) if canonical else None
-        proxy_entity = Frame("frame", f"_merged__{model.name}__model__", None, inc.element, pose, attached_to=at)
+        proxy_entity = Frame("frame", f"_merged__{model.name}__model__", None, inc.element, pose)
         proxy = self._node("frame", proxy_entity.name, scope, proxy_entity)
         self._add_member(scope, proxy)
         path = getattr(model.source, "path", None) if model.source is not None else scope.path
         view = Scope(scope.kind, scope.name, model, scope.parent, node=proxy, frames=_MergedFrames(scope.frames, proxy),
                      children=scope.children, version=self.version, path=path)
         self.scopes.append(view)
+        self.merged_into[id(view)] = (inc, scope)
+        self.merged_into[id(proxy)] = (inc, scope)
         if inc.placement_frame is not None and inc.placement_frame.text and inc.pose is not None:
             self.merged_placement[id(proxy)] = (inc.placement_frame, view)
-        for member in model.members:
-            if isinstance(member, Link):
+        for item in _in_element_order(model):
+            if isinstance(item, Include):
+                self._include(item, view)
+            elif isinstance(item, Model):
+                view.models_order.append(self._model_scopes(item, view))
+            elif isinstance(item, Link):
                 if scope.kind == "world":
                     continue  # MERGE_INCLUDE_UNSUPPORTED, reported by the resolver
-                node = self._node("link", member.name, view, member)
+                node = self._node("link", item.name, view, item)
                 self._add_member(view, node)
-                self.merged_links.setdefault(id(scope), []).append((inc.element.span.start, node))
-            elif isinstance(member, Joint):
-                self._add_member(view, self._node("joint", member.name, view, member))
-            elif isinstance(member, Frame):
-                self._add_member(view, self._node("frame", member.name, view, member))
-        for nested_inc in model.includes:
-            self._include(nested_inc, view)
-        for nested in model.models:
-            self._model_scopes(nested, view)
+                view.links_order.append(node)
+            elif isinstance(item, Joint):
+                self._add_member(view, self._node("joint", item.name, view, item))
+            elif isinstance(item, Frame):
+                self._add_member(view, self._node("frame", item.name, view, item))
+        canonical = model.canonical_link.text if model.canonical_link is not None and model.canonical_link.text else canonical_name(view)
+        if scope.kind == "world" and canonical and "::" not in canonical:
+            canonical = None  # a link of the merged model itself: a world takes none (reported by the resolver)
+        if canonical:
+            proxy.entity = replace(proxy_entity, attached_to=Ref(canonical, inc.element.tag_span, "attached_to", inc.element))
         return view
 
     def _model_scopes(self, model: Model, parent: Scope | None) -> Scope:
         """Create the scope of ``model`` and of every model nested in it, iteratively."""
         top: Scope | None = None
-        stack: list[tuple[Model, Scope | None]] = [(model, parent)]
+        # (model, parent scope, index of its place in the parent's models_order or -1)
+        stack: list[tuple[Model, Scope | None, int]] = [(model, parent, -1)]
         while stack:
-            m, p = stack.pop()
+            m, p, slot = stack.pop()
             scope = Scope("model", m.name, m, p, version=self.version, path=getattr(m.source, "path", None) if m.source else (p.path if p else None))
             self.scopes.append(scope)
             node = self._node("model", m.name, p, m)
             node.inner = scope
-            node.static = m.static or (p is not None and p.node is not None and p.node.static and p.kind == "model")
+            node.static = m.static  # libsdformat: a model nested in a static model is not static itself
             scope.node = node
             scope.frames[MODEL_FRAME] = node
             if top is None:
@@ -361,18 +382,25 @@ class FrameGraphs:
                 self._add_member(p, node)
                 if m.name and m.name not in p.children:
                     p.children[m.name] = scope
-            for member in m.members:
-                if isinstance(member, Link):
-                    self._add_member(scope, self._node("link", member.name, scope, member))
-                    self._inner_poses(member, scope)
-                elif isinstance(member, Joint):
-                    self._add_member(scope, self._node("joint", member.name, scope, member))
-                elif isinstance(member, Frame):
-                    self._add_member(scope, self._node("frame", member.name, scope, member))
-            for inc in m.includes:
-                self._include(inc, scope)
-            for nested in reversed(m.models):
-                stack.append((nested, scope))
+                if slot >= 0:
+                    p.models_order[slot] = scope
+            nested: list[tuple[Model, Scope, int]] = []
+            for item in _in_element_order(m):
+                if isinstance(item, Include):
+                    self._include(item, scope)
+                elif isinstance(item, Model):
+                    scope.models_order.append(None)  # filled when the nested model's scope is made
+                    nested.append((item, scope, len(scope.models_order) - 1))
+                elif isinstance(item, Link):
+                    link = self._node("link", item.name, scope, item)
+                    self._add_member(scope, link)
+                    scope.links_order.append(link)
+                    self._inner_poses(item, scope)
+                elif isinstance(item, Joint):
+                    self._add_member(scope, self._node("joint", item.name, scope, item))
+                elif isinstance(item, Frame):
+                    self._add_member(scope, self._node("frame", item.name, scope, item))
+            stack.extend(reversed(nested))
         assert top is not None
         return top
 
@@ -502,30 +530,54 @@ class FrameGraphs:
             node.attached_to = target
 
     def _model_attachment(self, node: FrameNode) -> None:
+        """The model frame's edge, as libsdformat's ``buildFrameAttachedToGraph`` makes it.
+
+        A static model is a sink (its ``canonical_link`` is still resolved, for
+        the checks). Otherwise the canonical link: the written one, else the
+        first link in element order, else the canonical link of the first
+        nested model, depth first (static or not); a model whose nested models
+        offer no link at all is attached to its first nested model.
+        """
         model: Model = node.entity
         scope = node.inner
         assert scope is not None
-        if model.canonical_link is not None and model.canonical_link.text:
-            res = self.resolve(model.canonical_link, scope)
-            target = res.target if res.target is not None and res.target.kind == "link" else None
-            self._attach(node, target, model.canonical_link)
-            return
+        cref = model.canonical_link
+        written = cref is not None and bool(cref.text)
+        res = self.resolve(cref, scope) if written else None
         if node.static:
             return
-        target = None
-        first_at = None
-        for member in model.members:
-            if isinstance(member, Link):
-                target = scope.frames.get(member.name)
-                first_at = member.element.span.start
-                break
-        for at, link in self.merged_links.get(id(scope), ())[:1]:
-            if first_at is None or at < first_at:  # a merged link comes first in document order
-                target = link
-        if target is None and scope.children:
-            target = next(iter(scope.children.values())).node
+        if res is not None:
+            target = res.target if res.target is not None and res.target.kind == "link" else None
+            self._attach(node, target, cref)
+            return
+        first = next((c for c in scope.models_order if c is not None), None)
+        target = scope.links_order[0] if scope.links_order else self._canonical_target(first)
+        if target is None and first is not None:
+            target = first.node  # no link anywhere down: the first nested model (static ones are sinks)
         if target is not None:
             self._attach(node, target, None, default=True)
+
+    def _canonical_target(self, scope: Scope | None) -> FrameNode | None:
+        """The frame libsdformat's ``CanonicalLinkAndRelativeName`` names for ``scope`` (static or not), memoised."""
+        path: list[Scope] = []
+        result: FrameNode | None = None
+        s = scope
+        while s is not None:
+            if id(s) in self._canonical_memo:
+                result = self._canonical_memo[id(s)]
+                break
+            path.append(s)
+            cref = getattr(s.entity, "canonical_link", None)
+            if cref is not None and cref.text:
+                result = self.resolve(cref, s, record=False).target
+                break
+            if s.links_order:
+                result = s.links_order[0]
+                break
+            s = next((c for c in s.models_order if c is not None), None)
+        for p in path:
+            self._canonical_memo[id(p)] = result
+        return result
 
     def _relative(self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None) -> None:
         node.transform = transform_of(pose)
@@ -540,6 +592,12 @@ class FrameGraphs:
             node.relative_to = target
 
     # -- queries -------------------------------------------------------
+
+    def real_scope(self, scope: Scope | None) -> Scope | None:
+        """The model or world a merged view belongs to (``scope`` itself when it is not a view)."""
+        while scope is not None and id(scope) in self.merged_into:
+            scope = self.merged_into[id(scope)][1]
+        return scope
 
     def attached_link(self, node: FrameNode) -> FrameNode | None:
         """The sink of ``node``'s attached_to chain, if it is a legal one."""
@@ -693,25 +751,41 @@ class _MergedFrames(MutableMapping):
         return len(self._base) + (0 if MODEL_FRAME in self._base else 1)
 
 
-def _canonical_name(model: Model) -> str | None:
-    """libsdformat's ``CanonicalLinkAndRelativeName`` of a model, as a reference from inside it."""
+def canonical_name(scope: Scope) -> str:
+    """libsdformat's ``CanonicalLinkAndRelativeName`` of a model scope whose own ``canonical_link`` is not written.
+
+    The first link in element order (merged links at their include's place);
+    without links, the canonical link of the first nested model, depth first,
+    prefixed with its name (its written ``canonical_link`` if it has one).
+    Static models are no exception. '' when there is none.
+    """
     prefix = ""
-    m = model
-    for _ in range(10_000):
-        if m.canonical_link is not None and m.canonical_link.text:
-            return prefix + m.canonical_link.text
-        if m.links:
-            return prefix + m.links[0].name
-        if not m.models:
+    s: Scope | None = scope
+    for _ in range(1_000_000):
+        if s is None:
             break
-        prefix += m.models[0].name + "::"
-        m = m.models[0]
-    graphs = getattr(model.source, "graphs", None) if model.source is not None else None
-    if graphs is not None and graphs.root.node is not None:
-        link = graphs.attached_link(graphs.root.node)
-        if link is not None and link.kind == "link":
-            return link.scoped_name()
-    return None
+        if s is not scope:
+            cref = getattr(s.entity, "canonical_link", None)
+            if cref is not None and cref.text:
+                return prefix + cref.text
+        if s.links_order:
+            return prefix + s.links_order[0].name
+        first = next((c for c in s.models_order if c is not None), None)
+        if first is None:
+            break
+        prefix += first.name + "::"
+        s = first
+    return ""
+
+
+def _in_element_order(model: Model) -> list:
+    """The links, joints, frames, nested models and includes of ``model`` in the order the file writes them."""
+    if not model.includes:
+        return list(model.members)
+    items = [(m.element.span.start, i, m) for i, m in enumerate(model.members)]
+    items += [(inc.element.span.start, len(items) + i, inc) for i, inc in enumerate(model.includes)]
+    items.sort(key=lambda t: (t[0], t[1]))
+    return [t[2] for t in items]
 
 
 class _WorldSentinel(FrameNode):

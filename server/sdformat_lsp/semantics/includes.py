@@ -50,6 +50,7 @@ from ..diagnostics import Diagnostic, Fix, Related, Severity, error, info, warni
 from ..model import Include, Model, version_tuple
 from ..text import Span
 from ..xml import decode_source
+from .checks import ROOT_NOT_STATIC, ROOT_ONLY
 from .params import apply_params, params_element
 from .resources import Lookup, ModelFile, lookup, model_file, search_path
 
@@ -398,7 +399,7 @@ class IncludeResolver:
         for p, sig in getattr(sub, "_include_sigs", {}).items():
             self.signatures.setdefault(p, sig)  # as the included file's analysis saw them
         model = self._model_of(sub, inc, span, scope)
-        self._summarise(sub, inc, span)
+        self._summarise(sub, inc, span, scope)
         records.append(IncludeRecord(inc, target, file_path, sub, model, found, tuple(dict.fromkeys(deps)), config=mf))
         self._depend(deps)
         return model
@@ -554,6 +555,16 @@ class IncludeResolver:
                 self._emit(d)
         if inc.merge:
             self._check_merge(model, inc, span, scope, sub)
+        if inc.static is False and model.static and not model.links and not model.models and not model.includes:
+            st = inc.element.child("static")
+            self._emit(
+                error(
+                    "MODEL_WITHOUT_LINK",
+                    f"<static>false</static> makes the included model '{model.name}' movable, but it has no link to carry its frames: "
+                    "remove this <static>, or include a model with a link",
+                    st.tag_span if st is not None else span,
+                )
+            )
         if inc.pose is not None:
             pose = inc.pose
         elif model.pose.relative_to is not None:
@@ -618,10 +629,35 @@ class IncludeResolver:
                     )
                 )
 
-    def _summarise(self, sub: "Analysis", inc: Include, span: Span) -> None:
-        """One diagnostic on the include for the errors of the included file."""
+    def _summarise(self, sub: "Analysis", inc: Include, span: Span, scope: "Scope") -> None:
+        """One diagnostic on the include for the errors of the included file that libsdformat sees here.
+
+        The included file was checked as a root model. libsdformat makes some
+        checks only at the top level (``checks.ROOT_ONLY``): they apply where
+        the model lands at the top of a world or of the file, and when it is
+        merged (libsdformat loads a merged model on its own first); nested
+        deeper, they become one information. A problem that exists only
+        because the root model is not static is gone when ``<static>`` makes it
+        static.
+        """
         diags = [d for d in sub.diagnostics if d.severity == Severity.ERROR and d.code != "URDF_UNSUPPORTED"]
         diags += [d for d in getattr(sub, "_urdf_diagnostics", ()) if d.severity == Severity.ERROR]
+        top_level = inc.merge or scope.kind in ("world", "sdf")
+        unchecked = [d for d in diags if d.data.get(ROOT_ONLY) and not top_level]
+        diags = [d for d in diags if not (d.data.get(ROOT_ONLY) and not top_level) and not (d.data.get(ROOT_NOT_STATIC) and inc.static)]
+        if unchecked:
+            first = min(unchecked, key=lambda d: d.span.start)
+            more = f" (and {len(unchecked) - 1} more)" if len(unchecked) > 1 else ""
+            self._emit(
+                info(
+                    first.code,
+                    f"not checked here: {first.message}{more}, in {os.path.basename(sub.path or '')}; libsdformat checks this only "
+                    "in top-level models and this one is nested, so it loads the file (it refuses the file on its own)",
+                    span,
+                    related=tuple(Related(d.span, d.message, path=d.path or sub.path) for d in unchecked[:RELATED_LIMIT]),
+                    data={"included_path": sub.path},
+                )
+            )
         if not diags:
             return
         diags.sort(key=lambda d: d.span.start)
@@ -691,9 +727,77 @@ class IncludeResolver:
 
     # -- after the frame graphs are built ------------------------------------
 
+    def _merged_duplicates(self, graphs: "FrameGraphs") -> list[Diagnostic]:
+        """Names that a ``merge="true"`` include brings into a scope that already has them.
+
+        libsdformat copies the merged elements into the including model, so a
+        merged link, joint, frame or nested model named like another entity of
+        that model (written here, or merged by another include) is a duplicate
+        name there. Reported once per name, on the include written in this
+        document that brought it.
+        """
+        def origin(node: "FrameNode") -> tuple[object, Include | None]:
+            """(the real scope ``node`` is a name of, the include of this document that brought it or None)."""
+            scope = node.scope
+            brought: Include | None = None
+            if id(node) in graphs.merged_into:  # a proxy frame: brought by its include
+                inc, scope = graphs.merged_into[id(node)]
+                if scope.path is None or id(scope) in graphs.merged_into:
+                    brought = inc
+            while scope is not None and id(scope) in graphs.merged_into:
+                inc, into = graphs.merged_into[id(scope)]
+                if into.path is None:
+                    brought = inc
+                scope = into
+            return scope, brought
+
+        groups: dict[tuple[int, str], list[tuple["FrameNode", Include | None]]] = {}
+        for node in graphs.nodes:
+            if not node.name or node.kind == "world" or node.scope is None:
+                continue
+            scope, brought = origin(node)
+            if scope is None or scope.path is not None:
+                continue  # a scope of an included file: its own analysis reports it
+            groups.setdefault((id(scope), node.name), []).append((node, brought))
+        found: dict[int, tuple[Include, list[tuple[str, "FrameNode", "FrameNode", Related | None]]]] = {}
+        for (_, name), members in groups.items():
+            if len(members) < 2 or all(b is None for _, b in members):
+                continue  # written here only: the name phase reports it
+            merged = [(n, b) for n, b in members if b is not None]
+            local = [n for n, b in members if b is None and n.name_span is not None and (n.scope is None or n.scope.path is None)]
+            node, inc = merged[-1] if local or len(merged) == 1 else merged[1]
+            other = local[0] if local else merged[0][0]
+            rel = None
+            if local:
+                rel = Related(local[0].name_span, f"the '{name}' written here")
+            elif merged[0][1] is not inc:
+                rel = Related(self._span(merged[0][1]), f"the include that also brings '{name}'")
+            found.setdefault(id(inc), (inc, []))[1].append((name, node, other, rel))
+        out: list[Diagnostic] = []
+        for inc, dups in found.values():
+            where = dups[0][1].scope.name if dups[0][1].scope is not None else ""
+            proxies = [n for n, *_ in dups if n.startswith("_merged__") and n.endswith("__model__")]
+            if proxies:
+                merged_name = proxies[0][len("_merged__"):-len("__model__")]
+                msg = f"model '{merged_name}' is merged into model '{where}' more than once (directly or through another merged model)"
+            else:
+                listed = ", ".join(f"'{n}' ({node.kind}; {other.kind} there already)" for n, node, other, _ in dups[:6])
+                more = f" and {len(dups) - 6} more" if len(dups) > 6 else ""
+                msg = f"this merged include brings names that model '{where}' already has: {listed}{more}"
+            out.append(
+                error(
+                    "DUPLICATE_NAME",
+                    msg + "; names must be unique once merged: rename one of them",
+                    self._span(inc),
+                    related=tuple(r for *_, r in dups[:RELATED_LIMIT] if r is not None),
+                    data={"duplicate": dups[0][0]},
+                )
+            )
+        return out
+
     def finish(self, graphs: "FrameGraphs") -> list[Diagnostic]:
         """Checks that need the built scopes: placement frames and names of included models."""
-        out: list[Diagnostic] = []
+        out: list[Diagnostic] = self._merged_duplicates(graphs)
         for inc, child in graphs.included:
             parent = child.parent
             if parent is None or parent.path is not None or child.path is None and not inc.merge:
