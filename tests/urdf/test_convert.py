@@ -173,3 +173,52 @@ def test_conversion_never_raises_on_any_prefix(name):
         for model in (None, "two"):
             result = sdf_to_urdf(a, UrdfOptions(model=model, lossy=True))
             assert result.text is not None or result.errors
+
+
+def _frames_by_name(text: str, path: str) -> dict[str, Transform]:
+    a = analyze(text, path)
+    assert not [d for d in a.diagnostics if d.is_error], [d.message for d in a.diagnostics if d.is_error][:3]
+    return {n.scoped_name(): a.graphs.pose(n) for n in a.graphs.nodes if n.kind in ("joint", "frame", "link")}
+
+
+@pytest.mark.parametrize("lump", [True, False])
+def test_round_trip_sdf_urdf_sdf_keeps_every_joint_frame(tmp_path, lump):
+    from sdformat_lsp.convert import SdfOptions, urdf_to_sdf
+    from sdformat_lsp.model.transform import transform_of
+
+    checked = 0
+    for seed in range(60):
+        text = random_tree(seed)
+        path = str(tmp_path / f"t{seed}.sdf")
+        a = analyze(text, path)
+        urdf = sdf_to_urdf(a).text
+        back = urdf_to_sdf(analyze(urdf, path.replace(".sdf", ".urdf")), SdfOptions(lump=lump))
+        assert back.text is not None, back.errors
+        frames = _frames_by_name(back.text, path.replace(".sdf", ".back.sdf"))
+        original = joint_frames(text, path)
+        if "<parent>world</parent>" in text:
+            base = transform_of(a.document.models[0].pose).inverse()
+        else:
+            base = root_frame(text, path, "L0")
+        for name, pose in original.items():
+            if name == "to_world" and name not in frames:
+                continue
+            assert name in frames, (seed, name, lump)
+            assert close(base.inverse() * pose, frames[name], 1e-9), (seed, name, lump)
+            checked += 1
+    assert checked > 250
+
+
+def test_to_sdf_cli(tmp_path):
+    src = ROOT / "tests" / "urdf" / "fixtures" / "fixed_chain.urdf"
+    out = tmp_path / "chain.sdf"
+    r = cli("--to", "sdf", str(src), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert '<frame name="mount" attached_to="mount_joint"/>' in text and "<mass>3.1</mass>" in text
+    r = cli("--to", "sdf", str(src), "--no-lump")
+    assert '<link name="mount">' in r.stdout and '<joint name="mount_joint" type="fixed">' in r.stdout
+    r = cli("--to", "sdf", str(ROOT / "tests" / "urdf" / "fixtures" / "broken.urdf"), "-o", str(tmp_path / "b.sdf"))
+    assert r.returncode == 1 and not (tmp_path / "b.sdf").exists() and "'hadn'" in r.stderr
+    r = cli("--to", "sdf", str(FIX / "seed_slider.sdf"))
+    assert r.returncode == 1 and "not a URDF" in r.stderr

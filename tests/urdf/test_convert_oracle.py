@@ -13,7 +13,7 @@ from pathlib import Path
 from oracle_frames import close, kinematics, run, vec_close
 from random_trees import random_tree
 
-from sdformat_lsp.convert import UrdfOptions, sdf_to_urdf
+from sdformat_lsp.convert import UrdfOptions, sdf_to_urdf, urdf_to_sdf
 from sdformat_lsp.model.transform import rotate
 from sdformat_lsp.semantics import Options, analyze
 
@@ -69,8 +69,14 @@ def test_random_trees_keep_every_joint_frame_and_axis(urdf_oracle, tmp_path):
         sdf = tmp_path / f"tree_{seed}.sdf"
         sdf.write_text(text)
         urdf = tmp_path / f"tree_{seed}.urdf"
-        urdf.write_text(_convert(sdf))
-        jobs.append((sdf, urdf, None if "<parent>world</parent>" in text else "L0"))
+        urdf_text = _convert(sdf)
+        urdf.write_text(urdf_text)
+        root = None if "<parent>world</parent>" in text else "L0"
+        jobs.append((sdf, urdf, root))
+        back = urdf_to_sdf(analyze(urdf_text, str(urdf)))  # and back: SDF -> URDF -> SDF keeps the joint frames
+        assert back.text is not None, back.errors
+        (tmp_path / f"tree_{seed}.back.sdf").write_text(back.text)
+        jobs.append((sdf, tmp_path / f"tree_{seed}.back.sdf", root))
         moving += text.count('type="revolute"') + text.count('type="prismatic"') + text.count('type="continuous"')
     with ThreadPoolExecutor(2) as pool:
         problems = [p for found in pool.map(lambda job: compare(urdf_oracle, *job), jobs) for p in found]
@@ -110,16 +116,20 @@ def test_conformance_models_keep_every_joint_frame_and_axis(urdf_oracle, shared,
             urdf = tmp_path / f"{len(jobs)}_{path.stem}_{model or 'model'}.urdf"
             urdf.write_text(result.text)
             root = result.robot.links[0].name
-            jobs.append((path, urdf, None if root == "world" else root, model))
+            if any(j.type != "fixed" for j in result.robot.joints):  # only moving joints are compared
+                jobs.append((path, urdf, None if root == "world" else root, model))
+    originals: dict[Path, dict] = {}
 
     def one(job):
         path, urdf, root, model = job
-        data = run(urdf_oracle, str(path))
+        data = originals.get(path)
+        if data is None:
+            data = originals[path] = run(urdf_oracle, str(path))
         if data["errors"]:
             return []  # libsdformat 12 (the oracle) refuses some files newer libsdformat accepts: nothing to compare
         return compare(urdf_oracle, path, urdf, root, model=model, original=data)
 
     with ThreadPoolExecutor(2) as pool:
         problems = [p for found in pool.map(one, jobs) for p in found]
-    assert len(jobs) >= 100, (len(jobs), refused)
+    assert len(jobs) >= 25, (len(jobs), refused)
     assert not problems, problems[:10]

@@ -6,6 +6,7 @@
 makes of a URDF. Both return text and messages, never print.
 """
 
+from .to_sdf import SdfConversion, SdfOptions, urdf_to_sdf
 from .to_urdf import Conversion, UrdfOptions, sdf_to_urdf
 
-__all__ = ["Conversion", "UrdfOptions", "sdf_to_urdf"]
+__all__ = ["Conversion", "SdfConversion", "SdfOptions", "UrdfOptions", "sdf_to_urdf", "urdf_to_sdf"]

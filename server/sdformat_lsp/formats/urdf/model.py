@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ...model import PoseSpec, Ref
 from ...text import Span
 from ...xml import XmlAttribute, XmlElement
+from .inertia import Body
 
 
 @dataclass
@@ -22,6 +23,7 @@ class ULink:
     lumped: bool = False
     has_inertial: bool = False  # after lumping
     total_mass: float = 0.0
+    body: "Body | None" = None  # after lumping: mass and inertia in the link frame, lumped links' included
 
 
 @dataclass

@@ -32,6 +32,7 @@ from ...diagnostics import Related, Severity, warning
 from ...model import NO_POSE, Frame, Joint, Link, Model, Named, PoseSpec, Ref
 from ...model.builder import Builder
 from ...model.transform import Transform, transform_of
+from . import inertia
 from .model import UJoint, ULink
 from .reader import Reader
 from .tree import connect
@@ -43,13 +44,14 @@ from .values import (
 class ModelMaker:
     """libsdformat's conversion of what a ``Reader`` read: lumping, then CreateSDF."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader, lump: bool = True) -> None:
         self.r = reader
+        self.lump = lump  # False: keep every fixed joint (``convert --to sdf --no-lump``)
         self.links = reader.links
         self.described: dict[int, str] = {}  # id of a converted member -> how to name it in messages
 
     def reducible(self, j: UJoint) -> bool:
-        return j.type == "fixed" and j.name not in self.r.preserve and j.name not in self.r.to_revolute
+        return self.lump and j.type == "fixed" and j.name not in self.r.preserve and j.name not in self.r.to_revolute
 
     def convert(self) -> Model:
         self.r.read()
@@ -101,11 +103,16 @@ class ModelMaker:
         for link in reversed(order):
             link.has_inertial = link.inertial
             link.total_mass = link.mass if link.inertial else 0.0
+            inertial = link.element.child("inertial")
+            link.body = inertia.read(inertial, inertia.origin_of(inertial)) if inertial is not None else None
             for j in link.child_joints:
                 c = self.links[j.child]
                 if c.lumped and c.has_inertial:
                     link.has_inertial = True
                     link.total_mass += c.total_mass
+                    if c.body is not None:
+                        moved = c.body.moved(transform_of(j.origin))
+                        link.body = moved if link.body is None else link.body + moved
         # the frames, in libsdformat's order of reduction (post-order over fixed children first)
         out: list[Frame] = []
         work: list[tuple[ULink, int]] = [(root, 0)]
@@ -151,12 +158,29 @@ class ModelMaker:
                 self._massless(link)
                 continue
             if not link.lumped and not massless:
+                self._check_inertia(link)
                 if j is not None:
                     joint = self._sdf_joint(link, j)
                     if joint is not None:
                         members.append(joint)
                 members.append(self._sdf_link(link))
             stack.extend(self.links[c.child] for c in reversed(link.child_joints))
+
+    def _check_inertia(self, link: ULink) -> None:
+        """libsdformat refuses a link (its lumped links included) whose inertia no rigid body can have."""
+        why = inertia.problem(link.body) if link.body is not None else None
+        if why is None:
+            return
+        el = link.element.child("inertial")
+        own = inertia.read(el, inertia.origin_of(el)) if el is not None else None
+        lumped = own is None or inertia.problem(own) is None
+        span = (el.child("inertia") or el).tag_span if el is not None and not lumped else link.name_span
+        msg = f"link '{link.name}' has {why}"
+        if lumped:
+            msg += ", once the links lumped into it by fixed joints are added: check their <inertia>"
+        else:
+            msg += ": check ixx..izz and the off-diagonal terms"
+        self.r.error(msg, span, "inertia_invalid", LINK_INERTIA_INVALID)
 
     def _massless(self, link: ULink) -> None:
         why = "has no <inertial>" if not link.has_inertial else f"has a mass of {link.total_mass:g}"
