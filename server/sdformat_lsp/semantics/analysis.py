@@ -33,6 +33,9 @@ class Options:
     """What an analysis may depend on besides the text."""
 
     resource_paths: tuple[str, ...] = ()
+    # directories holding model directories, found without configuration (the server's workspace folders):
+    # searched for model:// after resource_paths and the environment, as is the one holding the document's own
+    model_roots: tuple[str, ...] = ()
     include_resolver_factory: Callable[["Analysis"], Callable] | None = None  # None: includes.IncludeResolverFactory when the path is known
     schema: bool = True
     include_cache: object | None = None  # an includes.IncludeCache kept across analyses (None: a process-wide one)

@@ -21,6 +21,9 @@ _FRAME_TAGS = {"link", "joint", "frame", "model"}
 _NO_NAME_CHECK = {"plugin"}
 
 
+_UNKNOWN = "unknown_reference"  # data key of a diagnostic about a reference that may lead into an unloaded include
+
+
 def _where(scope: Scope) -> str:
     return f"{scope.kind} '{scope.name}'" if scope.name else f"this {scope.kind}"
 
@@ -68,10 +71,32 @@ class Checker:
         if node is not None:
             self.broken.add(id(node))
 
+    def _unknown(self, res: Resolution) -> bool:
+        """Might the reference lead into an include that could not be loaded? Then it is not judged:
+        what is unknown stays unknown (the include has its own diagnostic)."""
+        where = res.missing_in or res.scope
+        holes = self.g.holes.get(id(where)) if where is not None else None
+        if not holes:
+            return False
+        ref = res.ref
+        failed = ref.text
+        for start, end, obj in res.segments:
+            if obj is None:
+                failed = ref.text[start - ref.span.start : end - ref.span.start]
+                break
+        return any(inc.merge or not inc.name or inc.name == failed for inc in holes)
+
+    def _hole_model(self, node: FrameNode | None) -> bool:
+        """A model whose content is partly unknown (an include in it could not be loaded)."""
+        return node is not None and node.kind == "model" and node.inner is not None and bool(self.g.holes.get(id(node.inner)))
+
     def _bad_ref(self, code: str, res: Resolution, what: str, candidates: Iterable[str] | None = None) -> Diagnostic:
-        """A diagnostic for a reference that did not resolve, with a suggestion when one fits."""
+        """A diagnostic for a reference that did not resolve, with a suggestion when one fits; one marked
+        unknown (dropped at the end, its node still marked) when it may lead into an include not loaded."""
         ref = res.ref
         scope = res.scope
+        if res.problem not in ("reserved", "empty") and self._unknown(res):
+            return error(code, "unknown", ref.span, data={_UNKNOWN: True})
         if res.problem == "reserved":
             return error("ATTRIBUTE_INVALID", f"'__root__' is reserved and cannot be used in {what}; name a frame of {_where(scope)}", ref.span)
         if res.problem == "empty":
@@ -359,6 +384,9 @@ class Checker:
                 continue
             if cur is node and node.kind == "joint":
                 continue  # its child problem was reported (or it has none)
+            if self._hole_model(cur):
+                quiet_nodes.update(id(n) for n in path)
+                continue  # its canonical link may be in the include that could not be loaded
             span = _node_span(node)
             self.out.append(
                 error(
@@ -495,7 +523,7 @@ class Checker:
         self.relative_to()
         self.axes()
         self.inner_poses()
-        return self.out
+        return [d for d in self.out if not d.data.get(_UNKNOWN)]
 
 
 def _node_span(node: FrameNode) -> Span:

@@ -231,6 +231,9 @@ class FrameGraphs:
         self._relative_graph: nx.DiGraph | None = None
         self.inner_poses: list[tuple[Ref, Scope]] = []  # relative_to of visuals, collisions, sensors... inside links
         self.included: list[tuple[Include, Scope]] = []  # (include, its scope; for merge="true" the view of the merged entities)
+        # includes that could not be loaded (missing, Fuel offline), by id of the scope they are written in:
+        # what they would bring is unknown, so references that may lead into them are not judged
+        self.holes: dict[int, list[Include]] = {}
         self.merged_placement: dict[int, tuple[Ref, Scope]] = {}  # id(proxy frame) -> (placement_frame, view)
         # id(view of a merge, or its proxy frame) -> (its include, the scope it joined)
         self.merged_into: dict[int, tuple[Include, Scope]] = {}
@@ -300,6 +303,8 @@ class FrameGraphs:
             return
         model = self.include_resolver(inc, scope)
         if model is None:
+            if inc.uri is not None and inc.uri.text:  # an include without a URI brings nothing (and is reported)
+                self.holes.setdefault(id(scope), []).append(inc)
             return
         if inc.merge:
             view = self._merge(model, inc, scope)

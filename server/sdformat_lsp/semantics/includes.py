@@ -52,7 +52,7 @@ from ..text import Span
 from ..xml import decode_source
 from .checks import ROOT_NOT_STATIC, ROOT_ONLY
 from .params import apply_params, params_element
-from .resources import Lookup, ModelFile, lookup, model_file, search_path
+from .resources import Lookup, ModelFile, lookup, model_file, model_root_of, search_path
 
 # ``Options.open_documents``: the text and version of the editor's buffer for an
 # absolute path, or None to read the file from disk. Called from analysis
@@ -278,11 +278,15 @@ class IncludeResolver:
         self._lookups: dict[str, Lookup] = {}
         env = factory.env if factory.env is not None else os.environ
         self.env = env
-        self.key_suffix = (tuple(search_path(self.options.resource_paths, env)), bool(self.options.schema))
+        own_root = model_root_of(self.path) if self.path else None
+        self.model_roots = tuple(dict.fromkeys(([own_root] if own_root else []) + list(getattr(self.options, "model_roots", ()))))
+        self.key_suffix = (tuple(search_path(self.options.resource_paths, env, self.model_roots)), bool(self.options.schema))
         self.dependencies: list[str] = []
         self.open_documents: OpenDocuments | None = getattr(self.options, "open_documents", None)
         self.signatures: dict[str, tuple] = {}  # each dependency as it was first seen during this analysis
         self.context_dependent = False  # saw a cycle: the result depends on who included this file
+        self._remote_at: int | None = None  # index in the diagnostics of the one Fuel-cache information
+        self._remotes: list[tuple[Span, str, tuple]] = []  # (span, label, fuel key) of each include it covers
         if getattr(analysis, "includes", None) is None:
             analysis.includes = []
         analysis._include_resolver = self  # read back by the includer: dependencies, cycles
@@ -318,7 +322,7 @@ class IncludeResolver:
     def _lookup(self, uri: str) -> Lookup:
         hit = self._lookups.get(uri)
         if hit is None:
-            hit = lookup(uri, self.base_dir, self.options.resource_paths, self.env)
+            hit = lookup(uri, self.base_dir, self.options.resource_paths, self.env, model_roots=self.model_roots)
             self._lookups[uri] = hit
         return hit
 
@@ -347,16 +351,7 @@ class IncludeResolver:
             records.append(IncludeRecord(inc, None, None, lookup=found, dependencies=tuple(deps)))
             self._depend(deps)
             if found.remote:
-                host, owner, name, version = found.fuel or ("", "", "", None)
-                self._emit(
-                    info(
-                        "URI_REMOTE",
-                        f"'{name}' by {owner} is a Fuel model{' (version ' + version + ')' if version else ''} that is not in the "
-                        "local Fuel cache, so it is not checked offline; download it once (e.g. `gz fuel download -u URL`) to check it",
-                        span,
-                        data={"fuel": {"host": host, "owner": owner, "name": name, "version": version}},
-                    )
-                )
+                self._remote(found, span)
                 return None
             self._emit(self._not_found(uri, found, span))
             return None
@@ -403,6 +398,41 @@ class IncludeResolver:
         records.append(IncludeRecord(inc, target, file_path, sub, model, found, tuple(dict.fromkeys(deps)), config=mf))
         self._depend(deps)
         return model
+
+    def _remote(self, found: Lookup, span: Span) -> None:
+        """A Fuel model not in the local cache: one information per document, on the first such include
+        in the text, with the others as related locations."""
+        host, owner, name, version = found.fuel or ("", "", "", None)
+        label = f"'{name}' by {owner}{' (version ' + version + ')' if version else ''}"
+        self._remotes.append((span, label, (host, owner, name, version)))
+        self._remotes.sort(key=lambda r: r[0].start)
+        first_span, first_label, _ = self._remotes[0]
+        distinct = len({r[2] for r in self._remotes})
+        if len(self._remotes) == 1:
+            message = (
+                f"{first_label} is a Fuel model that is not in the local Fuel cache, so it is not checked offline; "
+                "download it once (e.g. `gz fuel download -u URL`) to check it"
+            )
+        else:
+            message = (
+                f"{len(self._remotes)} includes name Fuel models ({distinct} distinct, {first_label} here) that are not in the "
+                "local Fuel cache, so they are not checked offline; download them once (e.g. `gz fuel download -u URL`) to check them"
+            )
+        models = [{"host": h, "owner": o, "name": n, "version": v} for _, _, (h, o, n, v) in self._remotes]
+        d = info(
+            "URI_REMOTE",
+            message,
+            first_span,
+            related=tuple(Related(s, f"{lab}, not in the local Fuel cache either") for s, lab, _ in self._remotes[1:]),
+            data={"fuel": models[0], "models": models},
+        )
+        diags = self.analysis.diagnostics
+        at = self._remote_at
+        if at is not None and at < len(diags) and diags[at].code == "URI_REMOTE":
+            diags[at] = d
+        else:
+            self._remote_at = len(diags)
+            self._emit(d)
 
     def _depend(self, deps: list[str]) -> None:
         """Record dependencies (and their state now, unless an included analysis saw them earlier)."""

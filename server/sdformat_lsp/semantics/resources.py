@@ -69,17 +69,62 @@ def _split_paths(value: str | None) -> list[str]:
     return [p for p in value.split(os.pathsep) if p]
 
 
-def search_path(resource_paths: tuple[str, ...] | list[str] = (), env: dict[str, str] | os._Environ | None = None) -> list[str]:
-    """Configured resource paths, then the environment's, without duplicates, in order."""
+def search_path(
+    resource_paths: tuple[str, ...] | list[str] = (),
+    env: dict[str, str] | os._Environ | None = None,
+    model_roots: tuple[str, ...] | list[str] = (),
+) -> list[str]:
+    """Configured resource paths, then the environment's, then the model roots found without
+    configuration (see :func:`model_root_of`), without duplicates, in order."""
     env = os.environ if env is None else env
     out: list[str] = []
     seen: set[str] = set()
-    for p in [*resource_paths, *(q for var in ENV_VARS for q in _split_paths(env.get(var)))]:
+    for p in [*resource_paths, *(q for var in ENV_VARS for q in _split_paths(env.get(var))), *model_roots]:
         ap = os.path.abspath(os.path.expanduser(p))
         if ap not in seen:
             seen.add(ap)
             out.append(ap)
     return out
+
+
+MODEL_ROOT_LEVELS = 4  # how far above a document its model directory is looked for
+
+
+def model_root_of(path: str) -> str | None:
+    """The directory holding the model directory ``path`` lies in: a repository laid out as
+    ``models/NAME/model.config`` finds ``model://OTHER`` in ``models/`` as Gazebo does with
+    ``GZ_SIM_RESOURCE_PATH=models``. The nearest ancestor with a ``model.config`` is the model directory."""
+    d = os.path.dirname(os.path.abspath(path))
+    for _ in range(MODEL_ROOT_LEVELS):
+        if os.path.isfile(os.path.join(d, "model.config")):
+            parent = os.path.dirname(d)
+            return parent if parent != d else None
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return None
+
+
+_SKIPPED_DIRS = {"node_modules", "__pycache__", "build", "install", "log"}
+
+
+def find_model_roots(folder: str, max_dirs: int = 20_000) -> list[str]:
+    """Every directory under ``folder`` that holds a model directory (one with ``model.config``),
+    in sorted order; hidden and build directories are skipped, symbolic links not followed, and the
+    walk stops after ``max_dirs`` directories so that a huge workspace costs a bounded time."""
+    roots: dict[str, None] = {}
+    seen = 0
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        seen += 1
+        if seen > max_dirs:
+            break
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        if "model.config" in files:
+            parent = os.path.dirname(os.path.abspath(here))
+            if parent != os.path.abspath(here):
+                roots.setdefault(parent)
+    return sorted(roots)
 
 
 def _exists(path: str) -> bool:
@@ -110,11 +155,13 @@ def lookup(
     resource_paths: tuple[str, ...] | list[str] = (),
     env: dict[str, str] | os._Environ | None = None,
     home: str | None = None,
+    model_roots: tuple[str, ...] | list[str] = (),
 ) -> Lookup:
-    """Find what ``uri`` (as written in a file in ``base_dir``) points to."""
+    """Find what ``uri`` (as written in a file in ``base_dir``) points to; ``model_roots`` are
+    searched after the configured and environment paths."""
     env = os.environ if env is None else env
     uri = uri.strip()
-    dirs = search_path(resource_paths, env)
+    dirs = search_path(resource_paths, env, model_roots)
     searched: list[str] = []
 
     m = _FUEL.match(uri)
@@ -312,4 +359,7 @@ def model_file(directory: str) -> ModelFile:
     return ModelFile(directory, path, config, best_text or chosen.get("version"), tuple(problems), deps)
 
 
-__all__ = ["ENV_VARS", "Lookup", "ModelFile", "ModelFileProblem", "fuel_cache_roots", "lookup", "model_file", "search_path"]
+__all__ = [
+    "ENV_VARS", "Lookup", "ModelFile", "ModelFileProblem", "find_model_roots", "fuel_cache_roots", "lookup", "model_file",
+    "model_root_of", "search_path",
+]

@@ -25,6 +25,7 @@ from pygls.protocol.language_server import lsp_method
 from .. import __version__
 from ..semantics import Analysis, Options, analyze
 from ..semantics.includes import IncludeCache
+from ..semantics.resources import find_model_roots
 from ..text import UTF16, LineIndex
 from ..xml import decode_source
 from . import settings as settings_mod
@@ -107,6 +108,8 @@ class SdformatLanguageServer(LanguageServer):
         self.diagnostic_support = DiagnosticSupport()
         self.markdown_hover = False
         self.root_dir: str | None = None
+        self.workspace_dirs: list[str] = []  # every workspace folder (the root when the client sends none)
+        self._model_roots: tuple[str, ...] | None = None
         self._init_settings = Parsed()
         self._client_settings = Parsed()
         self.settings = Settings()
@@ -132,7 +135,27 @@ class SdformatLanguageServer(LanguageServer):
     def options(self) -> Options:
         """The core appends SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH
         and GAZEBO_MODEL_PATH to these (see docs/includes.md)."""
-        return Options(resource_paths=self.settings.resource_paths, include_cache=self.include_cache, open_documents=self.open_document)
+        return Options(
+            resource_paths=self.settings.resource_paths,
+            model_roots=self.model_roots(),
+            include_cache=self.include_cache,
+            open_documents=self.open_document,
+        )
+
+    def model_roots(self) -> tuple[str, ...]:
+        """Directories holding model directories (with ``model.config``) in the workspace folders,
+        searched for ``model://`` after the configured paths; found once, on first use."""
+        if self._model_roots is None:
+            found: list[str] = []
+            for folder in self.workspace_dirs:
+                try:
+                    found.extend(find_model_roots(folder))
+                except OSError as exc:
+                    log.warning("cannot look for model directories in %s: %s", folder, exc)
+            self._model_roots = tuple(dict.fromkeys(found))
+            if self._model_roots:
+                log.info("model roots found in the workspace: %s", list(self._model_roots))
+        return self._model_roots
 
     def open_document(self, path: str) -> tuple[str, int] | None:
         """``Options.open_documents``: the editor's text of ``path`` and its revision, if it is open."""
@@ -418,6 +441,13 @@ def _root_dir(params: types.InitializeParams) -> str | None:
     return params.root_path or None
 
 
+def _workspace_dirs(params: types.InitializeParams, root: str | None) -> list[str]:
+    dirs = [p for p in (uri_to_path(f.uri) for f in params.workspace_folders or []) if p]
+    if not dirs and root:
+        dirs = [root]
+    return [d for d in dirs if os.path.isdir(d)]
+
+
 def _register(server: SdformatLanguageServer) -> None:
     """Attach every handler to ``server``."""
 
@@ -432,6 +462,7 @@ def _register(server: SdformatLanguageServer) -> None:
         formats = get_capability(caps, "text_document.hover.content_format", None) or []
         server.markdown_hover = types.MarkupKind.Markdown in formats
         server.root_dir = _root_dir(params)
+        server.workspace_dirs = _workspace_dirs(params, server.root_dir)
         server.apply_settings(init=settings_mod.parse(params.initialization_options, base_dir=server.root_dir))
         if get_capability(caps, "workspace.configuration", False):
             # Documents opened before the client answers wait for its settings.
@@ -528,6 +559,8 @@ def _register(server: SdformatLanguageServer) -> None:
     @guarded(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, notification=True)
     def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
         paths = {p for p in (uri_to_path(c.uri) for c in params.changes) if p is not None}
+        if any(os.path.basename(p) == "model.config" for p in paths):
+            server._model_roots = None  # a model directory may have come or gone: look again on next use
         if paths:
             server.files_changed(paths)
 
