@@ -7,9 +7,10 @@ error here, on the element that needs fixing.
 
 from __future__ import annotations
 
+import difflib
 import math
 
-from ..diagnostics import Diagnostic, error
+from ..diagnostics import Diagnostic, Fix, error
 from ..xml import XmlDocument, XmlElement
 
 _SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
@@ -124,7 +125,36 @@ def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
         )
 
 
-_SPECIAL = frozenset({"plugin", "material", "axis", "axis2", "link"})
+# The sensor types libsdformat's Sensor class loads (src/Sensor.cc, main branch); any other type, or none,
+# makes it refuse the file. Several are older names of the same sensor.
+SENSOR_TYPES = frozenset(
+    """air_pressure air_speed altimeter boundingbox boundingbox_camera camera contact custom depth depth_camera
+    force_torque gps gpu_lidar gpu_ray imu lidar logical_camera magnetometer multicamera navsat ray rfid rfidtag
+    rgbd rgbd_camera segmentation segmentation_camera sonar thermal thermal_camera wide_angle_camera
+    wideanglecamera wireless_receiver wireless_transmitter""".split()
+)
+
+
+def _sensor(el: XmlElement, out: list[Diagnostic]) -> None:
+    """A sensor of a link or joint, which libsdformat loads (elsewhere a sensor is not read)."""
+    a = el.attr("type")
+    if a is None:
+        return  # the schema check reports the missing attribute
+    kind = a.value.strip()
+    if kind in SENSOR_TYPES or not kind:
+        return  # an empty type: the schema check reports the missing value
+    close = difflib.get_close_matches(kind, sorted(SENSOR_TYPES), n=1, cutoff=0.6)
+    msg = f"sensor type '{kind}' is not one libsdformat knows, so it refuses the file"
+    fixes: tuple[Fix, ...] = ()
+    if close:
+        msg += f"; did you mean '{close[0]}'?"
+        fixes = (Fix(f"Change to '{close[0]}'", a.value_span, close[0]),)
+    else:
+        msg += "; a sensor of a simulator plugin is type=\"custom\" (with the plugin's own type in gz:type)"
+    out.append(error("ATTRIBUTE_INVALID", msg, a.value_span, fixes=fixes))
+
+
+_SPECIAL = frozenset({"plugin", "material", "axis", "axis2", "link", "sensor"})
 
 
 def check_domain(xml: XmlDocument) -> list[Diagnostic]:
@@ -144,6 +174,9 @@ def check_domain(xml: XmlDocument) -> list[Diagnostic]:
                 _material(el, out)
             elif tag == "link":
                 _inertial(el, out)
+            elif tag == "sensor":
+                if el.parent is not None and el.parent.tag in ("link", "joint"):
+                    _sensor(el, out)
             elif el.parent is not None and el.parent.tag == "joint":
                 _axis(el, out)
         elif ":" in tag:

@@ -21,7 +21,9 @@ from ..diagnostics import Diagnostic, Fix, Related, Severity
 from ..spec import ElementSpec, Schema, check_value, known_versions, schema_for, version_key
 from ..spec.types import scalar_value
 from ..text import Span
+from ..model.builder import Builder
 from ..xml import XmlAttribute, XmlDocument, XmlElement
+from .read_once import read_once
 
 __all__ = ["check_schema"]
 
@@ -38,6 +40,10 @@ REPEATED = "ELEMENT_INVALID"
 _CORE_ATTRIBUTES = frozenset({"name"})
 _CORE_VALUES = frozenset({("joint", "parent"), ("joint", "child")})
 _POSE = "pose"
+# Owners whose <pose> the model builder reads (and checks); every other <pose> is checked here.
+_BUILT_POSES = frozenset({"model", "link", "joint", "frame", "include"})
+# Element names simulators read that SDFormat does not define: never "corrected" to an SDFormat name.
+_SIMULATOR_PREFIXES = ("gz_", "ign_", "ignition_", "gazebo_", "drake_", "ros_", "px4_")
 # Declared once-only, yet read as a list by libsdformat.
 _REPEATABLE = frozenset({("geometry", "polyline")})
 
@@ -71,7 +77,9 @@ class _Checker:
         self.text = doc.text
         self.schema = schema
         self.declared = schema.version
+        self.version_tuple = tuple(int(x) for x in schema.version.split(".")[:2]) if schema.version else (1, 12)
         self.out: list[Diagnostic] = []
+        self.newer: list[tuple[str, str, Span]] = []  # (what, version introducing it, where) of each newer feature used
 
     def run(self) -> list[Diagnostic]:
         """Walk the tree iteratively (documents can nest deeply).
@@ -102,7 +110,11 @@ class _Checker:
             if el.attributes or spec.required_attributes:
                 self._attributes(el, spec, version)
             vtype = spec.type
-            if vtype is not None and el.tag != _POSE:
+            if el.tag == _POSE:
+                parent = el.parent
+                if parent is not None and parent.tag not in _BUILT_POSES:
+                    self._pose(el, parent)
+            elif vtype is not None:
                 text = el.text
                 if not text or text.isspace() or _verdict(vtype, text, spec.min, spec.max) is not _GOOD:
                     self._value(el, spec, version)  # a problem, or a value that is missing
@@ -142,22 +154,41 @@ class _Checker:
                     earlier = first.get(tag)
                     if earlier is None:
                         first[tag] = child
-                    elif el is not root and (el.tag, tag) not in _REPEATABLE:
-                        out.append(
-                            Diagnostic(
-                                REPEATED,
-                                Severity.WARNING,
-                                f"<{tag}> may appear only once in <{el.tag}>: libsdformat reads the first one "
-                                "and ignores this one; remove it or merge the two",
-                                child.tag_span,
-                                related=(Related(earlier.tag_span, f"the first <{tag}>"),),
-                            )
-                        )
+                    elif read_once(el.tag, tag) and self._content(earlier) != self._content(child):
+                        out.append(self._repeated(el, earlier, child))
                 visits.append((child, child_spec, version))
             visits.reverse()
             stack.extend(visits)
+        if self.newer:
+            out.append(self._newer_summary())
         out.sort(key=lambda d: (d.span.start, d.span.end, d.code))
         return out
+
+    def _content(self, el: XmlElement) -> str:
+        """What an element says, white space aside: repeats that say the same lose nothing."""
+        return " ".join(self.text[el.span.start : el.span.end].split()[1:]) if el.children else el.text.strip()
+
+    def _repeated(self, parent: XmlElement, earlier: XmlElement, child: XmlElement) -> Diagnostic:
+        tag = child.tag
+        if not child.children and not earlier.children:
+            what = f"the first <{tag}> ({_short(earlier.text.strip())}) and ignores this one ({_short(child.text.strip())})"
+        else:
+            what = f"the first <{tag}> and ignores this one"
+        return Diagnostic(
+            REPEATED,
+            Severity.WARNING,
+            f"<{tag}> is given twice in <{parent.tag}>, differently: libsdformat reads {what}; remove one",
+            child.tag_span,
+            related=(Related(earlier.tag_span, f"the first <{tag}>, the one read"),),
+        )
+
+    def _pose(self, el: XmlElement, owner: XmlElement) -> None:
+        """A <pose> the model builder does not read (of a visual, an inertial, a sensor...): libsdformat
+        refuses the file when its value does not parse, wherever it is."""
+        b = Builder(self.doc)
+        b.version = self.version_tuple
+        b.pose(owner, el)
+        self.out.extend(b.diagnostics)
 
     def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> _Visit:
         """``el`` with its path of tag names from the root (the root's spec name first)."""
@@ -192,6 +223,8 @@ class _Checker:
                 problem = "it needs a value"
             if problem is not None:
                 severity, note = self._severity_in_latest(self._visit(el, spec, version), attr.name, attr.value)
+                if severity is None:
+                    continue
                 self.out.append(
                     Diagnostic(
                         BAD_ATTRIBUTE,
@@ -205,8 +238,9 @@ class _Checker:
                 self.out.append(
                     Diagnostic(BAD_ATTRIBUTE, Severity.WARNING, f"{attr.name} on <{el.tag}>: {lax}", attr.value_span)
                 )
-            if bound is not None:
-                # libsdformat does not enforce attribute bounds; the spec states them.
+            if bound is not None and self._in_latest(self._visit(el, spec, version)) is None:
+                # libsdformat does not enforce attribute bounds; the spec states them (the newest spec's only:
+                # libsdformat reads every file converted to its newest version).
                 self.out.append(
                     Diagnostic(BAD_ATTRIBUTE, Severity.WARNING, f"{attr.name} on <{el.tag}> {bound}", attr.value_span)
                 )
@@ -232,7 +266,7 @@ class _Checker:
         el, spec = v.element, v.spec
         newer = self._newer(v.path, attr.name, v.version)
         if newer is not None:
-            self.out.append(self._too_new(UNKNOWN_ATTRIBUTE, f"the {attr.name} attribute of <{el.tag}>", newer, attr.name_span))
+            self._too_new(f"{attr.name}= on <{el.tag}>", newer, attr.name_span)
             return
         message = f"<{el.tag}> has no attribute '{attr.name}' in SDFormat {v.version}"
         older = self._older(v.path, attr.name, v.version)
@@ -262,12 +296,16 @@ class _Checker:
             # libsdformat refuses an empty value for a required element of any type.
             if spec.required == "1":
                 severity, note = self._severity_in_latest(self._visit(el, spec, version), None, "")
+                if severity is None:
+                    return
                 self.out.append(
                     Diagnostic(BAD_VALUE, severity, f"<{el.tag}> needs a value ({_type_hint(spec)}){note}", el.tag_span)
                 )
             return
         if problem is not None:
             severity, note = self._severity_in_latest(self._visit(el, spec, version), None, text)
+            if severity is None:
+                return
             self.out.append(
                 Diagnostic(
                     BAD_VALUE,
@@ -282,7 +320,8 @@ class _Checker:
             self.out.append(Diagnostic(BAD_VALUE, Severity.WARNING, f"<{el.tag}>: {lax}", span, data={"type": vtype}))
         if bound is not None:
             severity, note = self._severity_in_latest(self._visit(el, spec, version), None, text)
-            self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
+            if severity is not None:
+                self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
 
     # -- children ----------------------------------------------------------
 
@@ -294,7 +333,7 @@ class _Checker:
         v = self._visit(el, spec, version)
         newer = self._newer(v.path, None, version, child.tag)
         if newer is not None:
-            self.out.append(self._too_new(UNKNOWN_ELEMENT, f"<{child.tag}> inside <{el.tag}>", newer, child.tag_span))
+            self._too_new(f"<{child.tag}> in <{el.tag}>", newer, child.tag_span)
             schema = schema_for(newer)
             found = schema.element_at(_rooted(schema, v.path + (child.tag,))) if schema else None
             return (child, found, newer) if found is not None else None
@@ -310,14 +349,23 @@ class _Checker:
         if older is not None:
             message += f" (it existed up to SDFormat {older})"
         fixes: tuple[Fix, ...] = ()
-        guess = _closest(child.tag, spec.children)
+        guess = None
+        if not child.tag.startswith(_SIMULATOR_PREFIXES):  # gz_frame_id is Gazebo's, not a misspelt frame_id
+            guess = _closest(child.tag, [c for c in spec.children if self._free_for(el, spec, c)])
         if guess is not None:
             message += f"; did you mean <{guess}>?"
             fix = self._rename_fix(child, guess)
             fixes = (fix,) if fix is not None else ()
+            severity = Severity.WARNING  # most likely a typo: what it says is read by nobody
         else:
-            message += "; libsdformat skips it"
-        self.out.append(Diagnostic(UNKNOWN_ELEMENT, Severity.WARNING, message, child.tag_span, fixes=fixes))
+            message += "; libsdformat keeps it, unread, for simulators and plugins that know it"
+            severity = Severity.HINT
+        self.out.append(Diagnostic(UNKNOWN_ELEMENT, severity, message, child.tag_span, fixes=fixes))
+
+    def _free_for(self, el: XmlElement, spec: ElementSpec, name: str) -> bool:
+        """Would renaming a child of ``el`` to ``name`` make it valid? Not when ``name`` may appear once and is there."""
+        child_spec = spec.child(name)
+        return child_spec is not None and (child_spec.allows_many or el.child(name) is None)
 
     def _rename_fix(self, el: XmlElement, new: str) -> Fix | None:
         """One edit renaming both the start and the end tag."""
@@ -333,16 +381,16 @@ class _Checker:
 
     # -- other versions ----------------------------------------------------
 
-    def _severity_in_latest(self, v: _Visit, attr: str | None, text: str) -> tuple[Severity, str]:
+    def _severity_in_latest(self, v: _Visit, attr: str | None, text: str) -> tuple[Severity | None, str]:
         """libsdformat converts older files to the newest spec before reading
-        values, so a value only the declared version rejects is a warning."""
+        values, so a value only the declared version rejects is no problem (None)."""
         latest = known_versions()[-1]
         spec = self._in_latest(v)
         if spec is None:
             return Severity.ERROR, ""
         if attr is not None:
             aspec = spec.attribute(attr)
-            accepted = aspec is not None and check_value(aspec.type, text) is None
+            accepted = aspec is not None and check_value(aspec.type, text) is None and not (aspec.is_required and not text.strip())
         elif not text.strip():
             accepted = spec.type is not None and spec.required != "1"
         else:
@@ -353,7 +401,7 @@ class _Checker:
             )
         if not accepted:
             return Severity.ERROR, ""
-        return Severity.WARNING, f" (SDFormat {latest}, which libsdformat converts this file to, accepts it)"
+        return None, ""
 
     def _in_latest(self, v: _Visit) -> ElementSpec | None:
         """The same place in the newest schema, when ``v`` is read with an older one."""
@@ -373,20 +421,36 @@ class _Checker:
         earlier = [w for w in known_versions() if version_key(w) < version_key(before)]
         return _first_having(list(reversed(earlier)), path, attr, child)
 
-    def _too_new(self, code: str, what: str, newer: str, span: Span) -> Diagnostic:
-        fixes: tuple[Fix, ...] = ()
+    def _too_new(self, what: str, newer: str, span: Span) -> None:
+        self.newer.append((what, newer, span))
+
+    def _newer_summary(self) -> Diagnostic:
+        """Every feature newer than the declared version, as one diagnostic on the version: libsdformat
+        converts the file to its newest version before reading it, so each one is read; declaring the
+        version that has them all says what the file needs."""
         root = self.doc.root
-        version_attr = root.attr("version") if root is not None else None
-        if version_attr is not None and root is not None and root.tag == "sdf":
-            fixes = (Fix(f"Declare SDFormat {newer}", version_attr.value_span, newer),)
+        assert root is not None
+        version_attr = root.attr("version")
+        span = version_attr.value_span if version_attr is not None else root.tag_span
+        needed = max((v for _, v, _ in self.newer), key=version_key)
+        features: dict[str, str] = {}
+        for what, v, _ in self.newer:
+            features.setdefault(what, v)
+        listed = ", ".join(f"{w} ({v})" for w, v in list(features.items())[:4]) + (", ..." if len(features) > 4 else "")
+        count = len(features)
+        fixes: tuple[Fix, ...] = ()
+        if version_attr is not None and root.tag == "sdf":
+            fixes = (Fix(f"Declare SDFormat {needed}", version_attr.value_span, needed),)
         return Diagnostic(
-            code,
+            UNKNOWN_ELEMENT,
             Severity.INFORMATION,
-            f"{what} was introduced in SDFormat {newer}, but this file declares {self.declared}: "
-            f"declare version=\"{newer}\" (or newer) to rely on it",
+            f"this file uses {count} feature{'s' if count != 1 else ''} newer than its declared version {self.declared}: {listed}; "
+            f"libsdformat reads them, as it converts every file to its newest version, but other readers may not: "
+            f"declare version=\"{needed}\"",
             span,
+            related=tuple(Related(sp, f"{w}: introduced in SDFormat {v}") for w, v, sp in self.newer[:50]),
             fixes=fixes,
-            data={"since": newer},
+            data={"since": needed},
         )
 
 
