@@ -237,7 +237,7 @@ class Checker:
                     self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' names itself as its child: name the link or frame it moves", c.ref.span))
                     bad = True
                 elif c.target is None:
-                    self.out.append(self._bad_ref("JOINT_CHILD_LINK_INVALID", c, f"child of joint '{joint.name}'", self._link_names(scope)))
+                    self.out.append(self._bad_ref("JOINT_CHILD_LINK_INVALID", c, f"child of joint '{joint.name}'", self._link_names(scope, node)))
                     bad = True
                 elif self.version < (1, 8) and c.target.kind != "link":
                     self.out.append(error("JOINT_CHILD_LINK_INVALID", f"the child of joint '{joint.name}' must be a link before SDFormat 1.8, but '{c.ref.text}' is a {c.target.kind}", c.ref.span))
@@ -249,7 +249,7 @@ class Checker:
                     self.out.append(self._top_only(d, scope, "joint's parent"))
                     bad = bad or top
                 elif p.target is None:
-                    d = self._bad_ref("JOINT_PARENT_LINK_INVALID", p, f"parent of joint '{joint.name}'", [*self._link_names(scope), WORLD])
+                    d = self._bad_ref("JOINT_PARENT_LINK_INVALID", p, f"parent of joint '{joint.name}'", [*self._link_names(scope, node), WORLD])
                     self.out.append(self._top_only(d, scope, "joint's parent"))
                     bad = bad or top
                 elif self.version < (1, 8) and p.target is not WORLD_SENTINEL and p.target.kind not in ("link", "world"):
@@ -280,8 +280,24 @@ class Checker:
                 if top_level_scope(scope):
                     self._mark(node)
 
-    def _link_names(self, scope: Scope) -> list[str]:
-        return [n for n, node in scope.nested_frames() if node.kind in ("link", "frame", "model", "joint")]
+    def _link_names(self, scope: Scope, joint: FrameNode | None = None) -> list[str]:
+        """What a joint's parent or child may name: links only before 1.8; any frame after (a link, a frame,
+        a model, another joint), never the joint itself."""
+        kinds = ("link",) if self.version < (1, 8) else ("link", "frame", "model", "joint")
+        return [n for n, node in scope.nested_frames() if node.kind in kinds and node is not joint]
+
+    def _targets(self, scope: Scope, node: FrameNode, attr: str) -> list[str]:
+        """Names ``node``'s ``attr`` (attached_to, relative_to) could take without making a cycle:
+        a suggestion must make the reference valid."""
+        out = []
+        for name, target in scope.nested_frames():
+            cur, steps = target, 0
+            while cur is not None and cur is not node and steps < 64:
+                cur = getattr(cur, attr)
+                steps += 1
+            if cur is not node:
+                out.append(name)
+        return out
 
     # -- phase 4: canonical links and placement frames -----------------
 
@@ -349,7 +365,7 @@ class Checker:
                 self._mark(node)
                 reported_cycles.add(id(node))
             elif res.target is None:
-                self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'"))
+                self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'", self._targets(res.scope, node, "attached_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
         for cycle in find_cycles(self.g.nodes, lambda n: n.attached_to):
@@ -443,7 +459,7 @@ class Checker:
                 self._mark(node)
                 reported.add(id(node))
             elif res.target is None:
-                self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'"))
+                self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'", self._targets(res.scope, node, "relative_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
         for cycle in find_cycles(self.g.nodes, lambda n: n.relative_to):
