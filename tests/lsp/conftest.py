@@ -169,6 +169,7 @@ class Session:
         encodings: list[str] | None = None,
         configuration: dict | None = None,
         tweak=None,
+        workspace: Path | None = None,
     ) -> "Session":
         caps = pytest_lsp.client_capabilities(editor)
         if encodings is not None:
@@ -183,8 +184,8 @@ class Session:
             types.InitializeParams(
                 capabilities=caps,
                 initialization_options=init_options,
-                root_uri=FIXTURES.as_uri(),
-                workspace_folders=[types.WorkspaceFolder(uri=FIXTURES.as_uri(), name="fixtures")],
+                root_uri=(workspace or FIXTURES).as_uri(),
+                workspace_folders=[types.WorkspaceFolder(uri=(workspace or FIXTURES).as_uri(), name="fixtures")],
             )
         )
         enc = result.capabilities.position_encoding

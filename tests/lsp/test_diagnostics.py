@@ -17,7 +17,7 @@ BROKEN = """<?xml version="1.0"?>
     <link name="upper">
       <pose relative_to="sholder">0 0 0.5 0 0 0</pose>
     </link>
-    <joint name="shoulder" type="revolute">
+    <joint name="shoulder" type="revolute"><pose relative_to="base">0 0 0.5 0 0 0</pose>
       <parent>base</parent>
       <child>upper</child>
     </joint>

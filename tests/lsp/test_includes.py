@@ -20,8 +20,8 @@ def td(uri: str = URI) -> types.TextDocumentIdentifier:
     return types.TextDocumentIdentifier(uri=uri)
 
 
-async def test_without_resource_paths_the_uri_is_not_found(lsp: LanguageClient, editor: str):
-    s = await Session.start(lsp, editor)
+async def test_without_resource_paths_the_uri_is_not_found(lsp: LanguageClient, editor: str, tmp_path: Path):
+    s = await Session.start(lsp, editor, workspace=tmp_path)  # a workspace without model directories
     s.open(URI, TEXT)
     diags = await s.diagnostics(URI)
     lookup = next(d for d in diags if d.code == "URI_LOOKUP")
@@ -43,8 +43,8 @@ async def test_relative_resource_paths_resolve_against_the_workspace(lsp: Langua
     assert result == [types.Location(uri=MODEL.as_uri(), range=types.Range(start=pos(model_text, tip, s.encoding), end=pos(model_text, tip + 3, s.encoding)))]
 
 
-async def test_resource_paths_from_did_change_configuration(lsp: LanguageClient, editor: str):
-    s = await Session.start(lsp, editor, configuration={})
+async def test_resource_paths_from_did_change_configuration(lsp: LanguageClient, editor: str, tmp_path: Path):
+    s = await Session.start(lsp, editor, configuration={}, workspace=tmp_path)
     s.open(URI, TEXT)
     assert any(d.code == "URI_LOOKUP" for d in await s.diagnostics(URI))
     s.client.set_configuration({"resourcePaths": [str(FIXTURES / "models")]}, section="sdformat")
@@ -90,3 +90,14 @@ async def test_saving_an_included_file_rechecks_its_includers(lsp: LanguageClien
     inside = [r for r in related if r.location.uri == model.as_uri()]
     plam = find(broken, "plam")
     assert inside and inside[0].location.range == types.Range(start=pos(broken, plam, s.encoding), end=pos(broken, plam + 4, s.encoding))
+
+
+async def test_model_directories_in_the_workspace_are_found_without_configuration(lsp: LanguageClient, editor: str, tmp_path: Path):
+    # A repository laid out as Gazebo users lay it out: models/NAME/model.config, worlds elsewhere.
+    shutil.copytree(FIXTURES / "models", tmp_path / "models")
+    (tmp_path / "worlds").mkdir()
+    world = tmp_path / "worlds" / "robot.sdf"
+    world.write_text(TEXT, encoding="utf-8")
+    s = await Session.start(lsp, editor, workspace=tmp_path)
+    s.open(world.as_uri(), TEXT)
+    assert await s.diagnostics(world.as_uri()) == []

@@ -146,7 +146,9 @@ async def test_document_links_go_to_the_model_files(lsp: LanguageClient, editor:
 
 
 async def test_no_links_without_includes_that_resolve(lsp: LanguageClient, editor: str, ws: Workspace):
-    s = await Session.start(lsp, editor)  # no resourcePaths: model:// finds nothing
+    empty = ws.root / "empty"
+    empty.mkdir()
+    s = await Session.start(lsp, editor, workspace=empty)  # no resourcePaths, no model directories: model:// finds nothing
     s.open(ws.uri, ROBOT)
     assert await s.client.text_document_document_link_async(types.DocumentLinkParams(text_document=td(ws.uri))) is None
 
@@ -168,7 +170,9 @@ async def test_hover_on_an_include(lsp: LanguageClient, editor: str, ws: Workspa
 
 
 async def test_hover_on_an_unresolved_include_says_where_it_looked(lsp: LanguageClient, editor: str, ws: Workspace):
-    s = await Session.start(lsp, editor, init_options={"resourcePaths": [str(ws.root / "elsewhere")]})
+    empty = ws.root / "empty"
+    empty.mkdir()
+    s = await Session.start(lsp, editor, init_options={"resourcePaths": [str(ws.root / "elsewhere")]}, workspace=empty)
     s.open(ws.uri, ROBOT)
     hover = await s.client.text_document_hover_async(types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "model://gripper", delta=4)))
     assert "Not found." in hover.contents.value and f"`{ws.root / 'elsewhere'}`" in hover.contents.value
