@@ -448,7 +448,7 @@ class _Checker:
             f"libsdformat reads them, as it converts every file to its newest version, but other readers may not: "
             f"declare version=\"{needed}\"",
             span,
-            related=tuple(Related(sp, f"{w}: introduced in SDFormat {v}") for w, v, sp in self.newer[:50]),
+            related=tuple(Related(sp, f"{w}: introduced in SDFormat {v}") for w, v, sp in sorted(self.newer, key=lambda n: n[2].start)[:50]),
             fixes=fixes,
             data={"since": needed},
         )
