@@ -29,5 +29,6 @@ def test_conformance(shared, include_all):
     assert not undocumented, undocumented
     assert report.verdict_rate >= 0.95, report.summary()
     assert report.code_rate >= 0.90, report.summary()
-    failures = [f for f in report.pose_failures if Path(f.split(":")[0]).name not in deviations]
-    assert not failures, failures
+    # no deviation left for poses: every frame libsdformat lists (flattened 1.7 worlds' nested models included)
+    # is listed, posed and attached as libsdformat has it
+    assert not report.pose_failures, report.pose_failures

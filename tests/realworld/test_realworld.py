@@ -234,3 +234,16 @@ def test_verdicts_agree_with_the_oracle():
     for name, expected in VERDICTS.items():
         out = subprocess.run([oracle, "--check", str(FIXTURES / name)], capture_output=True, text=True, env=env, timeout=60)
         assert json.loads(out.stdout)["check"]["ign_sdf_check_valid"] == expected, name
+
+
+def test_flattened_17_world_lists_the_nested_models_libsdformat_unflattens():
+    text = """<sdf version="1.7"><world name="w"><model name="A">
+      <frame name="M1::__model__" attached_to="M1::L1"><pose relative_to="__model__">10 0 0 0 0 0</pose></frame>
+      <link name="M1::L1"><pose relative_to="M1::__model__">0 0 1 0 0 0</pose></link>
+    </model></world></sdf>"""
+    frames = {f["name"]: f for f in analyze(text, None).frames()}
+    assert frames["A::M1"]["kind"] == "model" and frames["A::M1::__model__"]["kind"] == "model"
+    assert frames["A::M1"]["pose"] == frames["A::M1::__model__"]["pose"] and frames["A::M1"]["pose"][0] == 10
+    assert frames["A::M1"]["attached_to"] == "A::M1::L1"
+    # 1.8 and later read '::' names as written: nothing is added
+    assert "A::M1" not in {f["name"] for f in analyze(text.replace('version="1.7"', 'version="1.8"'), None).frames()}

@@ -144,8 +144,25 @@ class Analysis:
                         "attached_to": _link_name(link),
                     }
                 )
+        if self.graphs.version < (1, 8) and self.graphs.root.kind == "world":
+            _unflattened(out)
         out.sort(key=lambda f: f["name"])
         return out
+
+
+def _unflattened(frames: list[dict]) -> None:
+    """libsdformat converts a 1.7 world to 1.8 by *unflattening* its models: a model written flat, with
+    a frame ``M1::__model__`` and links ``M1::L1``, becomes a nested model ``M1`` whose model frame is that
+    frame. List the frames as libsdformat lists them then: ``A::M1`` too, the frame ``A::M1::__model__`` as
+    a model frame. Only the listing changes; the names stay as written for the editor's features."""
+    names = {f["name"] for f in frames}
+    for f in list(frames):
+        if f["kind"] == "frame" and f["name"].endswith("::__model__") and f["name"].count("::") >= 2:
+            f["kind"] = "model"
+            nested = f["name"][: -len("::__model__")]
+            if nested not in names:
+                names.add(nested)
+                frames.append({**f, "name": nested})
 
 
 def _link_name(link: FrameNode | None) -> str | None:

@@ -7,7 +7,6 @@ error here, on the element that needs fixing.
 
 from __future__ import annotations
 
-import difflib
 import math
 
 from ..diagnostics import Diagnostic, Fix, error
@@ -143,6 +142,8 @@ def _sensor(el: XmlElement, out: list[Diagnostic]) -> None:
     kind = a.value.strip()
     if kind in SENSOR_TYPES or not kind:
         return  # an empty type: the schema check reports the missing value
+    import difflib  # only when a type is wrong: not a cost of every start-up
+
     close = difflib.get_close_matches(kind, sorted(SENSOR_TYPES), n=1, cutoff=0.6)
     msg = f"sensor type '{kind}' is not one libsdformat knows, so it refuses the file"
     fixes: tuple[Fix, ...] = ()
