@@ -79,6 +79,7 @@ class _Checker:
         self.declared = schema.version
         self.version_tuple = tuple(int(x) for x in schema.version.split(".")[:2]) if schema.version else (1, 12)
         self.out: list[Diagnostic] = []
+        self._builder: Builder | None = None  # reads the <pose>s the model builder does not
         self.newer: list[tuple[str, str, Span]] = []  # (what, version introducing it, where) of each newer feature used
 
     def run(self) -> list[Diagnostic]:
@@ -185,10 +186,14 @@ class _Checker:
     def _pose(self, el: XmlElement, owner: XmlElement) -> None:
         """A <pose> the model builder does not read (of a visual, an inertial, a sensor...): libsdformat
         refuses the file when its value does not parse, wherever it is."""
-        b = Builder(self.doc)
-        b.version = self.version_tuple
+        b = self._builder
+        if b is None:
+            b = self._builder = Builder(self.doc)  # one per document: it remembers the poses it has read
+            b.version = self.version_tuple
         b.pose(owner, el)
-        self.out.extend(b.diagnostics)
+        if b.diagnostics:
+            self.out.extend(b.diagnostics)
+            b.diagnostics.clear()
 
     def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> _Visit:
         """``el`` with its path of tag names from the root (the root's spec name first)."""
@@ -445,7 +450,7 @@ class _Checker:
             UNKNOWN_ELEMENT,
             Severity.INFORMATION,
             f"this file uses {count} feature{'s' if count != 1 else ''} newer than its declared version {self.declared}: {listed}; "
-            f"libsdformat reads them, as it converts every file to its newest version, but other readers may not: "
+            f"libsdformat reads {'them' if count != 1 else 'it'}, as it converts every file to its newest version, but other readers may not: "
             f"declare version=\"{needed}\"",
             span,
             related=tuple(Related(sp, f"{w}: introduced in SDFormat {v}") for w, v, sp in sorted(self.newer, key=lambda n: n[2].start)[:50]),
