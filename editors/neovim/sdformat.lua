@@ -93,20 +93,26 @@ local function on_attach(opts)
   end
 end
 
--- Filetype: *.sdf and *.world are 'sdformat'.
+-- Filetype: *.sdf and *.world are 'sdformat', *.urdf is 'urdf' (xacro templates are left alone).
 local function setup_filetype(group)
   if has('nvim-0.8') then
-    vim.filetype.add({ extension = { sdf = 'sdformat', world = 'sdformat' } })
+    vim.filetype.add({ extension = { sdf = 'sdformat', world = 'sdformat', urdf = 'urdf' } })
   else
     vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
       group = group,
       pattern = { '*.sdf', '*.world' },
       command = 'set filetype=sdformat',
     })
+    vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+      group = group,
+      pattern = { '*.urdf' },
+      command = 'set filetype=urdf',
+    })
   end
   if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
     -- 0.9+: sdformat buffers use the xml tree-sitter parser (e.g. with nvim-treesitter).
     pcall(vim.treesitter.language.register, 'xml', 'sdformat')
+    pcall(vim.treesitter.language.register, 'xml', 'urdf')
   end
 end
 
@@ -134,7 +140,7 @@ local function start_modern(opts)
   -- Neovim 0.11+: declarative config, started by Neovim on FileType.
   vim.lsp.config('sdformat', {
     cmd = opts.cmd,
-    filetypes = { 'sdformat' },
+    filetypes = { 'sdformat', 'urdf' },
     root_markers = opts.root_markers,
     init_options = M.init_options(opts),
     on_attach = on_attach(opts),
@@ -193,7 +199,7 @@ function M.setup(user_opts)
   local modern = api == 'config'
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
-    pattern = 'sdformat',
+    pattern = { 'sdformat', 'urdf' },
     callback = function(args)
       setup_buffer(args.buf)
       if not modern then
@@ -207,7 +213,7 @@ function M.setup(user_opts)
 
   -- Buffers that were already open when setup() ran (e.g. a lazily loaded config).
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == 'sdformat' then
+    if vim.api.nvim_buf_is_loaded(bufnr) and (vim.bo[bufnr].filetype == 'sdformat' or vim.bo[bufnr].filetype == 'urdf') then
       setup_buffer(bufnr)
       if not modern then
         start_for_buffer(opts, api, bufnr)

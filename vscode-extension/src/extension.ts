@@ -227,6 +227,8 @@ async function startClient(): Promise<void> {
     documentSelector: [
       { scheme: 'file', language: 'sdformat' },
       { scheme: 'untitled', language: 'sdformat' },
+      { scheme: 'file', language: 'urdf' },
+      { scheme: 'untitled', language: 'urdf' },
     ],
     outputChannel: output,
     initializationOptions: serverSettings(),
@@ -302,6 +304,32 @@ function restart(): Promise<void> {
   return starting;
 }
 
+/** The active SDFormat document as URDF (the server converts it), opened in a new editor. */
+async function convertToUrdf(): Promise<void> {
+  const document = vscode.window.activeTextEditor?.document;
+  const current = client;
+  if (!document || !current || current.state !== State.Running) {
+    void vscode.window.showErrorMessage('Convert to URDF: open an SDFormat file while the language server runs.');
+    return;
+  }
+  const result = (await current.sendRequest('workspace/executeCommand', {
+    command: 'sdformat.server.convertToUrdf',
+    arguments: [document.uri.toString()],
+  })) as { text: string | null; warnings: string[]; errors: string[] };
+  if (!result.text) {
+    void vscode.window.showErrorMessage(`Cannot convert to URDF: ${result.errors.join('; ')}`);
+    return;
+  }
+  const urdf = await vscode.workspace.openTextDocument({ language: 'urdf', content: result.text });
+  await vscode.window.showTextDocument(urdf, { preview: false });
+  if (result.warnings.length) {
+    for (const warning of result.warnings) {
+      output.appendLine(`Convert to URDF: ${warning}`);
+    }
+    void vscode.window.showWarningMessage(`Converted to URDF with ${result.warnings.length} warning(s); see the output.`);
+  }
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(CLIENT_NAME);
   context.subscriptions.push(output);
@@ -309,6 +337,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand('sdformat.restartServer', () => restart()),
     vscode.commands.registerCommand('sdformat.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('sdformat.convertToUrdf', () => convertToUrdf()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('sdformat.server')) {
         void restart();

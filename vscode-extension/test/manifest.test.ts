@@ -25,6 +25,17 @@ describe('package.json', () => {
     new RegExp(config.wordPattern);
   });
 
+  it('attaches to .urdf files (not .xacro), highlighted as XML', () => {
+    const urdf = pkg.contributes.languages.find((l: { id: string }) => l.id === 'urdf');
+    assert.deepEqual(urdf.extensions, ['.urdf']);
+    assert.ok(pkg.activationEvents.includes('onLanguage:urdf'));
+    const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === 'urdf');
+    const raw = JSON.parse(fs.readFileSync(path.join(ROOT, grammar.path), 'utf8'));
+    assert.equal(raw.scopeName, grammar.scopeName);
+    const extension = fs.readFileSync(path.join(ROOT, 'src', 'extension.ts'), 'utf8');
+    assert.ok(extension.includes("language: 'urdf'"));
+  });
+
   it('contributes a grammar file that exists', () => {
     const grammar = pkg.contributes.grammars[0];
     assert.equal(grammar.language, 'sdformat');
@@ -40,7 +51,7 @@ describe('package.json', () => {
     assert.deepEqual(props['sdformat.trace.server'].enum, ['off', 'messages', 'verbose']);
     assert.deepEqual(props['sdformat.server.command'].type, ['array', 'string']);
     const commands = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
-    assert.deepEqual(commands, ['sdformat.restartServer', 'sdformat.showOutput']);
+    assert.deepEqual(commands, ['sdformat.convertToUrdf', 'sdformat.restartServer', 'sdformat.showOutput']);
     const extension = fs.readFileSync(path.join(ROOT, 'src', 'extension.ts'), 'utf8');
     for (const command of commands) {
       assert.ok(extension.includes(`'${command}'`), `${command} registered in extension.ts`);

@@ -84,6 +84,10 @@ def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bo
     which keeps a list of thousands of frames cheap to build and to send.
     """
     offset = max(0, min(offset, len(analysis.text)))
+    if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
+        from .urdf_completion import urdf_complete
+
+        return urdf_complete(analysis, offset)
     ctx = _context(analysis, offset)
     if ctx is None:
         from .schema_completion import schema_complete  # it builds on this module's types

@@ -162,8 +162,24 @@ def _why_unresolved(res: Resolution | None, target: CursorTarget) -> str:
 def _scope_frame(w: _Writer, scope: Scope) -> str:
     if scope.kind == "world":
         return w.code("world")
+    root = _urdf_root_link(scope)
+    if root is not None:  # a URDF: its model frame is the frame of its root link
+        return f"the root link {w.code(root)}"
     label = f"model {w.code(scope.name)}" if scope.name else "this model"
     return f"{w.code('__model__')} of {label}"
+
+
+def _urdf_root_link(scope: Scope) -> str | None:
+    """The root link of the URDF ``scope`` was converted from (None for SDFormat)."""
+    model = scope.entity
+    element = getattr(model, "element", None)
+    if scope.parent is not None or element is None or element.tag != "robot":
+        return None
+    for joint in element.children_named("joint"):
+        parent = joint.child("parent")
+        if parent is not None and parent.get("link") == "world":
+            return "world"  # URDF's fixed base: the model frame is the world link's
+    return next((link.name for link in model.links if link.pose.relative_to is None), None)
 
 
 def _transform_rows(w: _Writer, t: Transform) -> list[str]:

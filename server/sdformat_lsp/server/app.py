@@ -32,6 +32,7 @@ from . import settings as settings_mod
 from .convert import DiagnosticSupport, Place, document_diagnostics
 from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded
+from .commands import register_commands
 from .handlers import register_features
 from .logs import ClientLogHandler
 from .scheduler import Scheduler, Superseded
@@ -580,3 +581,4 @@ def _register(server: SdformatLanguageServer) -> None:
         return types.RelatedFullDocumentDiagnosticReport(items=server.lsp_diagnostics(uri, analysis), result_id=result_id)
 
     register_features(server)
+    register_commands(server)
