@@ -63,11 +63,11 @@ class Extensions:
     def key(self, reference: str | None, tag: str, value: str) -> None:
         self.add(reference, f"<{tag}>{escape(value)}</{tag}>")
 
-    def link(self, name: str, element: XmlElement, frame: Transform, pose_of) -> None:
-        """Sensors, plugins and flags of a link; ``pose_of(el)`` is ``X_B_el``, ``frame`` the link's URDF frame."""
+    def link(self, name: str, element: XmlElement, inverse: Transform, pose_of) -> None:
+        """Sensors, plugins and flags of a link; ``pose_of(el)`` is ``X_B_el``, ``inverse`` the inverse of the link's URDF frame."""
         for c in element.children:
             if c.tag == "sensor":
-                self.add(name, serialize(c, frame.inverse() * pose_of(c)))
+                self.add(name, serialize(c, inverse * pose_of(c)))
             elif c.tag == "plugin":
                 self.add(name, serialize(c))
             elif c.tag == "self_collide":

@@ -69,15 +69,22 @@ class Flat:
 
     def in_base(self, node: FrameNode) -> Transform | None:
         """``X_B_node`` for any node of the chosen model."""
-        return _in_base(self.graphs, self.scope, node)
+        return _in_base(self.graphs, _base_inverse(self.graphs, self.scope), node)
 
 
-def _in_base(graphs: FrameGraphs, scope: Scope, node: FrameNode) -> Transform | None:
-    base = graphs.pose(scope.node) if scope.node is not None and scope.node.scope is not None else IDENTITY
+def _base_inverse(graphs: FrameGraphs, scope: Scope) -> Transform | None:
+    """``X_B_root``: the chosen model's frame seen from the frame poses are resolved in."""
+    if scope.node is None or scope.node.scope is None:
+        return IDENTITY
+    base = graphs.pose(scope.node)
+    return base.inverse() if base is not None else None
+
+
+def _in_base(graphs: FrameGraphs, base_inverse: Transform | None, node: FrameNode) -> Transform | None:
     p = graphs.pose(node)
-    if base is None or p is None:
+    if base_inverse is None or p is None:
         return None
-    return base.inverse() * p
+    return p if base_inverse is IDENTITY else base_inverse * p
 
 
 def model_names(analysis: Analysis) -> list[str]:
@@ -122,6 +129,7 @@ def flatten(analysis: Analysis, name: str | None = None) -> Flat:
         world_pose = transform_of(model.pose)
     else:
         world_pose = graphs.pose(scope.node) or IDENTITY
+    inverse = _base_inverse(graphs, scope)
     bodies: list[Body] = []
     joints: list[tuple[str, FrameNode, Scope]] = []
     frames: list[tuple[str, FrameNode]] = []
@@ -129,7 +137,7 @@ def flatten(analysis: Analysis, name: str | None = None) -> Flat:
     for qname, node in scope.nested_frames():
         if node.kind not in ("link", "joint", "frame") or node.scope is None:
             continue
-        pose = _in_base(graphs, scope, node)
+        pose = _in_base(graphs, inverse, node)
         if pose is None:
             unresolved.append(qname)
             continue
@@ -150,14 +158,14 @@ def flatten(analysis: Analysis, name: str | None = None) -> Flat:
         entity: Joint = node.entity  # type: ignore[assignment]
         parent = _end(graphs, entity.parent, by_node)
         child = _end(graphs, entity.child, by_node)
-        pose = _in_base(graphs, scope, node)
+        pose = _in_base(graphs, inverse, node)
         assert pose is not None
         connections.append(Connection(qname, node, pose, jscope, parent, child, entity))
     markers = []
     for qname, node in frames:
         link = graphs.attached_link(node)
         body = by_node.get(id(link)) if link is not None else None
-        pose = _in_base(graphs, scope, node)
+        pose = _in_base(graphs, inverse, node)
         assert pose is not None
         markers.append(Marker(qname, node, pose, body))
     return Flat(model.name, model, scope, graphs, world_pose, bodies, connections, markers, graphs.version, analysis.path)

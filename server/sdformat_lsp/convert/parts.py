@@ -84,9 +84,10 @@ class PartReader:
         inertia = tuple(value(i, n, d) for n, d in (("ixx", 1), ("ixy", 0), ("ixz", 0), ("iyy", 1), ("iyz", 0), ("izz", 1)))
         return self.pose(body, el), value(el, "mass", 1.0), inertia
 
-    def inertial_in(self, body: Body, frame: Transform) -> Inertial:
+    def inertial_in(self, body: Body, inverse: Transform) -> Inertial:
+        """The inertial in the link's URDF frame; ``inverse`` is that frame's inverse (``X_F_B``)."""
         pose, mass, inertia = self.inertial(body)
-        return Inertial(frame.inverse() * pose, mass, inertia)  # type: ignore[arg-type]
+        return Inertial(inverse * pose, mass, inertia)  # type: ignore[arg-type]
 
     def geometry(self, what: str, el: XmlElement) -> tuple[Geometry | None, Transform | None]:
         """A URDF geometry, and a rotation to add to the part's origin (a plane's normal), or None."""

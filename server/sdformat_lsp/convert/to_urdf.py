@@ -96,10 +96,11 @@ class UrdfMaker:
             robot.links.append(RobotLink(WORLD))
         for body in tree.order:
             robot.links.append(self._link(body, frame[body.name]))
+        inverse = {name: t.inverse() for name, t in frame.items()}
         for body in tree.order:
             j = tree.parent.get(body.name)
             if j is not None:
-                robot.joints.append(self._joint(j, kinds[j.name], frame))
+                robot.joints.append(self._joint(j, kinds[j.name], inverse))
         for name, (parent, origin) in tree.extra.items():  # roots joined with --lossy
             robot.joints.append(RobotJoint(name, "fixed", self.name(parent), self.name(tree.extra_child[name]), frame[parent].inverse() * origin))
         self._keep_sensor_names(tree, kinds)
@@ -122,9 +123,9 @@ class UrdfMaker:
         self.notes.lost(f"joint '{c.name}' is a {t} joint, which URDF cannot express" + (": made fixed" if self.notes.lossy else " (--lossy makes it fixed)"))
         return "fixed"
 
-    def _joint(self, c: Connection, kind: str, frame: dict[str, Transform]) -> RobotJoint:
+    def _joint(self, c: Connection, kind: str, inverse: dict[str, Transform]) -> RobotJoint:
         parent = c.parent or WORLD
-        origin = frame[parent].inverse() * c.pose
+        origin = inverse[parent] * c.pose
         j = RobotJoint(self.name(c.name), kind, self.name(parent), self.name(c.child or ""), origin)
         original = (c.entity.type or "").strip()
         if kind == "fixed" or original not in KEPT:
@@ -186,7 +187,8 @@ class UrdfMaker:
 
     def _link(self, body: Body, frame: Transform) -> RobotLink:
         name = self.name(body.name)
-        link = RobotLink(name, self.parts.inertial_in(body, frame))
+        inverse = frame.inverse()
+        link = RobotLink(name, self.parts.inertial_in(body, inverse))
         element = body.node.entity.element
         for tag, out in (("visual", link.visuals), ("collision", link.collisions)):
             for el in element.children_named(tag):
@@ -194,7 +196,7 @@ class UrdfMaker:
                 geometry, turn = self.parts.geometry(what, el)
                 if geometry is None:
                     continue
-                origin = frame.inverse() * self.parts.pose(body, el)
+                origin = inverse * self.parts.pose(body, el)
                 if turn is not None:
                     origin = origin * turn
                 part = Part(el.get("name"), origin, geometry)
@@ -203,7 +205,7 @@ class UrdfMaker:
                     if script:
                         self.ext.key(name, "material", script)
                 out.append(part)
-        self.ext.link(name, element, frame, lambda el: self.parts.pose(body, el))
+        self.ext.link(name, element, inverse, lambda el: self.parts.pose(body, el))
         return link
 
     def _keep_sensor_names(self, tree, kinds: dict[str, str]) -> None:

@@ -9,6 +9,7 @@ editor keeps working on a half-written file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ...diagnostics import Diagnostic, Related, Severity, error, warning
@@ -20,6 +21,9 @@ from .model import UJoint, ULink
 from .values import (
     DUPLICATE_NAME, GEOMETRY_ATTRS, LINK_INVALID, MATERIAL, PARSING_ERROR, key_value, number, truthy,
 )
+
+
+_DOCTYPE_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[")
 
 
 class Reader:
@@ -91,6 +95,14 @@ class Reader:
 
     def read(self) -> None:
         robot = self.robot
+        subset = _DOCTYPE_SUBSET.search(self.xml.text) if self.xml.has_doctype else None
+        if subset is not None:  # urdfdom's XML reader stops there: libsdformat reports it cannot read the file
+            self.error(
+                "libsdformat cannot read a URDF whose <!DOCTYPE> holds declarations ([...]): remove the document type declaration",
+                Span(subset.start(), subset.end()),
+                "doctype",
+                "FILE_READ",
+            )
         if robot.attr("name") is None:
             self.error("the <robot> needs a name attribute: add name=\"...\"", robot.tag_span, "robot_name")
         for el in robot.children_named("material"):

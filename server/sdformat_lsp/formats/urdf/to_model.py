@@ -33,6 +33,7 @@ from ...model import NO_POSE, Frame, Joint, Link, Model, Named, PoseSpec, Ref
 from ...model.builder import Builder
 from ...model.transform import Transform, transform_of
 from . import inertia
+from .extensions import check_extensions
 from .model import UJoint, ULink
 from .reader import Reader
 from .tree import connect
@@ -62,6 +63,7 @@ class ModelMaker:
         lump_frames: list[Frame] = []
         for root in roots:
             self._lump(root, lump_frames)
+        check_extensions(self.r, self._lumped_homes())
         for root in roots:
             if root.name == WORLD:
                 for j in root.child_joints:
@@ -128,6 +130,18 @@ class ModelMaker:
                 out.extend(self._lump_frames(link))
             work.extend((c, 0) for c in reversed(other))
         frames.extend(out)
+
+    def _lumped_homes(self) -> dict[str, str]:
+        """Every lumped link and lumped joint -> the link it went into."""
+        out: dict[str, str] = {}
+        for link in self.links.values():
+            home, seen = link, set()
+            while home.lumped and home.parent_joint is not None and home.name not in seen:
+                seen.add(home.name)
+                home = self.links.get(home.parent_joint.parent, home)
+            if link.lumped and link.parent_joint is not None:
+                out[link.name] = out[link.parent_joint.name] = home.name
+        return out
 
     def _lump_frames(self, link: ULink) -> list[Frame]:
         j = link.parent_joint
@@ -304,8 +318,10 @@ class ModelMaker:
                 out.append(m)
                 continue
             span = m.name_span or m.element.tag_span
+            a, b = self._describe(other), self._describe(m)
+            both = f"two {m.kind}s (from <gazebo> blocks or the URDF) are named '{m.name}'" if a == b else f"'{m.name}' names both {a} and {b}"
             self.r.error(
-                f"'{m.name}' names both {self._describe(other)} and {self._describe(m)}: "
+                f"{both}: "
                 "in the converted SDFormat model every link, joint and frame "
                 "needs its own name; rename one of them",
                 span,

@@ -8,12 +8,20 @@ was computed, bit for bit; values within 1e-14 of zero are printed as 0
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from ...model.transform import Transform
 from .description import Geometry, Inertial, Part, Robot, RobotJoint, RobotLink
 
 _ZERO = 1e-14
+
+
+def quoteattr(text: str) -> str:
+    """An attribute value in double quotes (names seldom need escaping: checked first, it is cheaper)."""
+    if '"' in text or "&" in text or "<" in text or ">" in text or "\n" in text or "\t" in text or "\r" in text:
+        return _quoteattr(text)
+    return f'"{text}"'
 
 
 def number(v: float) -> str:
