@@ -117,6 +117,9 @@ def main() -> int:
     args = ap.parse_args()
 
     ref_exe = find_sdf_check(args.sdf_check, args.build)
+    # Byte-compile the package first, as installing it does: a checkout run with
+    # PYTHONDONTWRITEBYTECODE would otherwise compile every module on every run.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "server" / "sdformat_lsp")], check=False, stdout=subprocess.DEVNULL)
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "server") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     ours_cmd = [sys.executable, "-m", "sdformat_lsp", "check"]

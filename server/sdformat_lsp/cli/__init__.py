@@ -9,12 +9,14 @@ package is a thin shell: reading files, calling the analysis and printing.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from .. import __version__
-from . import check, convert, serve
+from . import check, convert, lifetime, serve
 from .loading import load_file
 
-__all__ = ["build_parser", "load_file", "main"]
+__all__ = ["build_parser", "entry", "load_file", "main"]
 
 # The order subcommands are listed in `--help`.
 SUBCOMMANDS = (check, convert, serve)
@@ -36,3 +38,22 @@ def main(argv: list[str] | None = None) -> int:
     if run is None:  # no subcommand: serve over stdio, as editors start us
         return serve.run(argparse.Namespace(tcp=None))
     return run(args)
+
+
+def entry() -> int:
+    """The program (`sdformat-lsp`, `python -m sdformat_lsp`): ``main``, then exit.
+
+    When a subcommand kept its results (``lifetime.keep_until_exit``), the
+    output is flushed and the process ends without tearing down what it built;
+    otherwise (serve, errors) the exit code is returned for the usual exit.
+    """
+    lifetime.KEPT = []
+    code = main()
+    if lifetime.KEPT:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            return code  # a closed stdout: let the interpreter report it as it always does
+        os._exit(code)
+    return code

@@ -10,6 +10,7 @@ import sys
 from ..diagnostics import Diagnostic, Severity
 from ..semantics import Analysis, Options
 from ..text import UTF32
+from .lifetime import keep_until_exit
 from .loading import load_file
 
 _SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "info", Severity.HINT: "hint"}
@@ -59,6 +60,7 @@ def check_command(args: argparse.Namespace) -> int:
     paths = [os.path.abspath(p) for p in args.resource_path or []]
     options = Options(resource_paths=tuple(paths))
     results = [load_file(f, options) for f in args.files]
+    keep_until_exit(results)  # the program ends without freeing them one by one
     lowest = _LEVELS[args.severity]
     if args.format == "json":
         files = []
