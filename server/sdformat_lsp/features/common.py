@@ -9,7 +9,9 @@ it called from a given scope.
 
 from __future__ import annotations
 
+import bisect
 import math
+import weakref
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
@@ -106,15 +108,61 @@ def local_resolutions(analysis: Analysis) -> Iterator[Resolution]:
         yield res
 
 
+class _ReferenceIndex:
+    """The local resolutions of one analysis by where they are written, for lookups by offset.
+
+    A world has tens of thousands of references: hover, definition and rename ask
+    which one is under the cursor at every request, and a walk over all of them
+    took most of a request's time. Built once per frame graphs (and again only if
+    a resolution is recorded later); it holds what ``local_resolutions`` yields,
+    so a lookup answers exactly what a walk over them would.
+    """
+
+    __slots__ = ("count", "starts", "reach", "entries")
+
+    def __init__(self, analysis: Analysis) -> None:
+        graphs = analysis.graphs
+        self.count = len(graphs.resolutions) if graphs is not None else 0
+        # (start, order, resolution), by start; ``order`` is the position in local_resolutions
+        self.entries = sorted(((res.ref.span.start, i, res) for i, res in enumerate(local_resolutions(analysis))), key=lambda e: (e[0], e[1]))
+        self.starts = [e[0] for e in self.entries]
+        reach, furthest = [], -1  # reach[i]: the furthest end of entries[0..i]
+        for _, _, res in self.entries:
+            furthest = max(furthest, res.ref.span.end)
+            reach.append(furthest)
+        self.reach = reach
+
+    def smallest_at(self, offset: int) -> Resolution | None:
+        """The shortest reference whose span contains ``offset`` (ends included); the first written on a tie."""
+        best: tuple[int, int, Resolution] | None = None
+        i = bisect.bisect_right(self.starts, offset) - 1
+        while i >= 0 and self.reach[i] >= offset:  # earlier entries all end before offset
+            _, order, res = self.entries[i]
+            sp = res.ref.span
+            if sp.end >= offset:
+                key = (sp.end - sp.start, order, res)
+                if best is None or key[:2] < best[:2]:
+                    best = key
+            i -= 1
+        return best[2] if best is not None else None
+
+
+_INDEXES: "weakref.WeakKeyDictionary[object, _ReferenceIndex]" = weakref.WeakKeyDictionary()
+
+
+def _reference_index(analysis: Analysis) -> _ReferenceIndex:
+    graphs = analysis.graphs
+    index = _INDEXES.get(graphs)
+    if index is None or index.count != len(graphs.resolutions):
+        index = _INDEXES[graphs] = _ReferenceIndex(analysis)
+    return index
+
+
 def target_at(analysis: Analysis, offset: int) -> CursorTarget | None:
     """The declaration or reference segment at ``offset``, if the cursor is on one."""
     if analysis.graphs is None:
         return None
-    best: Resolution | None = None
-    for res in local_resolutions(analysis):
-        sp = res.ref.span
-        if sp.contains(offset) and (best is None or sp.end - sp.start < best.ref.span.end - best.ref.span.start):
-            best = res
+    best = _reference_index(analysis).smallest_at(offset)
     if best is not None:
         segs = segments(best)
         if not segs:
