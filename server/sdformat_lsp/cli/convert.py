@@ -7,7 +7,6 @@ import os
 import sys
 import tempfile
 
-from ..convert import UrdfOptions, sdf_to_urdf
 from ..semantics import Options
 from .loading import load_file
 
@@ -34,6 +33,8 @@ def convert_command(args: argparse.Namespace) -> int:
         if is_urdf:
             print(f"{args.file}: already a URDF (use --to sdf to convert it to SDFormat)", file=sys.stderr)
             return 1
+        from ..convert import UrdfOptions, sdf_to_urdf  # here, not at start-up: `check` never needs the converter
+
         options = UrdfOptions(
             model=args.model,
             name_separator=args.name_separator,
