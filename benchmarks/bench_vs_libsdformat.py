@@ -8,8 +8,10 @@ Both tools run as whole processes, cold (a fresh process each run, no cache
 carried from one run to the next; the operating system's file cache is warmed
 by the warm-up runs), alternately A B A B so that a drift of this shared
 machine's speed hits both alike. Printed per input: the median wall time of
-each, the ratio libsdformat / ours of the medians (above 1: we are faster) and
-the median of the run-by-run ratios, and the peak resident memory of each
+each, the ratio libsdformat / ours of the medians (above 1: we are faster),
+the median of the run-by-run ratios and the ratio of the median CPU times (user
+plus system: steadier than wall time when others load the machine), and the
+peak resident memory of each
 process (from the kernel's accounting of the finished child, `wait4`).
 
 The reference is `sdf_check` from `../shared/perf` (libsdformat's main branch
@@ -52,14 +54,15 @@ SMALL = """<?xml version="1.0"?>
 """
 
 
-def run_once(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS in MB and exit status of one whole-process run (output discarded)."""
+def run_once(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, int, float]:
+    """Wall seconds, peak RSS in MB, exit status and CPU seconds (user + system) of one
+    whole-process run (output discarded)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here; keep Popen from waiting again
-    return wall, usage.ru_maxrss / 1024, proc.returncode
+    return wall, usage.ru_maxrss / 1024, proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 def find_sdf_check(given: str | None, build: str | None) -> str | None:
@@ -83,8 +86,8 @@ def find_sdf_check(given: str | None, build: str | None) -> str | None:
 
 
 def measure(ours: list[str], ref: list[str] | None, env: dict[str, str], runs: int, warmup: int) -> dict:
-    a: list[tuple[float, float, int]] = []
-    b: list[tuple[float, float, int]] = []
+    a: list[tuple[float, float, int, float]] = []
+    b: list[tuple[float, float, int, float]] = []
     for i in range(warmup + runs):
         ra = run_once(ours, env)
         rb = run_once(ref, None) if ref else None
@@ -96,6 +99,7 @@ def measure(ours: list[str], ref: list[str] | None, env: dict[str, str], runs: i
         "ours_ms": 1000 * statistics.median(r[0] for r in a),
         "ours_mb": max(r[1] for r in a),
         "ours_exit": sorted({r[2] for r in a}),
+        "ours_cpu": statistics.median(r[3] for r in a),
     }
     if b:
         out.update(
@@ -103,6 +107,7 @@ def measure(ours: list[str], ref: list[str] | None, env: dict[str, str], runs: i
             ref_mb=max(r[1] for r in b),
             ref_exit=sorted({r[2] for r in b}),
             pair_ratio=statistics.median(rb[0] / ra[0] for ra, rb in zip(a, b)),
+            cpu_ratio=statistics.median(r[3] for r in b) / statistics.median(r[3] for r in a),
         )
     return out
 
@@ -142,7 +147,7 @@ def main() -> int:
 
     print(f"python {sys.version.split()[0]}; {args.runs} runs after {args.warmup} warm-up, medians; whole process, cold")
     print(f"reference: {ref_exe or 'sdf_check not found (reference columns skipped)'}")
-    head = f"{'input':34} {'lines':>7} {'libsdformat ms':>14} {'ours ms':>8} {'ratio':>6} {'pairwise':>8} {'peak MB ref / ours':>19} {'exit ref/ours':>13}"
+    head = f"{'input':34} {'lines':>7} {'libsdformat ms':>14} {'ours ms':>8} {'ratio':>6} {'pairwise':>8} {'cpu ratio':>9} {'peak MB ref / ours':>19} {'exit ref/ours':>13}"
     print(head)
     print("-" * len(head))
     try:
@@ -153,13 +158,13 @@ def main() -> int:
             if "ref_ms" in r:
                 exits_ref = ",".join(map(str, r["ref_exit"]))
                 print(
-                    f"{name:34} {lines:>7} {r['ref_ms']:>14.0f} {r['ours_ms']:>8.0f} {r['ref_ms'] / r['ours_ms']:>5.2f}x {r['pair_ratio']:>7.2f}x"
+                    f"{name:34} {lines:>7} {r['ref_ms']:>14.0f} {r['ours_ms']:>8.0f} {r['ref_ms'] / r['ours_ms']:>5.2f}x {r['pair_ratio']:>7.2f}x {r['cpu_ratio']:>8.2f}x"
                     f" {r['ref_mb']:>9.0f} / {r['ours_mb']:<7.0f} {exits_ref:>6}/{exits_ours:<6}"
                 )
             else:
-                print(f"{name:34} {lines:>7} {'-':>14} {r['ours_ms']:>8.0f} {'-':>6} {'-':>8} {'- / ':>12}{r['ours_mb']:<7.0f} {'-/':>7}{exits_ours:<6}")
+                print(f"{name:34} {lines:>7} {'-':>14} {r['ours_ms']:>8.0f} {'-':>6} {'-':>8} {'-':>9} {'- / ':>12}{r['ours_mb']:<7.0f} {'-/':>7}{exits_ours:<6}")
         floor = measure([sys.executable, "-c", "import lxml.etree"], None, env, args.runs, args.warmup)
-        print(f"{'floor: python + import lxml.etree':34} {'':>7} {'':>14} {floor['ours_ms']:>8.0f} {'':>6} {'':>8} {'':>12}{floor['ours_mb']:<7.0f}")
+        print(f"{'floor: python + import lxml.etree':34} {'':>7} {'':>14} {floor['ours_ms']:>8.0f} {'':>6} {'':>8} {'':>9} {'':>12}{floor['ours_mb']:<7.0f}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
