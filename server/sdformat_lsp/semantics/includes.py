@@ -52,7 +52,7 @@ from ..text import Span
 from ..xml import decode_source
 from .checks import ROOT_NOT_STATIC, ROOT_ONLY
 from .params import apply_params, params_element
-from .resources import Lookup, ModelFile, lookup, model_file, model_root_of, search_path
+from .resources import Lookup, ModelFile, lookup, model_file, model_root_of, path_problem, search_path
 
 # ``Options.open_documents``: the text and version of the editor's buffer for an
 # absolute path, or None to read the file from disk. Called from analysis
@@ -75,7 +75,7 @@ def _stat(path: str) -> tuple[str, int, int]:
     try:
         st = os.stat(path)
         return (path, st.st_mtime_ns, st.st_size)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL or unencodable character in the path
         return (path, -1, -1)
 
 
@@ -291,6 +291,11 @@ class IncludeResolver:
             analysis.includes = []
         analysis._include_resolver = self  # read back by the includer: dependencies, cycles
 
+    def detach(self) -> None:
+        """The analysis is complete: drop the reference back to it (it keeps one to this
+        resolver, for its includer to read the dependencies), so no cycle outlives the run."""
+        self.analysis = None
+
     # -- the resolver protocol ------------------------------------------------
 
     def __call__(self, inc: Include, scope: "Scope") -> Model | None:
@@ -343,6 +348,11 @@ class IncludeResolver:
             )
         if not uri:
             self._emit(error("URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span))
+            records.append(IncludeRecord(inc, None, None))
+            return None
+        bad = path_problem(uri)
+        if bad is not None:
+            self._emit(error("URI_LOOKUP", f"<uri> cannot name a file: {bad}", span))
             records.append(IncludeRecord(inc, None, None))
             return None
         found = self._lookup(uri)

@@ -127,6 +127,22 @@ def find_model_roots(folder: str, max_dirs: int = 20_000) -> list[str]:
     return sorted(roots)
 
 
+def path_problem(text: str) -> str | None:
+    """Why ``text`` cannot name a file on this system (None if it can).
+
+    A NUL (``&#0;`` in the XML) or a lone surrogate (``&#xD800;``) makes every
+    file-system call raise ValueError instead of answering "not found"; URIs
+    are checked here once so that nothing below ever sees one.
+    """
+    if "\x00" in text:
+        return "it contains a NUL character (&#0;), which no file name can hold"
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        return "it contains a character that cannot be part of a file name on this system"
+    return None
+
+
 def _exists(path: str) -> bool:
     return os.path.exists(path)
 

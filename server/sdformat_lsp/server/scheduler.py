@@ -78,9 +78,28 @@ class Gate:
         await self._open.wait()
 
 
+class Husk:
+    """What is kept of a replaced analysis while the next one runs: its includes only.
+
+    Requests never use an analysis of an older revision (they join the run of the
+    current one), so holding the whole analysis during the run only doubled the
+    peak memory of every edit (two analyses of a large world alive at once, and a
+    resident size that never came down). The include records (whose analyses the
+    include cache holds anyway) still say which files the document depends on.
+    """
+
+    __slots__ = ("includes",)
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.includes = analysis.includes
+
+    def included_analysis(self, path: str) -> Analysis | None:
+        return Analysis.included_analysis(self, path)  # type: ignore[arg-type]  # reads only .includes
+
+
 @dataclass(slots=True)
 class _Slot:
-    analysis: Analysis | None = None
+    analysis: Analysis | Husk | None = None
     revision: int = -1  # the revision ``analysis`` was made from
     running: tuple[int, asyncio.Future[Analysis]] | None = None
     timer: asyncio.Task[None] | None = None
@@ -208,8 +227,9 @@ class Scheduler:
         assert slot.settled is not None
         return revision, await asyncio.shield(slot.settled)
 
-    def latest(self, uri: str) -> tuple[int, Analysis] | None:
-        """The newest kept analysis and its revision (possibly older than the text)."""
+    def latest(self, uri: str) -> tuple[int, Analysis | Husk] | None:
+        """The newest kept analysis and its revision (possibly older than the text, and then
+        possibly only its :class:`Husk`: read ``includes`` and ``included_analysis`` only)."""
         slot = self._slots.get(uri)
         if slot is None or slot.analysis is None:
             return None
@@ -219,12 +239,14 @@ class Scheduler:
         loop = asyncio.get_running_loop()
         slot = self._slots.setdefault(doc.uri, _Slot())
         revision = doc.revision
-        if slot.revision == revision and slot.analysis is not None:
+        if slot.revision == revision and isinstance(slot.analysis, Analysis):
             done: asyncio.Future[Analysis] = loop.create_future()
             done.set_result(slot.analysis)
             return done
         if slot.running is not None and slot.running[0] == revision:
             return slot.running[1]
+        if isinstance(slot.analysis, Analysis):
+            slot.analysis = Husk(slot.analysis)  # free it before the next one is built
         fut: asyncio.Future[Analysis] = loop.create_task(self._start(doc.text, doc.path))
         slot.running = (revision, fut)
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
