@@ -70,19 +70,31 @@ class ScanResult:
         self.depth = 0  # the most elements open at once
 
 
-def _add_text(el: XmlElement, text: str, start: int, end: int) -> None:
+def _add_text(el: XmlElement, text: str, start: int, end: int, more: dict[int, list]) -> None:
     raw = text[start:end]
     stripped = raw.strip()
     if not stripped:
         return
     lead = len(raw) - len(raw.lstrip())
     trail = len(raw.rstrip())
-    el.text += decode(raw)
+    _append_text(el, decode(raw), more)
     s, e = start + lead, start + trail
     if el.text_span is None:
         el.text_span = Span(s, e)
     else:
         el.text_span = Span(el.text_span.start, e)
+
+
+def _append_text(el: XmlElement, piece: str, more: dict[int, list]) -> None:
+    """Text in several pieces (around comments, CDATA, a bare '<'): collected in a list and
+    joined once at the end, as ``el.text += piece`` copies the text so far every time."""
+    if not el.text:
+        el.text = piece
+        return
+    parts = more.get(id(el))
+    if parts is None:
+        more[id(el)] = parts = [el, el.text]
+    parts.append(piece)
 
 
 def scan(text: str) -> ScanResult:
@@ -106,6 +118,7 @@ def scan(text: str) -> ScanResult:
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
     shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
+    more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
     while pos < n:
         m = token(text, pos)
         if m is not None:
@@ -188,7 +201,7 @@ def scan(text: str) -> ScanResult:
                     top.text = raw
                     top._tss = start
                 else:
-                    top.text += raw
+                    _append_text(top, raw, more)
                 top._tse = start + len(chars.rstrip())
             pos = end
             continue
@@ -197,10 +210,10 @@ def scan(text: str) -> ScanResult:
         if lt != pos:
             if lt < 0:
                 if top is not None:
-                    _add_text(top, text, pos, n)
+                    _add_text(top, text, pos, n, more)
                 break
             if top is not None and not text[pos:lt].isspace():
-                _add_text(top, text, pos, lt)
+                _add_text(top, text, pos, lt, more)
             pos = lt
             continue
         nxt = text[lt + 1 : lt + 2]
@@ -223,7 +236,7 @@ def scan(text: str) -> ScanResult:
             elif text.startswith("<![CDATA[", lt):
                 end = find("]]>", lt + 9)
                 if top is not None:
-                    _add_text(top, text, lt + 9, n if end < 0 else end)
+                    _add_text(top, text, lt + 9, n if end < 0 else end, more)
                 pos = n if end < 0 else end + 3
             else:
                 pos = _skip_declaration(text, lt)
@@ -236,7 +249,7 @@ def scan(text: str) -> ScanResult:
             m = _TAG_NAME.match(text, lt + 1)
             if m is None:  # a bare '<' in text
                 if top is not None:
-                    _add_text(top, text, lt, lt + 1)
+                    _add_text(top, text, lt, lt + 1, more)
                 pos = lt + 1
                 continue
             el, pos = _start_tag(text, lt, m)
@@ -266,6 +279,8 @@ def scan(text: str) -> ScanResult:
     for el in stack:
         el.end = n
         result.unclosed.append(el)
+    for parts in more.values():
+        parts[0].text = "".join(parts[1:])
     result.depth = depth
     return result
 
