@@ -32,6 +32,7 @@ from ..semantics import Analysis
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
+from .faults import log_fault
 
 log = logging.getLogger("sdformat_lsp.server")
 
@@ -114,12 +115,12 @@ def _consume(fut: asyncio.Future) -> None:
         fut.exception()
 
 
-def failed_analysis(text: str, path: str | None, exc: BaseException) -> Analysis:
+def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str = "") -> Analysis:
     """What to show when the core raised: one diagnostic, and the text so positions still map."""
     xml = XmlDocument(text=text, lines=LineIndex(text), root=None)
     result = Analysis(text=text, path=path, xml=xml)
     result.diagnostics = [
-        error("INTERNAL_ERROR", f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}); please report it", Span(0, 0))
+        error("INTERNAL_ERROR", f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}){' [fault ' + fault + ']' if fault else ''}; please report it", Span(0, 0))
     ]
     return result
 
@@ -199,8 +200,8 @@ class Scheduler:
             self._on_settled(doc, analysis)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("checking %s failed", uri)
+        except Exception as exc:
+            log_fault(f"checking {uri}", exc)
 
     # -- results -------------------------------------------------------
 
@@ -263,8 +264,8 @@ class Scheduler:
         try:
             return self._analyze(text, path)
         except Exception as exc:
-            log.exception("analysing %s failed", path or "an unsaved document")
-            return failed_analysis(text, path, exc)
+            fault = log_fault(f"analysing {path or 'an unsaved document'}", exc)
+            return failed_analysis(text, path, exc, fault)
 
     def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
         slot = self._slots.get(uri)
