@@ -200,15 +200,38 @@ def parse(text: str) -> XmlDocument:
         problems.extend(_lxml_problems(checked, lines, scanned.depth))
         if scanned.root is None and not any(p.is_error for p in problems):
             problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "no XML element found: an SDFormat file needs an <sdf> element", Span(0, min(len(text), 1))))
-    if scanned.unclosed and not any(p.is_error for p in problems):
-        el = scanned.unclosed[0]
-        problems.append(
-            Diagnostic(
-                XML_ERROR,
-                Severity.ERROR,
-                f"<{el.tag}> is never closed: add </{el.tag}>",
-                el.tag_span,
-                related=(Related(el.start_tag_span, "opened here"),),
-            )
-        )
-    return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None)
+    if scanned.unclosed:
+        problems = _place_unclosed(text, scanned.unclosed, problems)
+    return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None,
+                       half_typed=scanned.half_typed)
+
+
+def _mistake(unclosed: list) -> object:
+    """The unclosed element where the typing is: the first that holds no other unclosed one."""
+    holders = set()
+    for el in unclosed:
+        for a in el.ancestors():
+            holders.add(id(a))
+    inner = [el for el in unclosed if id(el) not in holders] or unclosed
+    return min(inner, key=lambda el: el.ts)
+
+
+def _place_unclosed(text: str, unclosed: list, problems: list[Diagnostic]) -> list[Diagnostic]:
+    """One error at the place of the mistake: libxml2 notices an unclosed element or a cut-short
+    start tag only where the document stops making sense (at the enclosing end tag, 26 lines
+    further down, or at the next '<'); its complaints from the element on are consequences."""
+    el = _mistake(unclosed)
+    start = el.ts - 1
+    if any(p.is_error and p.span.start < start for p in problems):
+        return problems  # an earlier mistake: that one is the first thing to fix
+    kept = [p for p in problems if p.span.start < start or p.code != XML_ERROR]
+    open_value = next((a for a in el.attributes.values() if not a.terminated and a.vs > a.ns + len(a.name)), None)
+    stag_end = el.stag_end
+    if open_value is not None:
+        message = f"the value of {open_value.name} in <{el.tag}> is not closed: add the closing quote"
+    elif stag_end <= 0 or text[stag_end - 1 : stag_end] != ">":
+        message = f"the <{el.tag}> start tag is not finished: end it with '>' (or '/>' for an empty element)"
+    else:
+        message = f"<{el.tag}> is never closed: add </{el.tag}> (or end the start tag with '/>')"
+    kept.append(Diagnostic(XML_ERROR, Severity.ERROR, message, el.tag_span, related=(Related(el.start_tag_span, "opened here"),)))
+    return kept

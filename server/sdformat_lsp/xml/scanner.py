@@ -60,13 +60,14 @@ def decode(raw: str) -> str:
 
 
 class ScanResult:
-    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth")
+    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth", "half_typed")
 
     def __init__(self) -> None:
         self.root: XmlElement | None = None
         self.extra_roots: list[XmlElement] = []
         self.doctype_span: Span | None = None
         self.unclosed: list[XmlElement] = []
+        self.half_typed: list[XmlElement] = []  # unclosed elements with nothing in them, out of the tree
         self.depth = 0  # the most elements open at once
 
 
@@ -185,7 +186,7 @@ def scan(text: str) -> ScanResult:
                 if top is not None and top.tag == end_name:
                     el = stack.pop()
                 else:
-                    el = _close_mismatched(stack, end_name, pos, result)
+                    el = _close_mismatched(stack, end_name, pos, result, text)
                 top = stack[-1] if stack else None
                 top_ref = ref(top) if top is not None else None  # the one made when it was opened
                 if el is not None:
@@ -224,7 +225,7 @@ def scan(text: str) -> ScanResult:
             if top is not None and top.tag == name:
                 el = stack.pop()
             else:
-                el = _close_mismatched(stack, name, lt, result)
+                el = _close_mismatched(stack, name, lt, result, text)
             if el is not None:
                 el.etag_start = lt
                 el.end = pos
@@ -254,11 +255,17 @@ def scan(text: str) -> ScanResult:
                 continue
             el, pos = _start_tag(text, lt, m)
             leaf = el.self_closing
-            if not leaf and text.startswith("<", pos) and text[pos - 1] != ">" and lookaheads < _LOOKAHEADS:
-                # A start tag cut short by '<' (an attribute still being typed): it owns what
-                # follows only if its own end tag comes next; else what follows are its siblings.
-                lookaheads += 1
-                leaf = not _closed_later(text, pos, el.tag)
+            if not leaf and text.startswith("<", pos) and text[pos - 1] != ">":
+                # A start tag cut short by '<' (an attribute still being typed): what follows on a
+                # later line indented no deeper is its sibling; otherwise it owns what follows only
+                # if its own end tag comes next (looked for a bounded number of times: each is linear).
+                col = _indent(text, lt)
+                nxt_col = _indent(text, pos)
+                if col >= 0 and 0 <= nxt_col <= col and text.count("\n", lt, pos) + text.count("\r", lt, pos) > 0:
+                    leaf = True
+                elif lookaheads < _LOOKAHEADS:
+                    lookaheads += 1
+                    leaf = not _closed_later(text, pos, el.tag)
                 if leaf:
                     result.unclosed.append(el)
             if top is not None:
@@ -276,9 +283,11 @@ def scan(text: str) -> ScanResult:
                 depth = max(depth, len(stack))
         top = stack[-1] if stack else None
         top_ref = ref(top) if top is not None else None
-    for el in stack:
+    for el in reversed(stack):  # innermost first: what it hands back its parent may hand back too
         el.end = n
+        _hoist(el, text)
         result.unclosed.append(el)
+    _detach_half_typed(result)
     for parts in more.values():
         parts[0].text = "".join(parts[1:])
     result.depth = depth
@@ -306,7 +315,7 @@ def _attribute_shape(source: str) -> tuple[tuple[str, str, int, int, int, int], 
     return tuple(out)
 
 
-def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult) -> XmlElement | None:
+def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str) -> XmlElement | None:
     """Close the open element an end tag names when it is not the innermost
     (those in between stay unclosed); None for a stray end tag, which closes
     nothing (lxml reports it)."""
@@ -318,8 +327,79 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
     while len(stack) > depth + 1:
         el = stack.pop()
         el.end = lt
+        _hoist(el, text)
         result.unclosed.append(el)
     return stack.pop()
+
+
+def _indent(text: str, start: int) -> int:
+    """The column of ``start`` if only white space precedes it on its line, else -1."""
+    line = text.rfind("\n", 0, start) + 1
+    line = max(line, text.rfind("\r", 0, start) + 1)
+    return start - line if not text[line:start].strip() else -1
+
+
+def _hoist(el: XmlElement, text: str) -> None:
+    """An element never closed gives back the children that are its siblings by indentation.
+
+    Typing ``<link name="new">`` in the middle of a model leaves it open until the
+    model's end tag: XML makes every following link and joint its child. The
+    indentation says otherwise: from the first child on a later line indented no
+    deeper than the unclosed tag, the children go back to the parent, in place, and
+    the unclosed element keeps only what came before (a deleted end tag leaves the
+    deeper-indented content where it was). Linear: each child moves at most once per
+    unclosed ancestor, and elements are only ever unclosed once.
+    """
+    children = el.children
+    parent = el.parent
+    if not children or parent is None:
+        return
+    col = _indent(text, el.ts - 1)
+    if col < 0:
+        return  # something precedes the tag on its line: no indentation to go by
+    for i, c in enumerate(children):
+        ccol = _indent(text, c.ts - 1)
+        if 0 <= ccol <= col:
+            break
+    else:
+        return
+    moved = children[i:]
+    del children[i:]
+    siblings = parent.children
+    at = len(siblings)
+    for j in range(len(siblings) - 1, -1, -1):  # el is nearly always the last child
+        if siblings[j] is el:
+            at = j + 1
+            break
+    siblings[at:at] = moved
+    pref = ref(parent)
+    for c in moved:
+        c._parent = pref
+    if children:
+        el.end = children[-1].end
+    else:
+        el.children = LEAF
+        el.end = el.ts + el._stag
+
+
+def _detach_half_typed(result: ScanResult) -> None:
+    """Elements being typed (a start tag cut short, or left unclosed with nothing in it)
+    leave the tree the analysis reads: they mean nothing yet, and as elements they would
+    bring warnings and wrong frames. They stay in ``half_typed`` (with their parent) for
+    completion, and the parser reports one error at the first of them."""
+    bare = [el for el in result.unclosed if not el.children and el is not result.root]  # before any leaves
+    for el in bare:
+        parent = el.parent
+        if parent is None:
+            continue
+        siblings = parent.children
+        for j in range(len(siblings) - 1, -1, -1):
+            if siblings[j] is el:
+                del siblings[j]
+                break
+        if not siblings and siblings is not LEAF:
+            parent.children = LEAF
+        result.half_typed.append(el)
 
 
 def _closed_later(text: str, pos: int, tag: str) -> bool:
