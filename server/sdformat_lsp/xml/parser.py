@@ -208,10 +208,12 @@ def parse(text: str) -> XmlDocument:
 
 def _mistake(unclosed: list) -> object:
     """The unclosed element where the typing is: the first that holds no other unclosed one."""
-    holders = set()
-    for el in unclosed:
-        for a in el.ancestors():
+    holders: set[int] = set()
+    for el in unclosed:  # each ancestor marked once: linear however deep the nesting
+        a = el.parent
+        while a is not None and id(a) not in holders:
             holders.add(id(a))
+            a = a.parent
     inner = [el for el in unclosed if id(el) not in holders] or unclosed
     return min(inner, key=lambda el: el.ts)
 

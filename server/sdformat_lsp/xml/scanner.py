@@ -283,10 +283,11 @@ def scan(text: str) -> ScanResult:
                 depth = max(depth, len(stack))
         top = stack[-1] if stack else None
         top_ref = ref(top) if top is not None else None
-    for el in reversed(stack):  # innermost first: what it hands back its parent may hand back too
+    for el in reversed(stack):
         el.end = n
-        _hoist(el, text)
         result.unclosed.append(el)
+    if len(stack) > 1:
+        _regroup(stack[1:], text)  # the root stays what it is
     _detach_half_typed(result)
     for parts in more.values():
         parts[0].text = "".join(parts[1:])
@@ -324,62 +325,69 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
             break
     else:
         return None
-    while len(stack) > depth + 1:
-        el = stack.pop()
-        el.end = lt
-        _hoist(el, text)
-        result.unclosed.append(el)
+    if len(stack) > depth + 1:
+        chain = stack[depth + 1 :]
+        del stack[depth + 1 :]
+        for el in reversed(chain):
+            el.end = lt
+            result.unclosed.append(el)
+        _regroup(chain, text)
     return stack.pop()
 
 
 def _indent(text: str, start: int) -> int:
-    """The column of ``start`` if only white space precedes it on its line, else -1."""
-    line = text.rfind("\n", 0, start) + 1
-    line = max(line, text.rfind("\r", 0, start) + 1)
-    return start - line if not text[line:start].strip() else -1
+    """The column of ``start`` if only spaces and tabs precede it on its line, else -1
+    (looks back no further than the indentation: a 10,000-tag line costs nothing)."""
+    i = start
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return start - i if i == 0 or text[i - 1] in "\r\n" else -1
 
 
-def _hoist(el: XmlElement, text: str) -> None:
-    """An element never closed gives back the children that are its siblings by indentation.
+def _regroup(chain: list[XmlElement], text: str) -> None:
+    """Elements never closed give back the children that are their siblings by indentation.
 
-    Typing ``<link name="new">`` in the middle of a model leaves it open until the
-    model's end tag: XML makes every following link and joint its child. The
-    indentation says otherwise: from the first child on a later line indented no
-    deeper than the unclosed tag, the children go back to the parent, in place, and
-    the unclosed element keeps only what came before (a deleted end tag leaves the
-    deeper-indented content where it was). Linear: each child moves at most once per
-    unclosed ancestor, and elements are only ever unclosed once.
+    ``chain`` is a run of unclosed elements, outermost first, each the last child of
+    the one before (they were open together when an end tag closed their parent, or
+    when the text ended). Typing ``<link name="new">`` in the middle of a model leaves
+    it open until the model's end tag: XML makes every following link and joint its
+    child. The indentation says otherwise: going through the content in document order,
+    an element on a later line indented no deeper than an open unclosed element ends
+    that element (and it gets nothing more); a deleted end tag leaves the
+    deeper-indented content where it was. One pass over the content: linear.
     """
-    children = el.children
-    parent = el.parent
-    if not children or parent is None:
-        return
-    col = _indent(text, el.ts - 1)
-    if col < 0:
-        return  # something precedes the tag on its line: no indentation to go by
-    for i, c in enumerate(children):
-        ccol = _indent(text, c.ts - 1)
-        if 0 <= ccol <= col:
-            break
-    else:
-        return
-    moved = children[i:]
-    del children[i:]
-    siblings = parent.children
-    at = len(siblings)
-    for j in range(len(siblings) - 1, -1, -1):  # el is nearly always the last child
-        if siblings[j] is el:
-            at = j + 1
-            break
-    siblings[at:at] = moved
-    pref = ref(parent)
-    for c in moved:
-        c._parent = pref
-    if children:
-        el.end = children[-1].end
-    else:
+    members = {id(el) for el in chain}
+    items: list[XmlElement] = []
+    for i, el in enumerate(chain):
+        kids = el.children
+        nxt = chain[i + 1] if i + 1 < len(chain) else None
+        for c in kids:
+            if c is not nxt:
+                items.append(c)
+        if nxt is not None:
+            items.append(nxt)  # the next member comes after everything its parent held before it
         el.children = LEAF
-        el.end = el.ts + el._stag
+    cols = {id(el): _indent(text, el.ts - 1) for el in chain}
+    first = chain[0]
+    outer = first.parent
+    stack = [first]
+    for x in items:
+        xcol = _indent(text, x.ts - 1)
+        if xcol >= 0:
+            while stack and 0 <= cols[id(stack[-1])] and xcol <= cols[id(stack[-1])]:
+                stack.pop()
+        container = stack[-1] if stack else outer
+        if container is None:
+            container, stack = first, [first]
+        if container.children is LEAF:
+            container.children = [x]
+        else:
+            container.children.append(x)
+        x._parent = ref(container)
+        if id(x) in members:
+            stack.append(x)
+    for el in reversed(chain):  # innermost first: an end is that of the last thing inside
+        el.end = el.children[-1].end if el.children else el.ts + el._stag
 
 
 def _detach_half_typed(result: ScanResult) -> None:
@@ -388,18 +396,18 @@ def _detach_half_typed(result: ScanResult) -> None:
     bring warnings and wrong frames. They stay in ``half_typed`` (with their parent) for
     completion, and the parser reports one error at the first of them."""
     bare = [el for el in result.unclosed if not el.children and el is not result.root]  # before any leaves
+    if not bare:
+        return
+    gone = {id(el) for el in bare}
+    parents: dict[int, XmlElement] = {}
     for el in bare:
         parent = el.parent
-        if parent is None:
-            continue
-        siblings = parent.children
-        for j in range(len(siblings) - 1, -1, -1):
-            if siblings[j] is el:
-                del siblings[j]
-                break
-        if not siblings and siblings is not LEAF:
-            parent.children = LEAF
-        result.half_typed.append(el)
+        if parent is not None:
+            parents[id(parent)] = parent
+            result.half_typed.append(el)
+    for parent in parents.values():  # each parent's list rebuilt once: linear in the elements
+        kept = [c for c in parent.children if id(c) not in gone]
+        parent.children = kept if kept else LEAF
 
 
 def _closed_later(text: str, pos: int, tag: str) -> bool:
