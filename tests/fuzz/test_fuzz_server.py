@@ -110,6 +110,11 @@ def position(text: str, offset: int, encoding: str) -> dict:
     return {"line": line, "character": _units(text[s : min(offset, e)], encoding)}
 
 
+def _snap(text: str, offset: int) -> int:
+    """No LSP position lies between the CR and the LF of a line break: an edit there starts before the CR."""
+    return offset - 1 if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n" else offset
+
+
 def check_range(text: str, rng: dict, encoding: str, what: str) -> None:
     lines = _lines(text)
     for end in ("start", "end"):
@@ -210,8 +215,8 @@ class ServerFuzz(RuleBasedStateMachine):
         changes = []
         for _ in range(count):
             n = len(self.text)
-            start = data.draw(st.integers(0, n), label="start")
-            length = data.draw(st.integers(0, min(40, n - start)), label="length")
+            start = _snap(self.text, data.draw(st.integers(0, n), label="start"))
+            length = _snap(self.text, start + data.draw(st.integers(0, min(40, n - start)), label="length")) - start
             new = data.draw(fragment, label="text")
             if n - length + len(new) > MAX_CHARS:
                 new = ""
