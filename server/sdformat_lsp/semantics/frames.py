@@ -217,7 +217,7 @@ class Resolution:
 IncludeResolver = Callable[[Include, "Scope"], Model | None]
 
 
-MAX_INCLUDED_INSTANCES = 100_000  # included models placed in one document (the largest real worlds have a few thousand)
+MAX_INCLUDED_INSTANCES = 50_000  # included models placed in one document (the largest real worlds have a few thousand)
 
 
 class FrameGraphs:
