@@ -25,6 +25,8 @@ def _same_tag_inside(intact, case) -> bool:
         return False
     tag = case.typed[1:].split(None, 1)[0].rstrip(">")
     el = intact.xml.element_at(case.at)
+    if el is not None and el.span.start == case.at:
+        el = el.parent  # the element the insertion is made before: the new one goes into its parent
     while el is not None:
         if el.tag == tag:
             return True

@@ -344,6 +344,23 @@ def _indent(text: str, start: int) -> int:
     return start - i if i == 0 or text[i - 1] in "\r\n" else -1
 
 
+def _line_indent(text: str, start: int, reach: int = 256) -> int:
+    """The indentation of the line ``start`` lies on (-1 if its start is further back than ``reach``):
+    an element after others on its line (``<link name="a"><pose>``) nests by its line's indentation."""
+    col = _indent(text, start)
+    if col >= 0:
+        return col
+    lo = max(0, start - reach)
+    nl = max(text.rfind("\n", lo, start), text.rfind("\r", lo, start))
+    if nl < 0 and lo > 0:
+        return -1
+    i = nl + 1
+    j = i
+    while j < start and text[j] in " \t":
+        j += 1
+    return j - i
+
+
 def _regroup(chain: list[XmlElement], text: str) -> None:
     """Elements never closed give back the children that are their siblings by indentation.
 
@@ -367,7 +384,7 @@ def _regroup(chain: list[XmlElement], text: str) -> None:
         if nxt is not None:
             items.append(nxt)  # the next member comes after everything its parent held before it
         el.children = LEAF
-    cols = {id(el): _indent(text, el.ts - 1) for el in chain}
+    cols = {id(el): _line_indent(text, el.ts - 1) for el in chain}
     first = chain[0]
     outer = first.parent
     stack = [first]
