@@ -12,6 +12,9 @@ from enum import IntEnum
 from .text import Span
 
 
+RELATED_SHOWN = 20  # related locations listed in full; beyond, one "and N more" entry
+
+
 class Severity(IntEnum):
     """Numbered like LSP's DiagnosticSeverity, without depending on it."""
 
@@ -49,6 +52,14 @@ class Diagnostic:
     fixes: tuple[Fix, ...] = ()
     path: str | None = None  # None: the document analysed; else the file it lies in
     data: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if len(self.related) > RELATED_SHOWN + 1:
+            # a 10,000-frame cycle is one diagnostic, not a 3.5 MB message: the first places,
+            # then one entry (at the next place) saying how many more there are
+            rest = self.related[RELATED_SHOWN:]
+            more = Related(rest[0].span, f"and {len(rest)} more", rest[0].path)
+            object.__setattr__(self, "related", self.related[:RELATED_SHOWN] + (more,))
 
     @property
     def is_error(self) -> bool:

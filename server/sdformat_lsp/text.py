@@ -70,10 +70,13 @@ class LineIndex:
 
     def position(self, offset: int, encoding: str = UTF16) -> tuple[int, int]:
         """0-based (line, character) of ``offset`` in ``encoding`` code units."""
-        offset = max(0, min(offset, len(self.text)))
+        text = self.text
+        offset = max(0, min(offset, len(text)))
+        if 0 < offset < len(text) and text[offset] == "\n" and text[offset - 1] == "\r":
+            offset -= 1  # inside a CRLF pair: a position there is the end of the line
         line = self.line_of(offset)
         start = self.starts[line]
-        return line, _units(self.text[start:offset], encoding)
+        return line, _units(text[start:offset], encoding)
 
     def offset(self, line: int, character: int, encoding: str = UTF16) -> int:
         """Offset of a (line, character) position; clamps past the line's end."""

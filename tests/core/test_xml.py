@@ -44,7 +44,9 @@ def test_crlf_lines():
 def test_half_typed_attribute_keeps_tree():
     text = '<sdf version="1.8"><model name="m">\n<frame name="F" attached_to="\n</model></sdf>'
     doc = parse(text)
-    frame = doc.root.child("model").child("frame")
+    assert doc.root.child("model").child("frame") is None  # being typed: out of the analysed tree
+    frame = doc.element_at(text.index("attached_to"))
+    assert frame.tag == "frame" and frame.parent is doc.root.child("model")
     attr = frame.attr("attached_to")
     assert attr is not None and not attr.terminated and attr.value == ""
     assert any(p.code == "XML_ERROR" and p.severity == Severity.ERROR for p in doc.problems)
@@ -54,8 +56,9 @@ def test_unclosed_element_is_reported_once_at_its_tag():
     text = '<sdf version="1.8"><model name="m"><link name="L">'
     doc = parse(text)
     errors = [p for p in doc.problems if p.severity == Severity.ERROR]
-    assert len(errors) == 1
-    assert doc.root.child("model").child("link").get("name") == "L"
+    assert len(errors) == 1 and text[errors[0].span.start : errors[0].span.end] == "link"
+    (link,) = doc.half_typed  # the innermost, being typed
+    assert link.get("name") == "L" and link.parent is doc.root.child("model")
 
 
 def test_tolerated_quirks_are_not_errors():

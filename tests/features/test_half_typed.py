@@ -15,8 +15,10 @@ def test_a_start_tag_cut_short_by_the_next_element_does_not_swallow_its_siblings
         '    <frame name="F" attached_to="\n    <link name="K"/>\n  </model>\n</sdf>'
     )
     model = doc.root.children[0]
-    assert _names(model) == ["L", "F", "K"]
-    frame = model.children[1]
+    assert _names(model) == ["L", "K"]  # the frame being typed is out of the analysed tree...
+    (frame,) = doc.half_typed  # ...kept for completion, with its parent
+    assert frame.parent is model and frame.get("name") == "F"
+    assert doc.element_at(frame.attr("attached_to").vs) is frame
     assert frame.children == [] and frame.attr("attached_to").terminated is False
     assert any(p.is_error for p in doc.problems)
 

@@ -44,4 +44,4 @@ for _name in ("hover", "definition", "references", "complete", "document_symbols
         setattr(features, _name, _crashing(_name))
 
 if __name__ == "__main__":
-    sys.exit(serve(None))
+    sys.exit(serve(None, "debug" if "--log-level" in sys.argv and sys.argv[-1] == "debug" else "info"))

@@ -8,6 +8,7 @@ raises, a core that raises, a dependency that prints to stdout.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -61,7 +62,7 @@ async def test_a_crashing_feature_is_an_error_response(faulty: LanguageClient, e
     with pytest.raises(JsonRpcException) as info:
         await s.client.text_document_hover_async(types.HoverParams(text_document=td(uri), position=s.at(uri, "upper", within="<child>")))
     assert info.value.code == -32603  # InternalError
-    assert "textDocument/hover failed: ZeroDivisionError: injected hover failure" in info.value.message
+    assert re.search(r"textDocument/hover failed \(fault F\d+\): ZeroDivisionError: injected hover failure", info.value.message)
     logged = await s.log_message("textDocument/hover failed")
     assert logged.type == types.MessageType.Error
     # the same document keeps its diagnostics, and the other features answer

@@ -160,6 +160,30 @@ async def test_a_result_for_an_older_version_is_dropped():
     assert h.scheduler.latest(URI)[1].text == GOOD
 
 
+async def test_the_replaced_analysis_is_freed_before_the_next_one_is_built():
+    """Two analyses of a large world alive at once doubled the server's peak memory at every edit."""
+    import gc
+    import weakref
+
+    h = _Harness()
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))
+    h.scheduler.schedule(doc, immediate=True)
+    await h.until(lambda: h.published)
+    old = weakref.ref(h.scheduler.latest(URI)[1])
+    h.gate.clear()
+    slow = "<!--slow-->" + BAD
+    _change(h.store, 2, slow)
+    h.scheduler.schedule(doc, immediate=True)
+    await h.until(lambda: slow in h.calls)  # revision 2 is being analysed
+    gc.collect()
+    assert old() is None
+    assert h.scheduler.latest(URI)[1].includes == []  # what depends_on reads is kept
+    h.gate.set()
+    await h.until(lambda: len(h.published) == 2)
+    assert h.scheduler.latest(URI)[1].text == slow
+    h.scheduler.close()
+
+
 async def test_first_change_after_quiet_is_checked_at_once_and_bursts_wait():
     h = _Harness(delay=10.0)
     doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=GOOD))

@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..diagnostics import Diagnostic, Severity
+from ..files import DEFAULT_MAX_BYTES, MB
 from ..semantics import Analysis, Options
 from ..text import UTF32
 from .lifetime import keep_until_exit
@@ -58,7 +59,8 @@ def _sorted(a: Analysis, lowest: Severity = Severity.HINT) -> list[Diagnostic]:
 
 def check_command(args: argparse.Namespace) -> int:
     paths = [os.path.abspath(p) for p in args.resource_path or []]
-    options = Options(resource_paths=tuple(paths))
+    max_bytes = None if args.max_size <= 0 else int(args.max_size * MB)
+    options = Options(resource_paths=tuple(paths), max_document_bytes=max_bytes)
     results = [load_file(f, options) for f in args.files]
     keep_until_exit(results)  # the program ends without freeing them one by one
     lowest = _LEVELS[args.severity]
@@ -106,4 +108,8 @@ def register(sub) -> None:
     )
     c.add_argument("--frames", action="store_true", help="also list every frame of the root scope with its resolved pose")
     c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
+    c.add_argument(
+        "--max-size", type=float, default=DEFAULT_MAX_BYTES / MB, metavar="MB",
+        help=f"files (and included files) larger than this are not analysed: one error says so (default {DEFAULT_MAX_BYTES // MB}; 0: no limit)",
+    )
     c.set_defaults(run=check_command)

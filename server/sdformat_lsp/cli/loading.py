@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ..files import FileRefused, read_file
 from ..semantics import Analysis, Options, analyze
 from ..xml import decode_source
 
 
 def load_file(path: str, options: Options) -> Analysis:
-    """Read and analyse one file; unreadable files become a diagnostic."""
+    """Read and analyse one file; anything that is not a readable regular file within
+    ``options.max_document_bytes`` (a FIFO, a device, a directory, a huge file) becomes
+    one FILE_READ error at once, before reading (see ``files.read_file``)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return unreadable(path, exc.strerror or str(exc))
+        data = read_file(path, options.max_document_bytes)
+    except FileRefused as exc:
+        return unreadable(path, exc.reason)
     text, problems = decode_source(data)
     return analyze(text, path, options, extra=problems)
 

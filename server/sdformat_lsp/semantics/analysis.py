@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..diagnostics import Diagnostic, Severity, error, warning
+from ..files import DEFAULT_MAX_BYTES, size_text
 from ..model import Document, Include, Model, build, version_tuple
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
 from .checks import check
 from .domain import check_domain
-from .frames import FrameGraphs, FrameNode, Resolution, Scope
+from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
 from .pose import Transform
 from .schema_check import check_schema
 
@@ -42,6 +43,11 @@ class Options:
     # includes.OpenDocuments: (text, version) of a file open in the editor, or None to read the disk;
     # included files that are open are analysed from the editor's text (unsaved edits included)
     open_documents: Callable[[str], tuple[str, object] | None] | None = None
+    # included models placed in one document, at any depth, before expansion stops (one warning)
+    max_included_instances: int = MAX_INCLUDED_INSTANCES
+    # documents (and included files) larger than this, in characters or bytes, are not analysed:
+    # one FILE_READ error says so (None: no limit)
+    max_document_bytes: int | None = DEFAULT_MAX_BYTES
 
 
 @dataclass
@@ -214,6 +220,9 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
 def analyze(text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None) -> Analysis:
     """Analyse one SDFormat document. Never raises on bad input."""
     options = options or Options()
+    limit = options.max_document_bytes
+    if limit is not None and len(text) > limit:
+        return too_large(text, path, limit)
     _pause_collector()  # large trees and no cyclic garbage: collector passes would dominate the run time
     try:
         xml = parse(text)
@@ -225,6 +234,17 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
         result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
     finally:
         _resume_collector()
+    return result
+
+
+def too_large(text: str, path: str | None, limit: int) -> Analysis:
+    """What a document over the size limit gets instead of an analysis: one error, and its lines
+    (so that positions still map)."""
+    result = Analysis(text=text, path=path, xml=XmlDocument(text=text, lines=LineIndex(text), root=None))
+    result.diagnostics = [
+        error("FILE_READ", f"the document has {len(text):,} characters, more than the maximum document size of "
+              f"{size_text(limit)}: it is not analysed (raise the limit with --max-size or the maxDocumentSizeMB setting)", Span(0, 0))
+    ]
     return result
 
 
@@ -277,19 +297,43 @@ def _analyze_into(result: Analysis, options: Options) -> None:
 
         factory = default_factory(options)
     resolver = factory(result) if factory else None
-    if root is None and hasattr(resolver, "top_level"):
-        root = resolver.top_level(xml, version)  # <sdf><include> (the file is the included model)
-    if root is None:
-        return
-    graphs = FrameGraphs(root, version, resolver)
-    result.graphs = graphs
-    result.diagnostics.extend(check(xml, graphs, version))
-    if hasattr(resolver, "finish"):
-        result.diagnostics.extend(resolver.finish(graphs))
-    # other worlds of a multi-world file are checked on their own
-    for world in doc.worlds[1:]:
-        g = FrameGraphs(world, version, resolver)
-        result.diagnostics.extend(check(xml, g, version, names=False))  # names were checked over the whole document
+    try:
+        if root is None and hasattr(resolver, "top_level"):
+            root = resolver.top_level(xml, version)  # <sdf><include> (the file is the included model)
+        if root is None:
+            return
+        graphs = FrameGraphs(root, version, resolver, options.max_included_instances)
+        result.graphs = graphs
+        if graphs.over_budget is not None:
+            result.diagnostics.append(_over_budget(graphs))
+        result.diagnostics.extend(check(xml, graphs, version))
+        if hasattr(resolver, "finish"):
+            result.diagnostics.extend(resolver.finish(graphs))
+        # other worlds of a multi-world file are checked on their own
+        for world in doc.worlds[1:]:
+            g = FrameGraphs(world, version, resolver)
+            result.diagnostics.extend(check(xml, g, version, names=False))  # names were checked over the whole document
+            g.include_resolver = None
+    finally:
+        # Includes are resolved while the graphs are built, never after: the resolver and the
+        # analysis pointed at each other, a cycle that kept every replaced analysis of a file
+        # with a path alive until a full collection (hundreds of MB per edit of a large world).
+        if result.graphs is not None:
+            result.graphs.include_resolver = None
+        if hasattr(resolver, "detach"):
+            resolver.detach()
+
+
+def _over_budget(graphs: FrameGraphs) -> Diagnostic:
+    inc = graphs.over_budget
+    assert inc is not None
+    span = inc.uri.span if inc.uri is not None else inc.element.tag_span
+    return warning(
+        "INCLUDE_LIMIT",
+        f"the includes expand to more than {graphs.max_instances:,} model instances here (files that include each "
+        "other several times grow exponentially): the models past that are not checked",
+        span,
+    )
 
 
 def _analyze_urdf(result: Analysis) -> None:

@@ -217,12 +217,24 @@ class Resolution:
 IncludeResolver = Callable[[Include, "Scope"], Model | None]
 
 
+MAX_INCLUDED_INSTANCES = 50_000  # included models placed in one document (the largest real worlds have a few thousand)
+
+
 class FrameGraphs:
     """Scopes, nodes and both graphs of one document's root (a model or a world)."""
 
-    def __init__(self, root: Model | World, version: tuple[int, int], include_resolver: IncludeResolver | None = None) -> None:
+    def __init__(self, root: Model | World, version: tuple[int, int], include_resolver: IncludeResolver | None = None,
+                 max_instances: int = MAX_INCLUDED_INSTANCES) -> None:
         self.version = version
         self.include_resolver = include_resolver
+        # Included models placed so far (at any depth) and the budget: files that include each
+        # other several times grow exponentially (11 files each including the next 4 times are
+        # a million models); past the budget nothing more is expanded and ``over_budget`` names
+        # the include of this document whose expansion crossed it.
+        self.instances = 0
+        self.max_instances = max_instances
+        self.over_budget: Include | None = None
+        self._expanding: Include | None = None  # the include of this document being expanded
         self.nodes: list[FrameNode] = []
         self.scopes: list[Scope] = []  # every scope, held here (nodes and child scopes point back weakly)
         self.resolutions: list[Resolution] = []
@@ -299,23 +311,34 @@ class FrameGraphs:
 
     def _include(self, inc: Include, scope: Scope) -> None:
         """Resolve ``inc`` and add what it brings at its place in ``scope``'s element order."""
-        if self.include_resolver is None:
+        if self.include_resolver is None or self.over_budget is not None:
             return
         model = self.include_resolver(inc, scope)
         if model is None:
             if inc.uri is not None and inc.uri.text:  # an include without a URI brings nothing (and is reported)
                 self.holes.setdefault(id(scope), []).append(inc)
             return
-        if inc.merge:
-            view = self._merge(model, inc, scope)
-            self.included.append((inc, view))
-            # libsdformat copies the merged elements into the including model where the include was
-            scope.links_order.extend(view.links_order)
-            scope.models_order.extend(view.models_order)
-        else:
-            child = self._model_scopes(model, scope)
-            self.included.append((inc, child))
-            scope.models_order.append(child)
+        own = scope.path is None  # written in this document, not in an included file
+        self.instances += 1
+        if self.instances > self.max_instances:
+            self.over_budget = inc if own or self._expanding is None else self._expanding
+            return
+        if own:
+            self._expanding = inc
+        try:
+            if inc.merge:
+                view = self._merge(model, inc, scope)
+                self.included.append((inc, view))
+                # libsdformat copies the merged elements into the including model where the include was
+                scope.links_order.extend(view.links_order)
+                scope.models_order.extend(view.models_order)
+            else:
+                child = self._model_scopes(model, scope)
+                self.included.append((inc, child))
+                scope.models_order.append(child)
+        finally:
+            if own:
+                self._expanding = None
 
     def _merge(self, model: Model, inc: Include, scope: Scope) -> Scope:
         """``<include merge="true">``: the model's entities join ``scope`` (libsdformat 1.9+).

@@ -40,19 +40,19 @@ from __future__ import annotations
 
 import contextvars
 import os
-import stat
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Hashable
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity, error, info, warning
+from ..files import FileRefused, read_file
 from ..model import Include, Model, version_tuple
 from ..text import Span
 from ..xml import decode_source
 from .checks import ROOT_NOT_STATIC, ROOT_ONLY
 from .params import apply_params, params_element
-from .resources import Lookup, ModelFile, lookup, model_file, model_root_of, search_path
+from .resources import Lookup, ModelFile, lookup, model_file, model_root_of, path_problem, search_path
 
 # ``Options.open_documents``: the text and version of the editor's buffer for an
 # absolute path, or None to read the file from disk. Called from analysis
@@ -75,7 +75,7 @@ def _stat(path: str) -> tuple[str, int, int]:
     try:
         st = os.stat(path)
         return (path, st.st_mtime_ns, st.st_size)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL or unencodable character in the path
         return (path, -1, -1)
 
 
@@ -112,13 +112,16 @@ class _Entry:
 class IncludeCache:
     """Analyses of included files, valid while none of their dependencies changed.
 
-    Thread-safe; bounded (least recently used entries are dropped). One
+    Thread-safe; bounded in entries and in the characters of their texts (least
+    recently used entries are dropped). One
     instance can serve any number of analyses with any options: the search
     path is part of the key.
     """
 
-    def __init__(self, maxsize: int = 2048) -> None:
+    def __init__(self, maxsize: int = 2048, max_chars: int = 64 << 20) -> None:
         self.maxsize = maxsize
+        self.max_chars = max_chars  # the included texts kept, in characters (their analyses take ~35x that)
+        self._chars = 0
         self._entries: OrderedDict[tuple, _Entry] = OrderedDict()
         self._configs: dict[tuple, ModelFile] = {}
         self._lock = threading.Lock()
@@ -139,6 +142,7 @@ class IncludeCache:
             with self._lock:
                 if self._entries.get(key) is entry:
                     del self._entries[key]
+                    self._chars -= len(entry.analysis.text)
             return None
         with self._lock:
             if key in self._entries:
@@ -162,10 +166,14 @@ class IncludeCache:
         known = signatures or {}
         entry = _Entry(analysis, tuple(known.get(p) or signature(p, open_documents) for p in dict.fromkeys(deps)))
         with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._chars -= len(old.analysis.text)
             self._entries[key] = entry
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.maxsize:
-                self._entries.popitem(last=False)
+            self._chars += len(analysis.text)
+            while len(self._entries) > 1 and (len(self._entries) > self.maxsize or self._chars > self.max_chars):
+                _, dropped = self._entries.popitem(last=False)
+                self._chars -= len(dropped.analysis.text)
         if validated is not None:
             validated[key] = entry
 
@@ -189,10 +197,11 @@ class IncludeCache:
             if path is None:
                 self._entries.clear()
                 self._configs.clear()
+                self._chars = 0
                 return
             path = os.path.abspath(path)
             for key in [k for k, e in self._entries.items() if any(sig[0] == path for sig in e.deps)]:
-                del self._entries[key]
+                self._chars -= len(self._entries.pop(key).analysis.text)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -291,6 +300,11 @@ class IncludeResolver:
             analysis.includes = []
         analysis._include_resolver = self  # read back by the includer: dependencies, cycles
 
+    def detach(self) -> None:
+        """The analysis is complete: drop the reference back to it (it keeps one to this
+        resolver, for its includer to read the dependencies), so no cycle outlives the run."""
+        self.analysis = None
+
     # -- the resolver protocol ------------------------------------------------
 
     def __call__(self, inc: Include, scope: "Scope") -> Model | None:
@@ -343,6 +357,11 @@ class IncludeResolver:
             )
         if not uri:
             self._emit(error("URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span))
+            records.append(IncludeRecord(inc, None, None))
+            return None
+        bad = path_problem(uri)
+        if bad is not None:
+            self._emit(error("URI_LOOKUP", f"<uri> cannot name a file: {bad}", span))
             records.append(IncludeRecord(inc, None, None))
             return None
         found = self._lookup(uri)
@@ -506,17 +525,16 @@ class IncludeResolver:
             else:
                 own = _stat(path)  # before reading: a change made while we read makes the entry stale
                 try:
-                    st = os.stat(path)
-                    if not stat.S_ISREG(st.st_mode):
-                        self._emit(error("FILE_READ", f"{path} is not a regular file: an include names a model file or a model directory", span))
-                        return None
-                    if st.st_size > MAX_FILE_BYTES:
-                        self._emit(error("FILE_READ", f"{path} is {st.st_size // (1 << 20)} MB: too large to be an SDFormat model, not read", span))
-                        return None
-                    with open(path, "rb") as fh:
-                        data = fh.read(MAX_FILE_BYTES + 1)
-                except OSError as exc:
-                    self._emit(error("FILE_READ", f"cannot read {path}: {exc.strerror or exc}", span))
+                    # never blocks on a FIFO nor reads a device or a huge file (files.read_file)
+                    data = read_file(path, getattr(self.options, "max_document_bytes", MAX_FILE_BYTES))
+                except FileRefused as exc:
+                    if exc.kind in ("special", "directory"):
+                        message = f"cannot read {path}: {exc.reason}; an include names a model file or a model directory"
+                    elif exc.kind == "too-large":
+                        message = f"{path} is not read: {exc.reason}"
+                    else:
+                        message = f"cannot read {path}: {exc.reason}"
+                    self._emit(error("FILE_READ", message, span))
                     return None
                 text, problems = decode_source(data)
             token = _ACTIVE.set((*chain, path))

@@ -17,6 +17,8 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
+from ..files import FileRefused, read_file
+
 # Environment variables whose directories are searched, in this order, after
 # the explicitly configured resource paths.
 ENV_VARS = ("SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH")
@@ -125,6 +127,25 @@ def find_model_roots(folder: str, max_dirs: int = 20_000) -> list[str]:
             if parent != os.path.abspath(here):
                 roots.setdefault(parent)
     return sorted(roots)
+
+
+MAX_CONFIG_BYTES = 1 << 20  # a model.config is a few hundred bytes
+
+
+def path_problem(text: str) -> str | None:
+    """Why ``text`` cannot name a file on this system (None if it can).
+
+    A NUL (``&#0;`` in the XML) or a lone surrogate (``&#xD800;``) makes every
+    file-system call raise ValueError instead of answering "not found"; URIs
+    are checked here once so that nothing below ever sees one.
+    """
+    if "\x00" in text:
+        return "it contains a NUL character (&#0;), which no file name can hold"
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        return "it contains a character that cannot be part of a file name on this system"
+    return None
 
 
 def _exists(path: str) -> bool:
@@ -300,7 +321,7 @@ def model_file(directory: str) -> ModelFile:
 
     problems: list[ModelFileProblem] = []
     config = os.path.join(directory, "model.config")
-    if not os.path.isfile(config):
+    if not os.path.exists(config):  # one that is not a regular file is refused below, saying so
         manifest = os.path.join(directory, "manifest.xml")
         if os.path.isfile(manifest):
             config = manifest
@@ -314,11 +335,14 @@ def model_file(directory: str) -> ModelFile:
             return ModelFile(directory, None, None, None, tuple(problems), (config, manifest))
     deps = (config,)
     try:
-        tree = ElementTree.parse(config)
-    except (ElementTree.ParseError, OSError) as exc:
+        # a FIFO or device named model.config must not block or exhaust memory (files.read_file)
+        root = ElementTree.fromstring(read_file(config, MAX_CONFIG_BYTES))
+    except FileRefused as exc:
+        problems.append(ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc.reason}"))
+        return ModelFile(directory, None, config, None, tuple(problems), deps)
+    except ElementTree.ParseError as exc:
         problems.append(ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc}"))
         return ModelFile(directory, None, config, None, tuple(problems), deps)
-    root = tree.getroot()
     if root.tag != "model":
         problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <model> root element (found <{root.tag}>)"))
         return ModelFile(directory, None, config, None, tuple(problems), deps)

@@ -12,12 +12,12 @@ __all__ = ["SdformatLanguageServer", "serve"]
 log = logging.getLogger("sdformat_lsp.server")
 
 
-def serve(tcp: str | None = None) -> int:
+def serve(tcp: str | None = None, log_level: str = "info") -> int:
     """Serve one client; returns the process exit code (0 after shutdown + exit)."""
     from .transport import parse_address, serve_stdio, serve_tcp
 
     client_log = ClientLogHandler()
-    configure(client_log)
+    configure(client_log, getattr(logging, log_level.upper(), logging.INFO))
     if tcp is not None:
         try:
             host, port = parse_address(tcp)

@@ -1,15 +1,19 @@
 """Keeping one bad request from taking the server down.
 
 A bug in a feature must cost the user one answer, not the session: the
-exception is logged (with its traceback, to stderr; a one-line summary goes
-to the client's log) and the request is answered with an LSP error. A
+exception is logged as one line with a fault id (to stderr and, as an
+error, to the client's log; the traceback only at debug level, under the
+same id) and the request is answered with an LSP error naming the id. A
 notification has nobody to answer, so its failure is only logged.
+Deliberate refusals (``JsonRpcException``: a refused rename, a cancelled
+pull) are answers, not faults: they log nothing.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import logging
 from typing import Any, Callable, TypeVar
 
@@ -35,8 +39,19 @@ class ServerCancelled(JsonRpcException):
     MESSAGE = "Server cancelled the request"
 
 
-def _internal(method: str, exc: BaseException) -> JsonRpcInternalError:
-    return JsonRpcInternalError(message=f"{method} failed: {type(exc).__name__}: {exc}")
+_fault_ids = itertools.count(1)
+
+
+def log_fault(what: str, exc: BaseException) -> str:
+    """Log a real fault: one line with an id at error level, the traceback at debug level."""
+    fault = f"F{next(_fault_ids)}"
+    log.error("%s failed (fault %s): %s: %s (its traceback: serve --log-level debug)", what, fault, type(exc).__name__, exc)
+    log.debug("fault %s traceback", fault, exc_info=exc)
+    return fault
+
+
+def _internal(method: str, exc: BaseException, fault: str) -> JsonRpcInternalError:
+    return JsonRpcInternalError(message=f"{method} failed (fault {fault}): {type(exc).__name__}: {exc}")
 
 
 def guarded(method: str, *, notification: bool = False) -> Callable[[F], F]:
@@ -49,9 +64,9 @@ def guarded(method: str, *, notification: bool = False) -> Callable[[F], F]:
 
     def failed(exc: Exception) -> None:
         """Log; a notification then ends quietly, a request gets an LSP error."""
-        log.exception("%s failed", method)
+        fault = log_fault(method, exc)
         if not notification:
-            raise _internal(method, exc) from None
+            raise _internal(method, exc, fault) from None
 
     def decorate(fn: F) -> F:
         if inspect.iscoroutinefunction(fn):

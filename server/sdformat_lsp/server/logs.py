@@ -92,16 +92,55 @@ class ClientLogHandler(logging.Handler):
             self._busy.on = False
 
 
-def configure(client_handler: ClientLogHandler) -> None:
-    """stderr: ours from INFO, pygls' from WARNING; the client: our warnings and errors."""
+# pygls' records for things a client does in the normal course of a session: worth a line
+# when debugging, never a warning (some clients send them all the time)
+_ROUTINE = (
+    "Ignoring notification for unknown method",
+    "Cancel notification for unknown message id",
+    "Received response to unknown message id",
+)
+
+
+class QuietPygls(logging.Filter):
+    """Keeps pygls' stderr to real faults.
+
+    pygls logs every error response with its traceback (``logger.exception``),
+    including the deliberate ones: a refused rename (``RequestFailed``), a pull
+    cancelled by an edit (``ServerCancelled``), and the ``InternalError`` our
+    fault wrapper answers with after logging the fault itself, once, with an id.
+    Those records are dropped; routine notices are demoted to debug.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith("pygls"):
+            return True
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            from pygls.exceptions import JsonRpcException
+
+            if isinstance(exc, JsonRpcException):
+                return False
+        if record.levelno < logging.ERROR and isinstance(record.msg, str) and record.msg.startswith(_ROUTINE):
+            if not logging.getLogger("sdformat_lsp").isEnabledFor(logging.DEBUG):
+                return False
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+def configure(client_handler: ClientLogHandler, level: int = logging.INFO) -> None:
+    """stderr: ours from ``level`` (INFO), pygls' from WARNING (minus deliberate refusals, see
+    :class:`QuietPygls`); the client: our warnings and errors. At DEBUG, fault tracebacks too."""
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    stderr.addFilter(QuietPygls())  # a handler filter: pygls logs from child loggers
     root = logging.getLogger()
     root.handlers[:] = [stderr]
     root.setLevel(logging.WARNING)
     ours = logging.getLogger("sdformat_lsp")
-    ours.setLevel(logging.INFO)
+    ours.setLevel(level)
     ours.addHandler(client_handler)
     # pygls' own records (failed requests, unknown notifications) stay on
     # stderr: failed requests already reach the client as error responses.
-    logging.getLogger("pygls").setLevel(logging.WARNING)
+    pygls = logging.getLogger("pygls")
+    pygls.setLevel(logging.DEBUG if level <= logging.DEBUG else logging.WARNING)
+

@@ -32,6 +32,7 @@ from ..semantics import Analysis
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
+from .faults import log_fault
 
 log = logging.getLogger("sdformat_lsp.server")
 
@@ -78,9 +79,28 @@ class Gate:
         await self._open.wait()
 
 
+class Husk:
+    """What is kept of a replaced analysis while the next one runs: its includes only.
+
+    Requests never use an analysis of an older revision (they join the run of the
+    current one), so holding the whole analysis during the run only doubled the
+    peak memory of every edit (two analyses of a large world alive at once, and a
+    resident size that never came down). The include records (whose analyses the
+    include cache holds anyway) still say which files the document depends on.
+    """
+
+    __slots__ = ("includes",)
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.includes = analysis.includes
+
+    def included_analysis(self, path: str) -> Analysis | None:
+        return Analysis.included_analysis(self, path)  # type: ignore[arg-type]  # reads only .includes
+
+
 @dataclass(slots=True)
 class _Slot:
-    analysis: Analysis | None = None
+    analysis: Analysis | Husk | None = None
     revision: int = -1  # the revision ``analysis`` was made from
     running: tuple[int, asyncio.Future[Analysis]] | None = None
     timer: asyncio.Task[None] | None = None
@@ -95,12 +115,12 @@ def _consume(fut: asyncio.Future) -> None:
         fut.exception()
 
 
-def failed_analysis(text: str, path: str | None, exc: BaseException) -> Analysis:
+def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str = "") -> Analysis:
     """What to show when the core raised: one diagnostic, and the text so positions still map."""
     xml = XmlDocument(text=text, lines=LineIndex(text), root=None)
     result = Analysis(text=text, path=path, xml=xml)
     result.diagnostics = [
-        error("INTERNAL_ERROR", f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}); please report it", Span(0, 0))
+        error("INTERNAL_ERROR", f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}){' [fault ' + fault + ']' if fault else ''}; please report it", Span(0, 0))
     ]
     return result
 
@@ -180,8 +200,8 @@ class Scheduler:
             self._on_settled(doc, analysis)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("checking %s failed", uri)
+        except Exception as exc:
+            log_fault(f"checking {uri}", exc)
 
     # -- results -------------------------------------------------------
 
@@ -208,8 +228,9 @@ class Scheduler:
         assert slot.settled is not None
         return revision, await asyncio.shield(slot.settled)
 
-    def latest(self, uri: str) -> tuple[int, Analysis] | None:
-        """The newest kept analysis and its revision (possibly older than the text)."""
+    def latest(self, uri: str) -> tuple[int, Analysis | Husk] | None:
+        """The newest kept analysis and its revision (possibly older than the text, and then
+        possibly only its :class:`Husk`: read ``includes`` and ``included_analysis`` only)."""
         slot = self._slots.get(uri)
         if slot is None or slot.analysis is None:
             return None
@@ -219,12 +240,14 @@ class Scheduler:
         loop = asyncio.get_running_loop()
         slot = self._slots.setdefault(doc.uri, _Slot())
         revision = doc.revision
-        if slot.revision == revision and slot.analysis is not None:
+        if slot.revision == revision and isinstance(slot.analysis, Analysis):
             done: asyncio.Future[Analysis] = loop.create_future()
             done.set_result(slot.analysis)
             return done
         if slot.running is not None and slot.running[0] == revision:
             return slot.running[1]
+        if isinstance(slot.analysis, Analysis):
+            slot.analysis = Husk(slot.analysis)  # free it before the next one is built
         fut: asyncio.Future[Analysis] = loop.create_task(self._start(doc.text, doc.path))
         slot.running = (revision, fut)
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
@@ -241,8 +264,8 @@ class Scheduler:
         try:
             return self._analyze(text, path)
         except Exception as exc:
-            log.exception("analysing %s failed", path or "an unsaved document")
-            return failed_analysis(text, path, exc)
+            fault = log_fault(f"analysing {path or 'an unsaved document'}", exc)
+            return failed_analysis(text, path, exc, fault)
 
     def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
         slot = self._slots.get(uri)

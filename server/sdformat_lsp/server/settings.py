@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..files import DEFAULT_MAX_BYTES, MB
+
 SECTION = "sdformat"
 
 DEFAULT_DEBOUNCE_MS = 100
@@ -25,6 +27,11 @@ class Settings:
 
     resource_paths: tuple[str, ...] = ()
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
+    max_document_mb: float = DEFAULT_MAX_BYTES / MB  # 0: no limit
+
+    @property
+    def max_document_bytes(self) -> int | None:
+        return None if self.max_document_mb <= 0 else int(self.max_document_mb * MB)
 
     @property
     def debounce_seconds(self) -> float:
@@ -97,6 +104,14 @@ def parse(raw: Any, *, base_dir: str | None = None) -> Parsed:
             if ms > MAX_DEBOUNCE_MS:
                 problems.append(f"debounceMs {ms} is too long; using {MAX_DEBOUNCE_MS}")
             values["debounce_ms"] = int(round(min(ms, MAX_DEBOUNCE_MS)))
+
+    if "maxDocumentSizeMB" in section:
+        mb = section["maxDocumentSizeMB"]
+        if isinstance(mb, bool) or not isinstance(mb, (int, float)) or mb != mb or mb < 0:
+            if mb is not None:
+                problems.append(f"maxDocumentSizeMB must be a number of megabytes (0: no limit), not {mb!r}; using {DEFAULT_MAX_BYTES // MB}")
+        else:
+            values["max_document_mb"] = float(mb)
 
     return Parsed(values, tuple(problems))
 

@@ -46,11 +46,19 @@ _DECLARATION_INSIDE = (
     "only at the start of the file; remove this one"
 )
 _WORD_END = re.compile(r"[\s<>\"'=/]")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _span_at(text: str, offset: int) -> Span:
     """A short span starting at ``offset``: the token there, at least one character."""
     offset = max(0, min(offset, len(text)))
+    if offset > 0 and (offset == len(text) or text[offset] in "\r\n"):
+        # libxml2 points just past the token at the end of a line: take the character before,
+        # never a span that starts or ends inside a line break
+        back = offset
+        while back > 0 and text[back - 1] in "\r\n":
+            back -= 1
+        return Span(back - 1, back) if back > 0 else Span(0, 0)
     m = _WORD_END.search(text, offset + 1, min(len(text), offset + 80))
     end = m.start() if m else min(len(text), offset + 1)
     return Span(offset, max(end, min(offset + 1, len(text))))
@@ -111,7 +119,13 @@ def _new_parser(tree: bool) -> etree.XMLParser:
 
 
 def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnostic]:
-    data = text.encode("utf-8", "surrogatepass")
+    if "\r" in text:
+        # libxml2 counts lines by LF only (and CRLF); a lone CR ends a line for us, as XML says
+        # it does: an LF in its place (same length) gives libxml2 our line numbers
+        text_for_lxml = _LONE_CR.sub("\n", text)
+    else:
+        text_for_lxml = text
+    data = text_for_lxml.encode("utf-8", "surrogatepass")
     tree = depth > _TREE_DEPTH or len(data) > _TREE_TEXT
     log = _lxml_log(data, tree)
     if not tree and any(e.type_name == "ERR_RESOURCE_LIMIT" for e in log):
@@ -125,6 +139,16 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnost
         start = lines.offset(line, col, "utf-32") if line < lines.line_count else len(text)
         span = _span_at(text, start)
         kind = entry.type_name
+        if kind == "ERR_NAME_REQUIRED" and entry.message.startswith("StartTag"):
+            # a '<' not starting a tag (libxml2 files it with a bare '&'): tinyxml2 refuses it too
+            if start > 0 and text[start - 1] == "<":
+                span = Span(start - 1, start)
+            if not fatal_seen:
+                fatal_seen = True
+                out.append(
+                    Diagnostic(XML_ERROR, Severity.ERROR, "a '<' that does not start a tag: write it as '&lt;'", span, data={"xml": kind})
+                )
+            continue
         if kind in _SILENT:
             continue
         if kind == "ERR_RESERVED_XML_NAME":
@@ -176,15 +200,40 @@ def parse(text: str) -> XmlDocument:
         problems.extend(_lxml_problems(checked, lines, scanned.depth))
         if scanned.root is None and not any(p.is_error for p in problems):
             problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "no XML element found: an SDFormat file needs an <sdf> element", Span(0, min(len(text), 1))))
-    if scanned.unclosed and not any(p.is_error for p in problems):
-        el = scanned.unclosed[0]
-        problems.append(
-            Diagnostic(
-                XML_ERROR,
-                Severity.ERROR,
-                f"<{el.tag}> is never closed: add </{el.tag}>",
-                el.tag_span,
-                related=(Related(el.start_tag_span, "opened here"),),
-            )
-        )
-    return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None)
+    if scanned.unclosed:
+        problems = _place_unclosed(text, scanned.unclosed, problems)
+    return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None,
+                       half_typed=scanned.half_typed)
+
+
+def _mistake(unclosed: list) -> object:
+    """The unclosed element where the typing is: the first that holds no other unclosed one."""
+    holders: set[int] = set()
+    for el in unclosed:  # each ancestor marked once: linear however deep the nesting
+        a = el.parent
+        while a is not None and id(a) not in holders:
+            holders.add(id(a))
+            a = a.parent
+    inner = [el for el in unclosed if id(el) not in holders] or unclosed
+    return min(inner, key=lambda el: el.ts)
+
+
+def _place_unclosed(text: str, unclosed: list, problems: list[Diagnostic]) -> list[Diagnostic]:
+    """One error at the place of the mistake: libxml2 notices an unclosed element or a cut-short
+    start tag only where the document stops making sense (at the enclosing end tag, 26 lines
+    further down, or at the next '<'); its complaints from the element on are consequences."""
+    el = _mistake(unclosed)
+    start = el.ts - 1
+    if any(p.is_error and p.span.start < start for p in problems):
+        return problems  # an earlier mistake: that one is the first thing to fix
+    kept = [p for p in problems if p.span.start < start or p.code != XML_ERROR]
+    open_value = next((a for a in el.attributes.values() if not a.terminated and a.vs > a.ns + len(a.name)), None)
+    stag_end = el.stag_end
+    if open_value is not None:
+        message = f"the value of {open_value.name} in <{el.tag}> is not closed: add the closing quote"
+    elif stag_end <= 0 or text[stag_end - 1 : stag_end] != ">":
+        message = f"the <{el.tag}> start tag is not finished: end it with '>' (or '/>' for an empty element)"
+    else:
+        message = f"<{el.tag}> is never closed: add </{el.tag}> (or end the start tag with '/>')"
+    kept.append(Diagnostic(XML_ERROR, Severity.ERROR, message, el.tag_span, related=(Related(el.start_tag_span, "opened here"),)))
+    return kept

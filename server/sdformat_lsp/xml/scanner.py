@@ -60,29 +60,42 @@ def decode(raw: str) -> str:
 
 
 class ScanResult:
-    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth")
+    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth", "half_typed")
 
     def __init__(self) -> None:
         self.root: XmlElement | None = None
         self.extra_roots: list[XmlElement] = []
         self.doctype_span: Span | None = None
         self.unclosed: list[XmlElement] = []
+        self.half_typed: list[XmlElement] = []  # unclosed elements with nothing in them, out of the tree
         self.depth = 0  # the most elements open at once
 
 
-def _add_text(el: XmlElement, text: str, start: int, end: int) -> None:
+def _add_text(el: XmlElement, text: str, start: int, end: int, more: dict[int, list]) -> None:
     raw = text[start:end]
     stripped = raw.strip()
     if not stripped:
         return
     lead = len(raw) - len(raw.lstrip())
     trail = len(raw.rstrip())
-    el.text += decode(raw)
+    _append_text(el, decode(raw), more)
     s, e = start + lead, start + trail
     if el.text_span is None:
         el.text_span = Span(s, e)
     else:
         el.text_span = Span(el.text_span.start, e)
+
+
+def _append_text(el: XmlElement, piece: str, more: dict[int, list]) -> None:
+    """Text in several pieces (around comments, CDATA, a bare '<'): collected in a list and
+    joined once at the end, as ``el.text += piece`` copies the text so far every time."""
+    if not el.text:
+        el.text = piece
+        return
+    parts = more.get(id(el))
+    if parts is None:
+        more[id(el)] = parts = [el, el.text]
+    parts.append(piece)
 
 
 def scan(text: str) -> ScanResult:
@@ -106,6 +119,7 @@ def scan(text: str) -> ScanResult:
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
     shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
+    more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
     while pos < n:
         m = token(text, pos)
         if m is not None:
@@ -172,7 +186,7 @@ def scan(text: str) -> ScanResult:
                 if top is not None and top.tag == end_name:
                     el = stack.pop()
                 else:
-                    el = _close_mismatched(stack, end_name, pos, result)
+                    el = _close_mismatched(stack, end_name, pos, result, text)
                 top = stack[-1] if stack else None
                 top_ref = ref(top) if top is not None else None  # the one made when it was opened
                 if el is not None:
@@ -188,7 +202,7 @@ def scan(text: str) -> ScanResult:
                     top.text = raw
                     top._tss = start
                 else:
-                    top.text += raw
+                    _append_text(top, raw, more)
                 top._tse = start + len(chars.rstrip())
             pos = end
             continue
@@ -197,10 +211,10 @@ def scan(text: str) -> ScanResult:
         if lt != pos:
             if lt < 0:
                 if top is not None:
-                    _add_text(top, text, pos, n)
+                    _add_text(top, text, pos, n, more)
                 break
             if top is not None and not text[pos:lt].isspace():
-                _add_text(top, text, pos, lt)
+                _add_text(top, text, pos, lt, more)
             pos = lt
             continue
         nxt = text[lt + 1 : lt + 2]
@@ -211,7 +225,7 @@ def scan(text: str) -> ScanResult:
             if top is not None and top.tag == name:
                 el = stack.pop()
             else:
-                el = _close_mismatched(stack, name, lt, result)
+                el = _close_mismatched(stack, name, lt, result, text)
             if el is not None:
                 el.etag_start = lt
                 el.end = pos
@@ -223,7 +237,7 @@ def scan(text: str) -> ScanResult:
             elif text.startswith("<![CDATA[", lt):
                 end = find("]]>", lt + 9)
                 if top is not None:
-                    _add_text(top, text, lt + 9, n if end < 0 else end)
+                    _add_text(top, text, lt + 9, n if end < 0 else end, more)
                 pos = n if end < 0 else end + 3
             else:
                 pos = _skip_declaration(text, lt)
@@ -236,16 +250,22 @@ def scan(text: str) -> ScanResult:
             m = _TAG_NAME.match(text, lt + 1)
             if m is None:  # a bare '<' in text
                 if top is not None:
-                    _add_text(top, text, lt, lt + 1)
+                    _add_text(top, text, lt, lt + 1, more)
                 pos = lt + 1
                 continue
             el, pos = _start_tag(text, lt, m)
             leaf = el.self_closing
-            if not leaf and text.startswith("<", pos) and text[pos - 1] != ">" and lookaheads < _LOOKAHEADS:
-                # A start tag cut short by '<' (an attribute still being typed): it owns what
-                # follows only if its own end tag comes next; else what follows are its siblings.
-                lookaheads += 1
-                leaf = not _closed_later(text, pos, el.tag)
+            if not leaf and text.startswith("<", pos) and text[pos - 1] != ">":
+                # A start tag cut short by '<' (an attribute still being typed): what follows on a
+                # later line indented no deeper is its sibling; otherwise it owns what follows only
+                # if its own end tag comes next (looked for a bounded number of times: each is linear).
+                col = _indent(text, lt)
+                nxt_col = _indent(text, pos)
+                if col >= 0 and 0 <= nxt_col <= col and text.count("\n", lt, pos) + text.count("\r", lt, pos) > 0:
+                    leaf = True
+                elif lookaheads < _LOOKAHEADS:
+                    lookaheads += 1
+                    leaf = not _closed_later(text, pos, el.tag)
                 if leaf:
                     result.unclosed.append(el)
             if top is not None:
@@ -263,9 +283,14 @@ def scan(text: str) -> ScanResult:
                 depth = max(depth, len(stack))
         top = stack[-1] if stack else None
         top_ref = ref(top) if top is not None else None
-    for el in stack:
+    for el in reversed(stack):
         el.end = n
         result.unclosed.append(el)
+    if len(stack) > 1:
+        _regroup(stack[1:], text)  # the root stays what it is
+    _detach_half_typed(result)
+    for parts in more.values():
+        parts[0].text = "".join(parts[1:])
     result.depth = depth
     return result
 
@@ -291,7 +316,7 @@ def _attribute_shape(source: str) -> tuple[tuple[str, str, int, int, int, int], 
     return tuple(out)
 
 
-def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult) -> XmlElement | None:
+def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str) -> XmlElement | None:
     """Close the open element an end tag names when it is not the innermost
     (those in between stay unclosed); None for a stray end tag, which closes
     nothing (lxml reports it)."""
@@ -300,11 +325,106 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
             break
     else:
         return None
-    while len(stack) > depth + 1:
-        el = stack.pop()
-        el.end = lt
-        result.unclosed.append(el)
+    if len(stack) > depth + 1:
+        chain = stack[depth + 1 :]
+        del stack[depth + 1 :]
+        for el in reversed(chain):
+            el.end = lt
+            result.unclosed.append(el)
+        _regroup(chain, text)
     return stack.pop()
+
+
+def _indent(text: str, start: int) -> int:
+    """The column of ``start`` if only spaces and tabs precede it on its line, else -1
+    (looks back no further than the indentation: a 10,000-tag line costs nothing)."""
+    i = start
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return start - i if i == 0 or text[i - 1] in "\r\n" else -1
+
+
+def _line_indent(text: str, start: int, reach: int = 256) -> int:
+    """The indentation of the line ``start`` lies on (-1 if its start is further back than ``reach``):
+    an element after others on its line (``<link name="a"><pose>``) nests by its line's indentation."""
+    col = _indent(text, start)
+    if col >= 0:
+        return col
+    lo = max(0, start - reach)
+    nl = max(text.rfind("\n", lo, start), text.rfind("\r", lo, start))
+    if nl < 0 and lo > 0:
+        return -1
+    i = nl + 1
+    j = i
+    while j < start and text[j] in " \t":
+        j += 1
+    return j - i
+
+
+def _regroup(chain: list[XmlElement], text: str) -> None:
+    """Elements never closed give back the children that are their siblings by indentation.
+
+    ``chain`` is a run of unclosed elements, outermost first, each the last child of
+    the one before (they were open together when an end tag closed their parent, or
+    when the text ended). Typing ``<link name="new">`` in the middle of a model leaves
+    it open until the model's end tag: XML makes every following link and joint its
+    child. The indentation says otherwise: going through the content in document order,
+    an element on a later line indented no deeper than an open unclosed element ends
+    that element (and it gets nothing more); a deleted end tag leaves the
+    deeper-indented content where it was. One pass over the content: linear.
+    """
+    members = {id(el) for el in chain}
+    items: list[XmlElement] = []
+    for i, el in enumerate(chain):
+        kids = el.children
+        nxt = chain[i + 1] if i + 1 < len(chain) else None
+        for c in kids:
+            if c is not nxt:
+                items.append(c)
+        if nxt is not None:
+            items.append(nxt)  # the next member comes after everything its parent held before it
+        el.children = LEAF
+    cols = {id(el): _line_indent(text, el.ts - 1) for el in chain}
+    first = chain[0]
+    outer = first.parent
+    stack = [first]
+    for x in items:
+        xcol = _indent(text, x.ts - 1)
+        if xcol >= 0:
+            while stack and 0 <= cols[id(stack[-1])] and xcol <= cols[id(stack[-1])]:
+                stack.pop()
+        container = stack[-1] if stack else outer
+        if container is None:
+            container, stack = first, [first]
+        if container.children is LEAF:
+            container.children = [x]
+        else:
+            container.children.append(x)
+        x._parent = ref(container)
+        if id(x) in members:
+            stack.append(x)
+    for el in reversed(chain):  # innermost first: an end is that of the last thing inside
+        el.end = el.children[-1].end if el.children else el.ts + el._stag
+
+
+def _detach_half_typed(result: ScanResult) -> None:
+    """Elements being typed (a start tag cut short, or left unclosed with nothing in it)
+    leave the tree the analysis reads: they mean nothing yet, and as elements they would
+    bring warnings and wrong frames. They stay in ``half_typed`` (with their parent) for
+    completion, and the parser reports one error at the first of them."""
+    bare = [el for el in result.unclosed if not el.children and el is not result.root]  # before any leaves
+    if not bare:
+        return
+    gone = {id(el) for el in bare}
+    parents: dict[int, XmlElement] = {}
+    for el in bare:
+        parent = el.parent
+        if parent is not None:
+            parents[id(parent)] = parent
+            result.half_typed.append(el)
+    for parent in parents.values():  # each parent's list rebuilt once: linear in the elements
+        kept = [c for c in parent.children if id(c) not in gone]
+        parent.children = kept if kept else LEAF
 
 
 def _closed_later(text: str, pos: int, tag: str) -> bool:

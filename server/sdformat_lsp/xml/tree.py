@@ -255,9 +255,15 @@ class XmlDocument:
     root: XmlElement | None
     problems: list[Diagnostic] = field(default_factory=list)
     has_doctype: bool = False
+    # elements being typed (cut short, or unclosed with nothing in them): not in the tree the
+    # analysis reads, found by element_at for completion and hover (they keep their parent)
+    half_typed: list[XmlElement] = field(default_factory=list)
 
     def element_at(self, offset: int) -> XmlElement | None:
         """The innermost element whose span contains ``offset``."""
+        for el in self.half_typed:
+            if el.span.start <= offset <= el.span.end:
+                return el
         node = self.root
         if node is None or not node.span.contains(offset):
             return None

@@ -1,0 +1,323 @@
+"""The project's own fuzzer (issue 11): Hypothesis drives the real server over stdio.
+
+A stateful test opens a seed document (the examples, the LSP fixtures,
+generated models, and libsdformat's test files when ../shared is there) in
+a server that negotiated UTF-8, UTF-16 or UTF-32, then applies random
+incremental edits (bursts of changes with XML-ish fragments, line breaks of
+all three kinds, characters outside the BMP, NULs) and random requests at
+random positions. Invariants, checked on every answer:
+
+* no request fails with an internal error, every answer comes within a bound
+  (documents are kept under 20,000 characters);
+* every range in an answer lies inside the document as the client has it;
+* at checkpoints, the diagnostics of the edited document equal those of a
+  fresh open of the same text;
+* the server's stderr never holds a traceback.
+
+Profiles: ``short`` (the default, in the suite: a few runs) and ``long`` (by
+hand: ``pytest tests/fuzz --hypothesis-profile=long`` or
+``python scripts/fuzz.py --minutes N``, which runs it again with new seeds until the time is up). With SDFORMAT_FUZZ_STATS=FILE the counts of
+edits, requests and checkpoints are written to FILE as JSON at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests" / "lsp"))
+
+import generate  # noqa: E402
+from stdio import StdioServer  # noqa: E402
+
+MAX_CHARS = 20_000
+ANSWER_BOUND = 20.0  # seconds: a generous bound for a loaded 2-core machine; answers take milliseconds
+ENCODINGS = ["utf-8", "utf-16", "utf-32"]
+FOLDER = "/tmp/sdformat-fuzz"  # never created: documents exist only in the editor
+
+
+def _seeds() -> list[tuple[str, str]]:
+    seeds = [(p.name, p.read_text()) for p in sorted((ROOT / "examples").glob("*.sdf"))]
+    seeds += [(p.name, p.read_text()) for p in sorted((ROOT / "tests" / "lsp" / "fixtures").glob("*.sdf"))]
+    seeds += [("generated-small", generate.small_model()), ("generated-large", generate.large_model(400))]
+    shared = ROOT.parent / "shared" / "conformance" / "files"
+    if shared.is_dir():
+        for p in sorted(shared.rglob("*.sdf"))[::4]:
+            text = p.read_text(errors="replace")
+            if len(text) < MAX_CHARS:
+                seeds.append((p.name, text))
+    return seeds
+
+
+SEEDS = _seeds()
+STATS = {"edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "documents": 0, "failures": 0, "seeds": sorted({n for n, _ in SEEDS})}
+
+FRAGMENTS = [
+    "<", ">", "/", "/>", "</", '"', "'", "=", " ", "\n", "\r\n", "\r", "\t", "<link", "<link name=\"", '<link name="new">',
+    "</link>", "<model name=\"m\">", "</model>", "<frame name=\"f\" attached_to=\"", "<pose relative_to=\"", "</pose>",
+    "<joint name=\"j\" type=\"fixed\"><parent>", "</parent><child>", "</child></joint>", "<include><uri>", "</uri></include>",
+    "::", "__model__", "world", "1 2 3", "0 0 0 0 0 0", "&", "&amp;", "&#0;", "&lt;", "<!--", "-->", "<![CDATA[", "]]>",
+    "é", "中", "😀", "\x00", "\ufeff", "<?xml version=\"1.0\"?>", "<sdf version=\"1.9\">", "</sdf>",
+]
+fragment = st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet="ab<>/\"= \n😀é", max_size=6))
+
+
+# -- positions, computed independently of the server's LineIndex --------------------------
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end of content) of every line, by LSP's rule: CRLF, CR and LF end lines."""
+    out, start = [], 0
+    for m in _BREAK.finditer(text):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return out
+
+
+def _units(s: str, encoding: str) -> int:
+    if encoding == "utf-32":
+        return len(s)
+    if encoding == "utf-16":
+        return len(s.encode("utf-16-le", "surrogatepass")) // 2
+    return len(s.encode("utf-8", "surrogatepass"))
+
+
+def position(text: str, offset: int, encoding: str) -> dict:
+    lines = _lines(text)
+    line = 0
+    for i, (s, _) in enumerate(lines):
+        if s <= offset:
+            line = i
+        else:
+            break
+    s, e = lines[line]
+    return {"line": line, "character": _units(text[s : min(offset, e)], encoding)}
+
+
+def _snap(text: str, offset: int) -> int:
+    """No LSP position lies between the CR and the LF of a line break: an edit there starts before the CR."""
+    return offset - 1 if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n" else offset
+
+
+def check_range(text: str, rng: dict, encoding: str, what: str) -> None:
+    lines = _lines(text)
+    for end in ("start", "end"):
+        p = rng[end]
+        assert 0 <= p["line"] < len(lines), f"{what}: line {p['line']} outside the document ({len(lines)} lines)"
+        s, e = lines[p["line"]]
+        assert 0 <= p["character"] <= _units(text[s:e], encoding), f"{what}: character {p['character']} past line {p['line']}"
+    a, b = rng["start"], rng["end"]
+    assert (a["line"], a["character"]) <= (b["line"], b["character"]), f"{what}: start after end"
+
+
+def _ranges(value, uri: str | None = None, path: str = "") -> list[tuple[str, str | None, dict]]:
+    """Every LSP Range in a JSON answer, with the URI of the document it lies in (None: the one asked about)."""
+    out: list[tuple[str, str | None, dict]] = []
+    if isinstance(value, dict):
+        if set(value) >= {"start", "end"} and isinstance(value["start"], dict) and "line" in value["start"]:
+            return [(path, uri, value)]
+        here = uri
+        if isinstance(value.get("uri"), str):
+            here = value["uri"]
+        if isinstance(value.get("textDocument"), dict) and isinstance(value["textDocument"].get("uri"), str):
+            here = value["textDocument"]["uri"]
+        for k, v in value.items():
+            if k == "changes" and isinstance(v, dict):
+                for u, edits in v.items():
+                    out += _ranges(edits, u, f"{path}.changes")
+            elif k in ("targetRange", "targetSelectionRange"):
+                out += _ranges(v, value.get("targetUri"), f"{path}.{k}")
+            else:
+                out += _ranges(v, here, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _ranges(v, uri, f"{path}[{i}]")
+    return out
+
+
+# -- the servers, one per position encoding, shared by every run of a session ---------------
+
+_SERVERS: dict[str, StdioServer] = {}
+
+
+def server(encoding: str) -> StdioServer:
+    s = _SERVERS.get(encoding)
+    if s is None or s.proc.poll() is not None:
+        s = StdioServer()
+        init = s.initialize(encodings=[encoding], options={"debounceMs": 0})
+        assert init["capabilities"].get("positionEncoding", "utf-16") == encoding
+        _SERVERS[encoding] = s
+    return s
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _shutdown_servers():
+    yield
+    for s in list(_SERVERS.values()):
+        code = s.close()
+        assert "Traceback" not in s.stderr, s.stderr[-3000:]
+        assert code == 0
+    _SERVERS.clear()
+    out = os.environ.get("SDFORMAT_FUZZ_STATS")
+    if out:
+        Path(out).write_text(json.dumps(STATS, indent=1))
+
+
+def _uri(n: int) -> str:
+    return f"file://{FOLDER}/doc{n}.sdf"
+
+
+_counter = [0]
+
+
+class ServerFuzz(RuleBasedStateMachine):
+    """One document in one server: random edits, requests and checkpoints."""
+
+    @initialize(encoding=st.sampled_from(ENCODINGS), seed=st.sampled_from(SEEDS))
+    def open(self, encoding: str, seed: tuple[str, str]) -> None:
+        self.encoding = encoding
+        self.s = server(encoding)
+        _counter[0] += 1
+        self.uri = _uri(_counter[0])
+        self.text = seed[1]
+        self.version = 1
+        self.checked: tuple[int, list] | None = None
+        self.steps_since_checkpoint = 0
+        self.s.notify("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "sdformat", "version": 1, "text": self.text}})
+        STATS["documents"] += 1
+
+    def teardown(self) -> None:
+        if hasattr(self, "s"):
+            self.s.notify("textDocument/didClose", {"textDocument": {"uri": self.uri}})
+            assert "Traceback" not in self.s.stderr, self.s.stderr[-3000:]
+
+    # -- edits ----------------------------------------------------------------------------
+
+    @precondition(lambda self: hasattr(self, "s"))
+    @rule(data=st.data(), count=st.integers(1, 30))
+    def edit(self, data, count: int) -> None:
+        changes = []
+        for _ in range(count):
+            n = len(self.text)
+            start = _snap(self.text, data.draw(st.integers(0, n), label="start"))
+            length = _snap(self.text, start + data.draw(st.integers(0, min(40, n - start)), label="length")) - start
+            new = data.draw(fragment, label="text")
+            if n - length + len(new) > MAX_CHARS:
+                new = ""
+            changes.append({"range": {"start": position(self.text, start, self.encoding), "end": position(self.text, start + length, self.encoding)},
+                            "text": new})
+            self.text = self.text[:start] + new + self.text[start + length :]
+        self.version += 1
+        self.s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes})
+        self.steps_since_checkpoint += 1
+        STATS["edits"] += count
+        STATS["changes_messages"] += 1
+
+    @precondition(lambda self: hasattr(self, "s"))
+    @rule(data=st.data())
+    def replace_all(self, data) -> None:
+        """A whole-document change now and then (some clients only send those)."""
+        seed = data.draw(st.sampled_from(SEEDS), label="seed")
+        self.text = seed[1]
+        self.version += 1
+        self.s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [{"text": self.text}]})
+        STATS["edits"] += 1
+        STATS["changes_messages"] += 1
+
+    # -- requests -------------------------------------------------------------------------
+
+    @precondition(lambda self: hasattr(self, "s"))
+    @rule(data=st.data(), method=st.sampled_from([
+        "textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion",
+        "textDocument/prepareRename", "textDocument/documentSymbol", "textDocument/documentLink", "textDocument/codeAction",
+        "textDocument/rename",
+    ]))
+    def request(self, data, method: str) -> None:
+        offset = data.draw(st.integers(0, len(self.text)), label="offset")
+        pos = position(self.text, offset, self.encoding)
+        doc = {"uri": self.uri}
+        params: dict = {"textDocument": doc, "position": pos}
+        if method == "textDocument/references":
+            params["context"] = {"includeDeclaration": True}
+        elif method == "textDocument/rename":
+            params["newName"] = data.draw(st.sampled_from(["renamed", "", "a b", "x::y", "😀"]), label="name")
+        elif method in ("textDocument/documentSymbol", "textDocument/documentLink"):
+            params = {"textDocument": doc}
+        elif method == "textDocument/codeAction":
+            end = data.draw(st.integers(offset, len(self.text)), label="end")
+            params = {"textDocument": doc, "range": {"start": pos, "end": position(self.text, end, self.encoding)}, "context": {"diagnostics": []}}
+        self.steps_since_checkpoint += 1
+        t0 = time.monotonic()
+        answer = self.s.request(method, params, timeout=ANSWER_BOUND)
+        assert time.monotonic() - t0 < ANSWER_BOUND
+        STATS["requests"] += 1
+        err = answer.get("error")
+        if err is not None:
+            assert err["code"] != -32603, f"{method} at {pos}: internal error {err}"
+            return
+        self._check_ranges(answer.get("result"), method)
+
+    def _check_ranges(self, result, what: str) -> None:
+        for path, uri, rng in _ranges(result):
+            if uri is None or uri == self.uri:
+                check_range(self.text, rng, self.encoding, f"{what}{path}")
+
+    # -- checkpoints ----------------------------------------------------------------------
+
+    @precondition(lambda self: hasattr(self, "s"))
+    @rule()
+    def checkpoint(self) -> None:
+        """The diagnostics of the edited document equal those of a fresh open of the same text."""
+        if self.steps_since_checkpoint < 4:
+            return  # a few edits and requests between checkpoints: they cost two analyses
+        self.steps_since_checkpoint = 0
+        if self.checked is not None and self.checked[0] == self.version:
+            edited = self.checked[1]  # already received for this version
+        else:
+            edited = self.s.diagnostics(self.uri, self.version, timeout=ANSWER_BOUND * 3)
+            self.checked = (self.version, edited)
+        for d in edited:
+            check_range(self.text, d["range"], self.encoding, f"diagnostic {d.get('code')}")
+        _counter[0] += 1
+        fresh_uri = _uri(_counter[0])
+        self.s.notify("textDocument/didOpen", {"textDocument": {"uri": fresh_uri, "languageId": "sdformat", "version": 1, "text": self.text}})
+        fresh = self.s.diagnostics(fresh_uri, 1, timeout=ANSWER_BOUND * 3)
+        self.s.notify("textDocument/didClose", {"textDocument": {"uri": fresh_uri}})
+        same = json.loads(json.dumps(fresh).replace(fresh_uri, self.uri))
+        assert edited == same, f"incremental result differs from a fresh open:\n{edited}\n---\n{same}"
+        STATS["checkpoints"] += 1
+
+    @invariant()
+    def alive(self) -> None:
+        if hasattr(self, "s"):
+            assert self.s.proc.poll() is None, "the server exited:\n" + self.s.stderr[-3000:]
+
+
+def _profile() -> str:
+    return getattr(settings, "_current_profile", None) or "default"
+
+
+if _profile() == "long":
+    ServerFuzz.TestCase.settings = settings.get_profile("long")
+else:
+    ServerFuzz.TestCase.settings = settings(
+        max_examples=6, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None
+    )
+
+TestServerFuzz = ServerFuzz.TestCase
