@@ -184,7 +184,7 @@ def test_repeats_are_reported_only_where_libsdformat_reads_the_first_and_they_di
     assert not [d for d in check(FIXTURES / "legacy_14.world").diagnostics if d.code == "ELEMENT_INVALID"]
     text = '<sdf version="1.9"><model name="m"><link name="l"><gravity>true</gravity><gravity>false</gravity></link></model></sdf>'
     diags = [d for d in analyze(text, None).diagnostics if d.code == "ELEMENT_INVALID"]
-    assert len(diags) == 1 and diags[0].severity == Severity.WARNING and "reads the first <gravity> (true)" in diags[0].message
+    assert len(diags) == 1 and diags[0].severity == Severity.WARNING and "reads the first <gravity> (true), not this one (false)" in diags[0].message
 
 
 def test_unknown_elements_are_not_said_to_be_skipped():

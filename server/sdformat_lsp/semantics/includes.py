@@ -464,7 +464,8 @@ class IncludeResolver:
         if found.scheme == "model" and not found.searched:
             where = (
                 "no directories are searched for model:// URIs: pass --resource-path DIR or set "
-                "GZ_SIM_RESOURCE_PATH (or SDF_PATH) to the directory that holds the model"
+                "GZ_SIM_RESOURCE_PATH (or SDF_PATH) to the directory that holds the model (a file inside a model "
+                "directory finds the models beside its own without either)"
             )
         elif found.searched:
             listed = ", ".join(found.searched)

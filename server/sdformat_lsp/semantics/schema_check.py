@@ -172,13 +172,14 @@ class _Checker:
     def _repeated(self, parent: XmlElement, earlier: XmlElement, child: XmlElement) -> Diagnostic:
         tag = child.tag
         if not child.children and not earlier.children:
-            what = f"the first <{tag}> ({_short(earlier.text.strip())}) and ignores this one ({_short(child.text.strip())})"
+            what = f"the first <{tag}> ({_short(earlier.text.strip())}), not this one ({_short(child.text.strip())})"
         else:
-            what = f"the first <{tag}> and ignores this one"
+            what = f"the first <{tag}>, not this one"
         return Diagnostic(
             REPEATED,
             Severity.WARNING,
-            f"<{tag}> is given twice in <{parent.tag}>, differently: libsdformat reads {what}; remove one",
+            f"<{tag}> is given twice in <{parent.tag}>, differently: libsdformat keeps both, but when it loads the "
+            f"<{parent.tag}> it reads {what}; remove one",
             child.tag_span,
             related=(Related(earlier.tag_span, f"the first <{tag}>, the one read"),),
         )

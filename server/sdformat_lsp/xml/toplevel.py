@@ -94,7 +94,8 @@ def read_top_level(text: str, root_span: Span, extra_roots: list[Span], doctype:
                             FILE_READ,
                             Severity.ERROR,
                             "libsdformat cannot read this file: its XML reader (tinyxml2) accepts a declaration <?...?> "
-                            "only before everything but white space; move it to the first line or remove it",
+                            "only at the start of the file, after nothing but white space and other declarations; "
+                            "move it to the first line or remove it",
                             _trimmed(text, Span(span.start, min(span.end, span.start + 5))),
                         )
                     )
@@ -135,7 +136,8 @@ def read_top_level(text: str, root_span: Span, extra_roots: list[Span], doctype:
                     Diagnostic(
                         FILE_READ,
                         Severity.ERROR,
-                        "libsdformat cannot read this file: its XML reader (tinyxml2) refuses text after the root element; remove it",
+                        "libsdformat cannot read this file: its XML reader (tinyxml2) refuses text at the end of the file, "
+                        "after the root element; remove it",
                         where,
                     )
                 )
