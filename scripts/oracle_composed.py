@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "server"))
 from sdformat_lsp.cli import load_file  # noqa: E402
 from sdformat_lsp.semantics import Analysis, Options  # noqa: E402
 from sdformat_lsp.semantics.frames import WORLD_SENTINEL, FrameNode, Scope  # noqa: E402
-from sdformat_lsp.semantics.pose import Transform, rotation_matrix  # noqa: E402
+from sdformat_lsp.semantics.pose import Transform, rotation_matrix, transform_of  # noqa: E402
 
 TOL = 1e-9
 VERSION = "1.9"
@@ -93,6 +93,8 @@ class Generator:
             actions += ["model"] * r.choice((0, 0, 1, 1, 2))
         if allowed:
             actions += ["include"] * r.choice((0, 1, 1, 2))
+        if not actions and r.random() < 0.8:
+            actions.append("link")  # mostly valid documents: a model without anything is MODEL_WITHOUT_LINK
         r.shuffle(actions)
         actions += ["frame"] * r.choice((0, 1, 2, 3)) + ["joint"] * r.choice((0, 0, 1, 2))
         used_dirs: set[str] = set()
@@ -115,7 +117,7 @@ class Generator:
                 names.extend((f"{name}::{n}", k) for n, k in sub)
             elif act == "include":
                 d = r.choice(allowed)
-                merge = depth > 0 and r.random() < 0.3 and d.name not in merges and not (d.merges & merges) and d.name not in used_dirs
+                merge = r.random() < 0.3 and d.name not in merges and not (d.merges & merges) and d.name not in used_dirs
                 parts = [f"<uri>model://{d.name}</uri>"]
                 inc_name = d.name
                 if not merge and (r.random() < 0.8 or d.name in used_dirs):
@@ -152,13 +154,14 @@ class Generator:
                 lines.append(f'<frame name="{name}"{at}>{self.pose(names)}</frame>')
                 names.append((name, "frame"))
             elif act == "joint":
-                parents = [n for n, k in names if k in ("link", "frame")]
+                links_here = [n for n, k in names if k == "link"]
+                parents = links_here if links_here and r.random() < 0.7 else [n for n, k in names if k in ("link", "frame")]
                 children = [n for n, k in names if k in ("link", "frame", "model")]
                 if not parents or not children:
                     continue
                 name = self.uid("J")
                 parent = "world" if r.random() < 0.1 else r.choice(parents)
-                child = r.choice(children)
+                child = r.choice([c for c in children if c != parent] or children)
                 lines.append(
                     f'<joint name="{name}" type="fixed"><parent>{parent}</parent><child>{child}</child>{self.pose(names, 0.2)}</joint>'
                 )
@@ -373,7 +376,7 @@ def compare(path: str, oracle: str, resource_dir: str | None = None, out: dict |
             problems.append(f"{path}: {e['kind']} {label}: not found by sdformat-lsp")
             continue
         if e.get("relative_to_scope") is not None and not e.get("resolve_errors"):
-            mine = ours.pose_in_scope(node) if spath else ours.graphs.edge_transform(node)
+            mine = ours.pose_in_scope(node) if spath else transform_of(node.entity.pose)  # the root: its pose as written
             theirs = Transform.from_xyzrpy(*e["relative_to_scope"])
             if mine is None or not _close(mine, theirs) and not (_through_proxy(g, node) and _close(mine, theirs, PROXY_TOL)):
                 problems.append(f"{path}: {label}: pose ours {mine.as_list() if mine else None} != libsdformat {e['relative_to_scope']}")

@@ -256,10 +256,11 @@ def name_from(scope: Scope | None, node: FrameNode) -> str:
     if scope is not None and node is scope.node:
         return MODEL_FRAME if scope.kind == "model" else WORLD
     parts = [node.name]
-    s = node.scope
+    s = node.scope.real if node.scope is not None else None
+    scope = scope.real if scope is not None else None
     while s is not None and s is not scope:
         parts.append(s.name)
-        s = s.parent
+        s = s.parent.real if s.parent is not None else None
     if s is not None:
         return "::".join(reversed(parts))
     return node.scoped_name() if node.scope is not None else node.name
@@ -280,7 +281,7 @@ def attached_summary(analysis: Analysis, node: FrameNode) -> tuple[str | None, s
         return None, "the document has no frame graph"
     if node is WORLD_SENTINEL or node.kind == "world":
         return "world", None
-    link = g.attached_link(node)
+    link = analysis.frame_facts(node).link  # the same answer check --frames prints
     if link is not None:
         if link.kind == "world":
             return "world", None

@@ -219,26 +219,41 @@ def _frame(w: _Writer, analysis: Analysis, node: FrameNode, written_in: Scope | 
         _attachment(w, analysis, node)
         return
     w.para(f"{w.bold(node.kind)} {w.code(node.scoped_name())}")
-    scope = node.scope
-    in_scope = _relative(analysis, node, scope.node)
+    facts = analysis.frame_facts(node)  # what check --frames and every other feature say
+    scope = facts.scope
+    assert scope is not None
+    in_scope = facts.in_scope
     if in_scope is None:
         w.para(f"Pose cannot be resolved: {pose_problem(analysis, node)}.")
     else:
         w.items(f"Relative to {_scope_frame(w, scope)}:", _transform_rows(w, in_scope))
         root = g.root
-        if root.kind == "world" and scope is not root:
-            in_world = _relative(analysis, node, root.node)
-            if in_world is not None:
-                w.items(f"Relative to {w.code('world')}:", _transform_rows(w, in_world))
+        if root.kind == "world" and scope is not root and facts.in_root is not None:
+            w.items(f"Relative to {w.code('world')}:", _transform_rows(w, facts.in_root))
     chain: list[FrameNode] = []
     for n in g.chain(node):  # up to the scope's frame: the part the pose above depends on
         chain.append(n)
         if n is scope.node:
             break
     if len(chain) > 1 or in_scope is not None:
-        names = " -> ".join(name_from(scope, n) for n in chain)
+        names = " -> ".join(_chain_name(g, scope, n) for n in chain)
         w.para(f"relative_to chain: {w.code(names)}")
     _attachment(w, analysis, node)
+
+
+def _chain_name(g, scope: Scope, n: FrameNode) -> str:
+    """A frame of a relative_to chain; a merged model's proxy frame as the model it stands for."""
+    if n.kind == "frame" and id(n) in g.merged_into:
+        inc, _into = g.merged_into[id(n)]
+        return f"[merged model {inc.name or n.name[len('_merged__'):-len('__model__')]}]"
+    return name_from(scope, n)
+
+
+def frame_hover_text(analysis: Analysis, node: FrameNode, markdown: bool = True) -> str:
+    """The hover text of ``node`` (as on its name or on any reference to it)."""
+    w = _Writer(markdown)
+    _frame(w, analysis, node, node.scope)
+    return w.text()
 
 
 def _attachment(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
@@ -316,4 +331,4 @@ def _element_pose(w: _Writer, analysis: Analysis, pose_el: XmlElement) -> None:
             w.items(f"Relative to {w.code('world')}:", _transform_rows(w, b * written))
 
 
-__all__ = ["HoverResult", "hover"]
+__all__ = ["HoverResult", "frame_hover_text", "hover"]

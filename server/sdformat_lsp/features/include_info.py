@@ -94,7 +94,7 @@ def offered_frames(analysis: Analysis, rec: IncludeRecord) -> list[tuple[str, Fr
     out: list[tuple[str, FrameNode]] = []
     if _merged(scope):
         for name, node in list(scope.frames.items()):
-            if node.scope is not scope or name == MODEL_FRAME:
+            if name == MODEL_FRAME or not _shown(name) or not _brought_by(analysis, node, scope):
                 continue
             out.append((name, node))
             if node.kind == "model" and node.inner is not None:
@@ -102,6 +102,20 @@ def offered_frames(analysis: Analysis, rec: IncludeRecord) -> list[tuple[str, Fr
         return out
     prefix = f"{scope.name}::"
     return [(prefix + n, node) for n, node in scope.nested_frames() if _shown(n)]
+
+
+def _brought_by(analysis: Analysis, node: FrameNode, view: Scope) -> bool:
+    """Whether ``node`` came in through the merge ``view`` (directly, or through a merge inside it)."""
+    g = analysis.graphs
+    s = node.scope
+    while s is not None:
+        if s is view:
+            return True
+        into = g.merged_into.get(id(s)) if g is not None else None
+        if into is None:
+            return False
+        s = into[1]
+    return False
 
 
 def _shown(name: str) -> bool:

@@ -120,15 +120,25 @@ class Analysis:
         """Pose of ``node`` relative to the frame of the scope that declares it."""
         if self.graphs is None:
             return None
-        scope = self.graphs.real_scope(node.scope)  # merged entities: the model they joined, not their proxy
-        if scope is None:
-            return self.graphs.pose(node)
-        base = scope.node
-        a = self.graphs.pose(node)
-        b = self.graphs.pose(base) if base is not None else None
-        if a is None or b is None:
-            return None
-        return b.inverse() * a
+        return self.frame_facts(node).in_scope
+
+    def frame_facts(self, node: FrameNode) -> "FrameFacts":
+        """What every feature says about ``node``: hover, ``check --frames``, completion details, inlay hints.
+
+        One answer from the frame graphs, so that no feature computes its own:
+        a merged entity is posed in the model it joined (not in its proxy
+        frame), a static model is its own body.
+        """
+        g = self.graphs
+        assert g is not None
+        scope = g.real_scope(node.scope)
+        in_root = g.pose(node)
+        in_scope = in_root
+        if scope is not None and scope.node is not None:
+            base = g.pose(scope.node)
+            in_scope = None if in_root is None or base is None else base.inverse() * in_root
+        link = g.attached_link(node)
+        return FrameFacts(node, node.scoped_name(), scope, in_scope, in_root, link, _link_name(link))
 
     def frames(self) -> list[dict]:
         """Every frame of the root scope, as ``check --frames`` prints them."""
@@ -136,18 +146,18 @@ class Analysis:
             return []
         out = []
         for n in self.graphs.nodes:
-            pose = self.graphs.pose(n)
-            link = self.graphs.attached_link(n)
-            names = [n.scoped_name()]
+            facts = self.frame_facts(n)
+            pose = facts.in_root
+            names = [facts.name]
             if n.kind == "model" and n.scope is not None:
-                names.append(n.scoped_name() + "::__model__")
+                names.append(facts.name + "::__model__")
             for name in names:
                 out.append(
                     {
                         "name": name,
                         "kind": n.kind,
                         "pose": pose.as_list() if pose is not None else None,
-                        "attached_to": _link_name(link),
+                        "attached_to": facts.attached_to,
                     }
                 )
         if self.graphs.version < (1, 8) and self.graphs.root.kind == "world":
@@ -169,6 +179,19 @@ def _unflattened(frames: list[dict]) -> None:
             if nested not in names:
                 names.add(nested)
                 frames.append({**f, "name": nested})
+
+
+@dataclass(frozen=True, slots=True)
+class FrameFacts:
+    """The resolved facts of one frame, computed once from the graphs for every feature."""
+
+    node: FrameNode
+    name: str  # as written from the root scope (``a::b::L``), as check --frames lists it
+    scope: Scope | None  # the model or world declaring it; for a merged entity the model it joined
+    in_scope: Transform | None  # relative to that scope's frame (``__model__``, or the world)
+    in_root: Transform | None  # relative to the root model's frame, or the world
+    link: FrameNode | None  # the body carrying it: a link, a static model, the world
+    attached_to: str | None  # that body as check --frames names it
 
 
 def _link_name(link: FrameNode | None) -> str | None:

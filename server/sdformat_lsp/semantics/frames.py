@@ -125,7 +125,7 @@ class Scope:
 
     __slots__ = (
         "kind", "name", "entity", "_parent", "_node", "frames", "children", "version", "path",
-        "links_order", "models_order", "__weakref__",
+        "links_order", "models_order", "_into", "__weakref__",
     )
 
     def __init__(
@@ -153,6 +153,18 @@ class Scope:
         # as they come in the file, with what an include brings in at the include's place
         self.links_order: list[FrameNode] = []
         self.models_order: list["Scope | None"] = []
+        self._into = None  # for the view of a merge: the scope it was merged into (weak)
+
+    @property
+    def real(self) -> "Scope":
+        """The model or world this scope's names belong to: itself, or for a merged view the scope it joined."""
+        s = self
+        while s._into is not None:
+            into = s._into()
+            if into is None:
+                break
+            s = into
+        return s
 
     @property
     def parent(self) -> "Scope | None":
@@ -365,6 +377,7 @@ class FrameGraphs:
                      children=scope.children, version=self.version, path=path)
         self.scopes.append(view)
         self.merged_into[id(view)] = (inc, scope)
+        view._into = _weak(scope)
         self.merged_into[id(proxy)] = (inc, scope)
         if inc.placement_frame is not None and inc.placement_frame.text and inc.pose is not None:
             self.merged_placement[id(proxy)] = (inc.placement_frame, view)
@@ -623,9 +636,7 @@ class FrameGraphs:
 
     def real_scope(self, scope: Scope | None) -> Scope | None:
         """The model or world a merged view belongs to (``scope`` itself when it is not a view)."""
-        while scope is not None and id(scope) in self.merged_into:
-            scope = self.merged_into[id(scope)][1]
-        return scope
+        return scope.real if scope is not None else None
 
     def attached_link(self, node: FrameNode) -> FrameNode | None:
         """The sink of ``node``'s attached_to chain, if it is a legal one."""
