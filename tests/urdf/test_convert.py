@@ -226,3 +226,21 @@ def test_to_sdf_cli(tmp_path):
     assert r.returncode == 1 and not (tmp_path / "b.sdf").exists() and "'hadn'" in r.stderr
     r = cli("--to", "sdf", str(FIX / "seed_slider.sdf"))
     assert r.returncode == 1 and "not a URDF" in r.stderr
+
+
+def test_mimic_limits_and_continuous_joints_round_trip():
+    from sdformat_lsp.convert import urdf_to_sdf
+
+    text = """<sdf version="1.11"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="lead" type="revolute"><parent>a</parent><child>b</child>
+        <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>2</upper><effort>3</effort><velocity>4</velocity></limit></axis></joint>
+      <joint name="follow" type="revolute"><parent>b</parent><child>c</child>
+        <axis><xyz>0 0 1</xyz><mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic></axis></joint>
+    </model></sdf>"""
+    result = sdf_to_urdf(analyze(text, "/tmp/m.sdf"))
+    assert '<limit lower="-1" upper="2" effort="3" velocity="4"/>' in result.text
+    assert '<joint name="follow" type="continuous">' in result.text  # revolute without limits: continuous
+    assert '<mimic joint="lead" multiplier="2" offset="0.1"/>' in result.text
+    back = urdf_to_sdf(analyze(result.text, "/tmp/m.urdf"))
+    assert back.text is not None and '<mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic>' in back.text
+    assert "<lower>-1</lower><upper>2</upper><effort>3</effort><velocity>4</velocity>" in back.text
