@@ -244,3 +244,13 @@ def test_mimic_limits_and_continuous_joints_round_trip():
     back = urdf_to_sdf(analyze(result.text, "/tmp/m.urdf"))
     assert back.text is not None and '<mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic>' in back.text
     assert "<lower>-1</lower><upper>2</upper><effort>3</effort><velocity>4</velocity>" in back.text
+
+
+def test_a_file_with_errors_is_refused_unless_lossy(tmp_path):
+    src = tmp_path / "bad.sdf"
+    src.write_text('<sdf version="1.9"><model name="m"><link name="a"><inertial><mass>-1</mass></inertial></link><link name="b"/>'
+                   '<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>')
+    r = cli("--to", "urdf", str(src))
+    assert r.returncode == 1 and "1 error(s)" in r.stderr and r.stdout == ""
+    r = cli("--to", "urdf", str(src), "--lossy")
+    assert r.returncode == 0 and "warning: the file has 1 error(s)" in r.stderr and '<joint name="j" type="fixed">' in r.stdout

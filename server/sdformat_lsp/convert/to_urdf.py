@@ -58,10 +58,13 @@ class Conversion:
 def sdf_to_urdf(analysis: Analysis, options: UrdfOptions | None = None) -> Conversion:
     options = options or UrdfOptions()
     notes = Notes(lossy=options.lossy)
+    broken = sum(1 for d in analysis.diagnostics if d.is_error)
+    if broken:  # libsdformat would not load it: converting what it says is a guess
+        notes.lost(f"the file has {broken} error(s), which `sdformat-lsp check` lists" + (": converted as far as it can be read" if options.lossy else ""))
     try:
         flat = flatten(analysis, options.model)
     except FlattenError as exc:
-        return Conversion(None, [str(exc)], [])
+        return Conversion(None, [*notes.errors, str(exc)], notes.warnings)
     robot = UrdfMaker(flat, options, notes).make()
     if notes.errors or robot is None:
         return Conversion(None, notes.errors, notes.warnings)
