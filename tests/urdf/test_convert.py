@@ -254,3 +254,17 @@ def test_a_file_with_errors_is_refused_unless_lossy(tmp_path):
     assert r.returncode == 1 and "1 error(s)" in r.stderr and r.stdout == ""
     r = cli("--to", "urdf", str(src), "--lossy")
     assert r.returncode == 0 and "warning: the file has 1 error(s)" in r.stderr and '<joint name="j" type="fixed">' in r.stdout
+
+
+def test_to_sdf_moves_the_sensors_of_a_lumped_link():
+    from sdformat_lsp.convert import urdf_to_sdf
+
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    text = (f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}</link>'
+            '<joint name="j" type="fixed"><origin xyz="0 0 0.5"/><parent link="a"/><child link="b"/></joint>'
+            '<gazebo reference="b"><sensor name="imu" type="imu"><pose>0 0 0.1 0 0 0</pose></sensor><mu1>0.3</mu1></gazebo></robot>')
+    back = urdf_to_sdf(analyze(text, "/tmp/r.urdf"))
+    assert '<link name="a">' in back.text and '<link name="b">' not in back.text
+    assert '<sensor name="imu" type="imu">\n        <pose>0 0 0.6 0 0 0</pose>' in back.text
+    assert "<mass>2</mass>" in back.text and '<frame name="b" attached_to="j"/>' in back.text
+    assert any("<mu1>" in w for w in back.warnings)  # said, not silently dropped
