@@ -226,3 +226,45 @@ def test_to_sdf_cli(tmp_path):
     assert r.returncode == 1 and not (tmp_path / "b.sdf").exists() and "'hadn'" in r.stderr
     r = cli("--to", "sdf", str(FIX / "seed_slider.sdf"))
     assert r.returncode == 1 and "not a URDF" in r.stderr
+
+
+def test_mimic_limits_and_continuous_joints_round_trip():
+    from sdformat_lsp.convert import urdf_to_sdf
+
+    text = """<sdf version="1.11"><model name="m"><link name="a"/><link name="b"/><link name="c"/>
+      <joint name="lead" type="revolute"><parent>a</parent><child>b</child>
+        <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>2</upper><effort>3</effort><velocity>4</velocity></limit></axis></joint>
+      <joint name="follow" type="revolute"><parent>b</parent><child>c</child>
+        <axis><xyz>0 0 1</xyz><mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic></axis></joint>
+    </model></sdf>"""
+    result = sdf_to_urdf(analyze(text, "/tmp/m.sdf"))
+    assert '<limit lower="-1" upper="2" effort="3" velocity="4"/>' in result.text
+    assert '<joint name="follow" type="continuous">' in result.text  # revolute without limits: continuous
+    assert '<mimic joint="lead" multiplier="2" offset="0.1"/>' in result.text
+    back = urdf_to_sdf(analyze(result.text, "/tmp/m.urdf"))
+    assert back.text is not None and '<mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic>' in back.text
+    assert "<lower>-1</lower><upper>2</upper><effort>3</effort><velocity>4</velocity>" in back.text
+
+
+def test_a_file_with_errors_is_refused_unless_lossy(tmp_path):
+    src = tmp_path / "bad.sdf"
+    src.write_text('<sdf version="1.9"><model name="m"><link name="a"><inertial><mass>-1</mass></inertial></link><link name="b"/>'
+                   '<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>')
+    r = cli("--to", "urdf", str(src))
+    assert r.returncode == 1 and "1 error(s)" in r.stderr and r.stdout == ""
+    r = cli("--to", "urdf", str(src), "--lossy")
+    assert r.returncode == 0 and "warning: the file has 1 error(s)" in r.stderr and '<joint name="j" type="fixed">' in r.stdout
+
+
+def test_to_sdf_moves_the_sensors_of_a_lumped_link():
+    from sdformat_lsp.convert import urdf_to_sdf
+
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    text = (f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}</link>'
+            '<joint name="j" type="fixed"><origin xyz="0 0 0.5"/><parent link="a"/><child link="b"/></joint>'
+            '<gazebo reference="b"><sensor name="imu" type="imu"><pose>0 0 0.1 0 0 0</pose></sensor><mu1>0.3</mu1></gazebo></robot>')
+    back = urdf_to_sdf(analyze(text, "/tmp/r.urdf"))
+    assert '<link name="a">' in back.text and '<link name="b">' not in back.text
+    assert '<sensor name="imu" type="imu">\n        <pose>0 0 0.6 0 0 0</pose>' in back.text
+    assert "<mass>2</mass>" in back.text and '<frame name="b" attached_to="j"/>' in back.text
+    assert any("<mu1>" in w for w in back.warnings)  # said, not silently dropped

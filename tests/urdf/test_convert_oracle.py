@@ -64,7 +64,7 @@ def test_random_trees_keep_every_joint_frame_and_axis(urdf_oracle, tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
     jobs, moving = [], 0
-    for seed in range(40):
+    for seed in range(25):  # each tree costs two libsdformat runs (URDF, and the SDFormat it converts back to)
         text = random_tree(seed)
         sdf = tmp_path / f"tree_{seed}.sdf"
         sdf.write_text(text)
@@ -80,7 +80,7 @@ def test_random_trees_keep_every_joint_frame_and_axis(urdf_oracle, tmp_path):
         moving += text.count('type="revolute"') + text.count('type="prismatic"') + text.count('type="continuous"')
     with ThreadPoolExecutor(2) as pool:
         problems = [p for found in pool.map(lambda job: compare(urdf_oracle, *job), jobs) for p in found]
-    assert moving > 80
+    assert moving > 50
     assert not problems, problems[:10]
 
 

@@ -55,11 +55,8 @@ def convert_command(args: argparse.Namespace) -> int:
         print(f"{args.file}: warning: {w}", file=sys.stderr)
     errors = list(result.errors)
     if result.text is None or errors:
-        blocking = [d for d in analysis.diagnostics if d.is_error]
         for e in errors:
             print(f"{args.file}: error: {e}", file=sys.stderr)
-        if blocking:
-            print(f"{args.file}: the file has {len(blocking)} error(s); `sdformat-lsp check {args.file}` lists them", file=sys.stderr)
         print("nothing written", file=sys.stderr)
         return 1
     if args.output:

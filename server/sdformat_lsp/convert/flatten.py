@@ -156,8 +156,8 @@ def flatten(analysis: Analysis, name: str | None = None) -> Flat:
     connections = []
     for qname, node, jscope in joints:
         entity: Joint = node.entity  # type: ignore[assignment]
-        parent = _end(graphs, entity.parent, by_node)
-        child = _end(graphs, entity.child, by_node)
+        parent = _end(graphs, entity.parent, jscope, by_node)
+        child = _end(graphs, entity.child, jscope, by_node)
         pose = _in_base(graphs, inverse, node)
         assert pose is not None
         connections.append(Connection(qname, node, pose, jscope, parent, child, entity))
@@ -171,10 +171,16 @@ def flatten(analysis: Analysis, name: str | None = None) -> Flat:
     return Flat(model.name, model, scope, graphs, world_pose, bodies, connections, markers, graphs.version, analysis.path)
 
 
-def _end(graphs: FrameGraphs, ref: Ref | None, by_node: dict[int, str]) -> str | None:
-    """The Body a joint's ``<parent>`` or ``<child>`` ends on (through frames and models), or WORLD."""
-    res = graphs.resolution(ref)
-    if res is None or res.target is None:
+def _end(graphs: FrameGraphs, ref: Ref | None, scope: Scope, by_node: dict[int, str]) -> str | None:
+    """The Body a joint's ``<parent>`` or ``<child>`` ends on (through frames and models), or WORLD.
+
+    Resolved again in the joint's own scope: a model merged into another (``merge="true"``) is seen
+    through a view whose nodes are the ones listed here, not those of the included file's own graph.
+    """
+    if ref is None:
+        return None
+    res = graphs.resolve(ref, scope, allow_world=True, record=False)
+    if res.target is None:
         return None
     if res.target.kind == "world":
         return WORLD

@@ -58,10 +58,13 @@ class Conversion:
 def sdf_to_urdf(analysis: Analysis, options: UrdfOptions | None = None) -> Conversion:
     options = options or UrdfOptions()
     notes = Notes(lossy=options.lossy)
+    broken = sum(1 for d in analysis.diagnostics if d.is_error)
+    if broken:  # libsdformat would not load it: converting what it says is a guess
+        notes.lost(f"the file has {broken} error(s), which `sdformat-lsp check` lists" + (": converted as far as it can be read" if options.lossy else ""))
     try:
         flat = flatten(analysis, options.model)
     except FlattenError as exc:
-        return Conversion(None, [str(exc)], [])
+        return Conversion(None, [*notes.errors, str(exc)], notes.warnings)
     robot = UrdfMaker(flat, options, notes).make()
     if notes.errors or robot is None:
         return Conversion(None, notes.errors, notes.warnings)
@@ -158,7 +161,7 @@ class UrdfMaker:
         expressed = c.pose  # the joint frame
         ref = next((r for r in c.entity.expressed_in if r.element is xyz_el), None)
         if ref is not None and ref.text:
-            res = flat.graphs.resolution(ref) or flat.graphs.resolve(ref, c.scope, record=False)
+            res = flat.graphs.resolve(ref, c.scope, record=False)
             target = flat.in_base(res.target) if res.target is not None else None
             if target is None:
                 self.notes.errors.append(f"the axis of joint '{c.name}' is expressed in '{ref.text}', which does not resolve")
@@ -176,7 +179,7 @@ class UrdfMaker:
 
     def _mimic(self, c: Connection, el) -> Mimic | None:
         ref = next((r for r in c.entity.mimics if r.element is el), None)
-        res = self.flat.graphs.resolution(ref) if ref is not None else None
+        res = self.flat.graphs.resolve(ref, c.scope, record=False) if ref is not None else None
         leader = next((o.name for o in self.flat.connections if res is not None and o.node is res.target), None)
         if leader is None:
             self.notes.warnings.append(f"joint '{c.name}' mimics '{el.get('joint')}', which is no joint of the model: mimic left out")
