@@ -64,7 +64,7 @@ async def run(edits: int, models: int) -> float:
                     [types.TextDocumentContentChangePartial(range=rng, text="1" if i % 2 == 0 else "0")],
                 )
             )
-            await asyncio.wait_for(done, 120)
+            await asyncio.wait_for(done, 600)  # generous: a loaded machine
             await bench.client.text_document_hover_async(types.HoverParams(text_document=doc, position=ref_pos))
             await bench.client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=ref_pos))
             if (i + 1) % 10 == 0:

@@ -79,6 +79,7 @@ class _Checker:
         self.declared = schema.version
         self.version_tuple = tuple(int(x) for x in schema.version.split(".")[:2]) if schema.version else (1, 12)
         self.out: list[Diagnostic] = []
+        self._child_tags: tuple[XmlElement | None, frozenset[str]] = (None, frozenset())  # the tags under the last parent asked about
         self._builder: Builder | None = None  # reads the <pose>s the model builder does not
         self.newer: list[tuple[str, str, Span]] = []  # (what, version introducing it, where) of each newer feature used
 
@@ -371,7 +372,13 @@ class _Checker:
     def _free_for(self, el: XmlElement, spec: ElementSpec, name: str) -> bool:
         """Would renaming a child of ``el`` to ``name`` make it valid? Not when ``name`` may appear once and is there."""
         child_spec = spec.child(name)
-        return child_spec is not None and (child_spec.allows_many or el.child(name) is None)
+        if child_spec is None:
+            return False
+        if child_spec.allows_many:
+            return True
+        if self._child_tags[0] is not el:  # once per parent, not per unknown child: thousands of siblings stay linear
+            self._child_tags = (el, frozenset(c.tag for c in el.children))
+        return name not in self._child_tags[1]
 
     def _rename_fix(self, el: XmlElement, new: str) -> Fix | None:
         """One edit renaming both the start and the end tag."""
