@@ -14,12 +14,13 @@ import sys
 
 from .. import __version__
 from . import check, convert, lifetime, serve
+from . import format as format_files
 from .loading import load_file
 
 __all__ = ["build_parser", "entry", "load_file", "main"]
 
 # The order subcommands are listed in `--help`.
-SUBCOMMANDS = (check, convert, serve)
+SUBCOMMANDS = (check, convert, format_files, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
