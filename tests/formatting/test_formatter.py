@@ -150,7 +150,7 @@ def test_edits_are_minimal_and_ranges_select_lines():
         '<sdf version="1.9">\n<model name="m">\n<link name="l">\n</model>\n</sdf>\n',
         '<sdf version="1.9">\n<model name="m"\n',
         "",
-        "<sdf></sdf><sdf></sdf>",
+        "<sdf version=\"1.9\"><model name=\"a\"></sdf>",
     ],
 )
 def test_malformed_documents_are_refused_with_a_location(text):
