@@ -158,3 +158,16 @@ def test_malformed_documents_are_refused_with_a_location(text):
         format_text(text)
     assert info.value.diagnostic.message.startswith("cannot format")
     assert 0 <= info.value.diagnostic.span.start <= len(text)
+
+
+def test_the_xml_verdict_is_the_analysis_verdict():
+    """What the XML layer accepts (extra roots, which libsdformat ignores) is formatted; what it refuses is not."""
+    extra = '<sdf version="1.9">\n<model name="a"/>\n</sdf>\n<sdf/>\n'
+    assert not [p for p in parse(extra).problems if p.is_error]
+    assert format_text(extra) == '<sdf version="1.9">\n  <model name="a"/>\n</sdf>\n<sdf/>\n'
+    late = '<!-- c -->\n<?xml version="1.0"?>\n<sdf version="1.9"><model name="a"/></sdf>\n'
+    if [p for p in parse(late).problems if p.is_error]:
+        with pytest.raises(FormatRefused):
+            format_text(late)
+    else:
+        format_text(late)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Severity
 from ..text import LineIndex, Span
-from ..xml import parse
+from ..xml.parser import well_formed_errors
 
 # The tokens of a well-formed document, each matched at its start. Text is anything up to '<'.
 _TOKEN = re.compile(
@@ -42,6 +42,7 @@ _TOKEN = re.compile(
     r"""|(?P<text>[^<]+)""",
     re.S,
 )
+_DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>\"']|\"[^\"]*\"|'[^']*'|\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*\])*>")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _BLANK = frozenset(" \t\r\n")
 
@@ -99,8 +100,9 @@ def _tokens(text: str) -> list[tuple[str, int, int, str]]:
     return out
 
 
-def _layout(text: str, tokens: list[tuple[str, int, int, str]]) -> list[int]:
-    """For each token: the depth at which its container's white space is rewritten, or -1 to keep it.
+def _layout(text: str, tokens: list[tuple[str, int, int, str]]) -> tuple[list[int], int]:
+    """For each token: the depth at which its container's white space is rewritten, or -1 to keep it;
+    and how deep elements nest.
 
     A container is rewritten when it holds elements, no text (CDATA counts as text), is not
     free-form, and neither is any ancestor. Depth 0 is outside the root element.
@@ -130,6 +132,7 @@ def _layout(text: str, tokens: list[tuple[str, int, int, str]]) -> list[int]:
     # Second pass: the depth of each token's container, -1 inside a container that is kept.
     depth_of = [0] * n
     open_depths: list[int] = []  # per open element: its depth, or -1 when its content is kept
+    deepest = 0
     for i, (kind, _start, _end, _name) in enumerate(tokens):
         container = open_depths[-1] if open_depths else 0
         if kind == "end":
@@ -142,7 +145,57 @@ def _layout(text: str, tokens: list[tuple[str, int, int, str]]) -> list[int]:
                 open_depths.append(-1)
             else:
                 open_depths.append(container + 1)
-    return depth_of
+            if len(open_depths) > deepest:
+                deepest = len(open_depths)
+    return depth_of, deepest
+
+
+def _changes(text: str, options: FormatOptions) -> list[tuple[int, int, str]]:
+    """(start, end, new text) of every run of white space that formatting changes, in order."""
+    own: FormatRefused | None = None
+    depth = 0
+    try:
+        tokens = _tokens(text)
+        depth_of, depth = _layout(text, tokens)
+    except FormatRefused as exc:
+        own = exc
+    doctype = _DOCTYPE.search(text)
+    problems = well_formed_errors(text, Span(doctype.start(), doctype.end()) if doctype else None, depth)
+    if problems:  # the XML layer's verdict, and its message, come first
+        first = problems[0]
+        raise FormatRefused(Diagnostic("FORMAT", Severity.ERROR, f"cannot format: {first.message}", first.span))
+    if own is not None:
+        raise own
+    unit = options.unit()
+    changes: list[tuple[int, int, str]] = []
+    add = changes.append
+    n = len(tokens)
+    blank = _BLANK.issuperset
+    split = _NEWLINE.split
+    for i, (kind, start, end, _name) in enumerate(tokens):
+        if kind != "text" or depth_of[i] < 0:
+            continue
+        run = text[start:end]
+        if not blank(run) or ("\n" not in run and "\r" not in run):
+            continue  # text, or spacing between two tokens on one line: kept
+        # The line the run ends on is indented for the next token: an end tag at its parent's depth
+        # (which _layout recorded for it), anything else at the depth of this run's container.
+        if i + 1 < n:
+            indent = unit * (depth_of[i + 1] if tokens[i + 1][0] == "end" else depth_of[i])
+        else:
+            indent = ""  # the end of the document
+        # pieces[0] ends a line (trailing white space), pieces[1:-1] are blank lines, pieces[-1] indents the next.
+        pieces = split(run)
+        offset = start
+        last = len(pieces) - 1
+        for k, piece in enumerate(pieces):
+            want = indent if k == last else ""
+            if piece != want:
+                add((offset, offset + len(piece), want))
+            if k < last:
+                offset += len(piece)
+                offset += 2 if text.startswith("\r\n", offset) else 1
+    return changes
 
 
 def format_edits(text: str, options: FormatOptions | None = None, lines: tuple[int, int] | None = None) -> list[TextEdit]:
@@ -150,38 +203,7 @@ def format_edits(text: str, options: FormatOptions | None = None, lines: tuple[i
 
     Raises :class:`FormatRefused` when the document is not well-formed XML.
     """
-    options = options or FormatOptions()
-    problems = [p for p in parse(text).problems if p.is_error]
-    if problems:
-        first = problems[0]
-        raise FormatRefused(Diagnostic("FORMAT", first.severity, f"cannot format: {first.message}", first.span))
-    tokens = _tokens(text)
-    depth_of = _layout(text, tokens)
-    unit = options.unit()
-    edits: list[TextEdit] = []
-    n = len(tokens)
-    for i, (kind, start, end, _name) in enumerate(tokens):
-        if kind != "text" or depth_of[i] < 0:
-            continue
-        run = text[start:end]
-        if not _BLANK.issuperset(run) or ("\n" not in run and "\r" not in run):
-            continue  # text, or spacing between two tokens on one line: kept
-        # The depth of the line the run ends on: that of the next token (an end tag is at its parent's depth,
-        # which _layout recorded for it); nothing follows at the end of the document.
-        if i + 1 < n:
-            indent = unit * (depth_of[i + 1] if tokens[i + 1][0] == "end" else depth_of[i])
-        else:
-            indent = ""
-        pieces = _NEWLINE.split(run)
-        breaks = [m.end() for m in _NEWLINE.finditer(run)]
-        # pieces[0] ends a line (trailing white space); pieces[1:-1] are blank lines; pieces[-1] indents the next.
-        offset = start
-        for k, piece in enumerate(pieces):
-            want = indent if k == len(pieces) - 1 else ""
-            if piece != want:
-                edits.append(TextEdit(offset, offset + len(piece), want))
-            if k < len(breaks):
-                offset = start + breaks[k]
+    edits = [TextEdit(a, b, t) for a, b, t in _changes(text, options or FormatOptions())]
     if lines is not None:
         edits = _on_lines(text, edits, lines)
     return edits
@@ -209,4 +231,11 @@ def apply_edits(text: str, edits: list[TextEdit]) -> str:
 
 def format_text(text: str, options: FormatOptions | None = None) -> str:
     """The formatted document (FormatRefused when it cannot be formatted safely)."""
-    return apply_edits(text, format_edits(text, options))
+    out = []
+    pos = 0
+    for start, end, new in _changes(text, options or FormatOptions()):
+        out.append(text[pos:start])
+        out.append(new)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
