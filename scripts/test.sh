@@ -4,7 +4,7 @@
 # - Python: never installs into the system's Python (PEP 668). scripts/install.py makes virtual
 #   environments under .venvs/: the oldest of Python 3.10..3.13 this machine has (PATH, pyenv)
 #   runs the whole suite, the newest a quick part of it (skipped, with a note, when there is only one).
-# - System packages (Neovim; libsdformat 12 and g++ for the oracle comparison) are installed with
+# - System packages (Neovim; Graphviz; libsdformat 12 and g++ for the oracle comparison) are installed with
 #   apt-get only when asked: --system-packages or SDFORMAT_LSP_SYSTEM_PACKAGES=1 (.ci/run sets it).
 #   Otherwise the tests needing them skip, and this script says so first.
 # - tests/install (the README's install command in a fresh copy with the system's Python, wheel and
@@ -51,6 +51,7 @@ newest="${found[${#found[@]}-1]}"
 if [ "$system_packages" = 1 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   need=()
   command -v nvim >/dev/null 2>&1 || need+=(neovim)
+  command -v dot >/dev/null 2>&1 || need+=(graphviz)
   pkg-config --exists sdformat12 2>/dev/null || need+=(libsdformat-dev g++ pkg-config)
   if [ ${#need[@]} -gt 0 ]; then
     echo "test.sh: installing Debian packages: ${need[*]}"
@@ -65,6 +66,8 @@ skips=()
   || skips+=("conformance, oracle and shared-corpus tests: ../shared is absent (libsdformat's test files and the spec beside the checkout; see the README)")
 command -v nvim >/dev/null 2>&1 \
   || skips+=("tests/editors (Neovim end to end): nvim not found; apt-get install neovim, or run with --system-packages")
+command -v dot >/dev/null 2>&1 \
+  || skips+=("the Graphviz rendering of 'sdformat-lsp graph' (tests/features/test_graph_export.py): apt-get install graphviz, or run with --system-packages")
 pkg-config --exists sdformat12 2>/dev/null \
   || skips+=("tests/core/test_oracle.py (poses against libsdformat 12): apt-get install libsdformat-dev g++ pkg-config, or run with --system-packages")
 [ "${SDFORMAT_LSP_INSTALL_TESTS:-0}" = 1 ] \
