@@ -209,6 +209,7 @@ class _Writer:
         self.unflatten = unflatten
         self.expanded = False  # an include was expanded: the result is re-indented by the formatter
         self.frames_1_7 = False  # 1.6 to 1.7: pose@frame is relative_to, use_parent_model_frame is expressed_in
+        self.newlines: dict[int, str] = {}
 
     def run(self, root) -> str:
         return '<?xml version="1.0" ?>\n' + self._render(root, self.text, None, top=True) + "\n"
@@ -259,7 +260,7 @@ class _Writer:
                     self._drop_attr(d, "placement_frame", text, repl)
                 elif tag in ("joint", "frame") and id(d) in self.poses and d.child("pose") is None:
                     p = self.poses[id(d)]
-                    nl = "\r\n" if "\r\n" in text else "\n"
+                    nl = self._newline(text)
                     indent = _indent_of(text, d.span.start)
                     pose = nl + indent + "  " + self._pose_element({"relative_to": p.relative_to or "__model__"}, p.transform)
                     if d.self_closing:  # <frame .../>: opened to hold the pose
@@ -287,7 +288,7 @@ class _Writer:
         for child in el.children:
             if child.tag in ("pose", "static"):
                 repl.append((_line_start(text, child.span.start), child.span.end, ""))
-        nl = "\r\n" if "\r\n" in text else "\n"
+        nl = self._newline(text)
         added = ""
         if override["pose"] is not None:
             added += nl + self._pose_element({}, override["pose"])
@@ -298,6 +299,13 @@ class _Writer:
                 repl.append((el.stag_end - 2, el.stag_end, ">" + added + nl + f"</{el.tag}>"))
             else:
                 repl.append((el.stag_end, el.stag_end, added))
+
+    def _newline(self, text: str) -> str:
+        """The line break a source text uses (looked up once per text)."""
+        found = self.newlines.get(id(text))
+        if found is None:
+            found = self.newlines[id(text)] = "\r\n" if "\r\n" in text else "\n"
+        return found
 
     def _axis_1_7(self, axis, text: str, repl) -> None:
         """libsdformat's 1_6.convert: <use_parent_model_frame>true</use_parent_model_frame> becomes
@@ -353,8 +361,10 @@ class _Writer:
 
 
 def _indent_of(text: str, at: int) -> str:
-    """The white space that starts the line holding offset ``at``."""
-    start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    """The white space that starts the line holding offset ``at`` (a walk back over that line only)."""
+    start = at
+    while start > 0 and text[start - 1] not in "\r\n":
+        start -= 1
     end = start
     while end < at and text[end] in " \t":
         end += 1
