@@ -16,8 +16,6 @@ from .. import __version__
 from . import check, convert, graph, inertial_stats, lifetime, serve
 from . import format as format_files
 from . import print as print_document
-from . import format as format_files
-from . import print as print_document
 from .loading import load_file
 
 __all__ = ["build_parser", "entry", "load_file", "main"]

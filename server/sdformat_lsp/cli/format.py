@@ -9,7 +9,6 @@ byte-order mark kept.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 import tempfile
@@ -51,6 +50,12 @@ def _write(path: str, data: bytes) -> None:
         raise
 
 
+def _unified_diff(text: str, formatted: str, name: str):
+    import difflib  # only for --diff: check's start-up never pays for it
+
+    return difflib.unified_diff(text.splitlines(True), formatted.splitlines(True), name, name)
+
+
 def _stdin(args: argparse.Namespace) -> int:
     data = sys.stdin.buffer.read()
     try:
@@ -65,7 +70,7 @@ def _stdin(args: argparse.Namespace) -> int:
     if args.check:
         return 1 if formatted != text else 0
     if args.diff:
-        sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True), "<stdin>", "<stdin>"))
+        sys.stdout.writelines(_unified_diff(text, formatted, "<stdin>"))
         return 0
     sys.stdout.buffer.write(bom + formatted.encode("utf-8"))
     return 0
@@ -100,7 +105,7 @@ def format_command(args: argparse.Namespace) -> int:
             continue
         changed += 1
         if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True), path, path))
+            sys.stdout.writelines(_unified_diff(text, formatted, path))
         if args.check:
             print(f"would reformat {path}")
         elif not args.diff:
