@@ -54,9 +54,18 @@ def test_broken_files_are_reported_with_a_location_and_never_written(tmp_path):
     r = run("bad.sdf", "latin1.sdf", "missing.sdf", "a.sdf", cwd=tmp_path)
     err = r.stderr.decode()
     assert r.returncode == 1
-    assert "bad.sdf:4:9: cannot format: malformed XML" in err
+    assert "bad.sdf:3:5: cannot format: <link> is never closed" in err
     assert "latin1.sdf: cannot format: not UTF-8" in err and "missing.sdf: cannot read" in err
     assert (tmp_path / "bad.sdf").read_bytes() == BROKEN.encode()
     assert (tmp_path / "a.sdf").read_bytes() == CLEAN.encode()  # the good file is still formatted
     r = run("-", cwd=tmp_path, stdin=BROKEN.encode())
-    assert r.returncode == 1 and r.stdout == b"" and b"<stdin>:4:9: cannot format" in r.stderr
+    assert r.returncode == 1 and r.stdout == b"" and b"<stdin>:3:5: cannot format" in r.stderr
+
+
+def test_special_files_are_refused_without_blocking(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.sdf"
+    os.mkfifo(fifo)
+    r = run("pipe.sdf", cwd=tmp_path)
+    assert r.returncode == 1 and b"pipe.sdf: cannot read:" in r.stderr

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 
+from ..files import FileRefused, read_file
 from ..formatting import FormatOptions, FormatRefused, format_text
 from ..text import UTF32, LineIndex
 
@@ -85,12 +86,11 @@ def format_command(args: argparse.Namespace) -> int:
     failed = changed = 0
     for path in args.files:
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = read_file(path, None)  # a regular file, opened without blocking (files.read_file)
             text, bom = _decode(data)
             formatted = format_text(text, _options(args))
-        except OSError as exc:
-            print(f"{path}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        except FileRefused as exc:
+            print(f"{path}: cannot read: {exc.reason}", file=sys.stderr)
             failed += 1
             continue
         except UnicodeDecodeError as exc:
