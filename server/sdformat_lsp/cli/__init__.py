@@ -13,13 +13,15 @@ import os
 import sys
 
 from .. import __version__
-from . import check, convert, lifetime, serve
+from . import check, convert, graph, inertial_stats, lifetime, serve
+from . import format as format_files
+from . import print as print_document
 from .loading import load_file
 
 __all__ = ["build_parser", "entry", "load_file", "main"]
 
 # The order subcommands are listed in `--help`.
-SUBCOMMANDS = (check, convert, serve)
+SUBCOMMANDS = (check, convert, format_files, graph, inertial_stats, print_document, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -29,3 +29,18 @@ def unreadable(path: str, reason: str) -> Analysis:
     result = A(text="", path=path, xml=parse(""))
     result.diagnostics = [error("FILE_READ", f"cannot read {path}: {reason}", Span(0, 0))]
     return result
+
+
+def first_error(analysis: Analysis) -> str | None:
+    """What stops a job that needs a sound document (print, graph, inertial-stats): the first
+    error, as ``path:line:col: message``; None when there is none."""
+    from ..diagnostics import Severity
+    from ..text import UTF32
+
+    errors = [d for d in analysis.diagnostics if d.severity == Severity.ERROR]
+    if not errors:
+        return None
+    d = min(errors, key=lambda d: (d.path is not None, d.span.start))
+    where = analysis if d.path is None or d.path == analysis.path else (analysis.included_analysis(d.path) or analysis)
+    line, col = where.lines.position(min(d.span.start, len(where.text)), UTF32)
+    return f"{d.path or analysis.path}:{line + 1}:{col + 1}: {d.message}"

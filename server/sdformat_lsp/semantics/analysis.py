@@ -22,6 +22,7 @@ from ..xml import XmlDocument, parse
 from .checks import check
 from .domain import check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
+from .inertia import inertial_warnings
 from .pose import Transform
 from .schema_check import check_schema
 
@@ -310,6 +311,7 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     if options.schema:
         result.diagnostics.extend(_schema(xml, doc.version))
     result.diagnostics.extend(check_domain(xml))
+    result.diagnostics.extend(inertial_warnings(xml))
     root = doc.root
     factory = options.include_resolver_factory
     # Without the word "include" anywhere in the text there is no <include> to resolve, and a

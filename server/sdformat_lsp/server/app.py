@@ -32,6 +32,7 @@ from .convert import DiagnosticSupport, Place, document_diagnostics
 from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded, log_fault
 from .commands import register_commands
+from .formatting import register_formatting
 from .handlers import register_features
 from .logs import ClientLogHandler
 from .scheduler import Scheduler, Superseded
@@ -577,3 +578,4 @@ def _register(server: SdformatLanguageServer) -> None:
 
     register_features(server)
     register_commands(server)
+    register_formatting(server)

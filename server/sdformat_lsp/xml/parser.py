@@ -237,3 +237,17 @@ def _place_unclosed(text: str, unclosed: list, problems: list[Diagnostic]) -> li
         message = f"<{el.tag}> is never closed: add </{el.tag}> (or end the start tag with '/>')"
     kept.append(Diagnostic(XML_ERROR, Severity.ERROR, message, el.tag_span, related=(Related(el.start_tag_span, "opened here"),)))
     return kept
+
+
+def well_formed_errors(text: str, doctype: Span | None = None, depth: int = 0) -> list[Diagnostic]:
+    """The errors :func:`parse` reports on ``text``, for callers with tokens of their own (the formatter).
+
+    The common case, a document libxml2 accepts without a remark, is decided without building
+    the tree (``doctype``: the span of a ``<!DOCTYPE ...>``, blanked as :func:`parse` blanks it;
+    ``depth``: how deep elements nest). Anything else gets :func:`parse`'s own verdict.
+    """
+    if text.strip():
+        checked = _blank(text, doctype) if doctype is not None else text
+        if not _lxml_problems(checked, LineIndex(text), depth):
+            return []
+    return [p for p in parse(text).problems if p.is_error]

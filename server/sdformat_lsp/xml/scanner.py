@@ -31,12 +31,27 @@ _END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
 # only text) or end tag, then the character data up to the next '<' (leading white space apart).
 # Anything else takes the careful path. Possessive quantifiers (*+): no piece can give back
 # characters to let the rest match, and not trying saves a fifth of the time.
-_TOKEN = re.compile(
+_TOKEN_PATTERN = (
     r"""<(?:(""" + _NAME_START + r"""[^\s/<>="']*+)((?:\s++[^\s/<>="']++\s*+=\s*+(?:"[^"<]*+"|'[^'<]*+'))*+)\s*+"""
     r"""(?:(/)>|>(?:([^<]*+)</\1\s*+>)?)|/([^\s<>]*+)\s*+>)(\s*+)([^<]*+)"""
 )
 # The attributes of such a tag as contiguous pieces: their lengths give every offset.
-_TOKEN_ATTR = re.compile(r"""(\s++)([^\s/<>="']++)(\s*+=\s*+)(?:"([^"<]*+)"|'([^'<]*+)')""")
+_TOKEN_ATTR_PATTERN = r"""(\s++)([^\s/<>="']++)(\s*+=\s*+)(?:"([^"<]*+)"|'([^'<]*+)')"""
+
+
+def greedy(pattern: str) -> str:
+    """The pattern with its possessive quantifiers made plain greedy, for Python 3.10.
+
+    Python's `re` has possessive quantifiers from 3.11 on. Each possessive piece above is
+    followed by a character it cannot match, so the greedy form matches exactly the same
+    text; it only backtracks (linearly) before failing. tests/core/test_python_versions.py compares them.
+    """
+    return pattern.replace("*+", "*").replace("++", "+")
+
+
+_POSSESSIVE = sys.version_info >= (3, 11)
+_TOKEN = re.compile(_TOKEN_PATTERN if _POSSESSIVE else greedy(_TOKEN_PATTERN))
+_TOKEN_ATTR = re.compile(_TOKEN_ATTR_PATTERN if _POSSESSIVE else greedy(_TOKEN_ATTR_PATTERN))
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ANY_TAG = re.compile(r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")

@@ -1,0 +1,54 @@
+"""`sdformat-lsp print`: the document as the analysis sees it (``gz sdf -p``).
+
+Includes expanded and placed, converted to the newest SDFormat (or ``--version``), with
+``--resolve-poses`` and ``--degrees``; computed by ``features.printed``, printed here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..semantics import Options
+from ..text import UTF32, LineIndex
+from .loading import first_error, load_file
+
+
+def print_command(args: argparse.Namespace) -> int:
+    from ..features.printed import PrintRefused, printed  # here: check never needs it
+
+    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []))
+    a = load_file(args.file, options)
+    problem = first_error(a)
+    if problem is not None:
+        print(f"{problem} (cannot print the document)", file=sys.stderr)
+        return 1
+    try:
+        out = printed(a, args.version, args.resolve_poses, args.degrees)
+    except PrintRefused as exc:
+        text = a.text
+        where = args.file
+        if exc.path:
+            sub = a.included_analysis(exc.path)
+            text, where = (sub.text if sub is not None else ""), exc.path
+        line, col = LineIndex(text).position(min(exc.span.start, len(text)), UTF32)
+        print(f"{where}:{line + 1}:{col + 1}: {exc.message}", file=sys.stderr)
+        return 1
+    sys.stdout.write(out)
+    return 0
+
+
+def register(sub) -> None:
+    c = sub.add_parser(
+        "print",
+        help="print the document as the analysis sees it: includes expanded, converted to the newest version",
+        description="Print the document with its includes expanded (named and placed as libsdformat places them), "
+        "converted to the newest SDFormat or --version.",
+    )
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--version", metavar="V", help="the SDFormat version to write (default: the newest, 1.12)")
+    c.add_argument("--resolve-poses", action="store_true", help="write every link, joint, frame and model pose relative to its model's frame")
+    c.add_argument("--degrees", action="store_true", help="write angles in degrees")
+    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
+    c.set_defaults(run=print_command)

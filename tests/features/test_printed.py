@@ -1,0 +1,125 @@
+"""`print`: the printed document checks clean and has the resolved poses of the original."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sdformat_lsp.features.printed import PrintRefused, printed
+from sdformat_lsp.model.transform import quat_from_rpy, rotation_matrix
+from sdformat_lsp.semantics import analyze
+from sdformat_lsp.xml import decode_source
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+
+
+def frames(a) -> dict[str, tuple]:
+    """name -> (kind, position, rotation matrix, attached link); rotation as a matrix, since rpy is ambiguous at +-90 deg pitch."""
+    out = {}
+    for f in a.frames():
+        pose = f["pose"]
+        rot = rotation_matrix(quat_from_rpy(*pose[3:])) if pose is not None else None
+        out[f["name"]] = (f["kind"], pose[:3] if pose else None, rot, f["attached_to"])
+    return out
+
+
+def assert_same_frames(a, b, where) -> None:
+    fa, fb = frames(a), frames(b)
+    assert fa.keys() == fb.keys(), where
+    for name, (kind, p, r, link) in fa.items():
+        kind2, p2, r2, link2 = fb[name]
+        assert (kind, link) == (kind2, link2), (where, name)
+        if p is None:
+            assert p2 is None, (where, name)
+            continue
+        assert all(math.isclose(x, y, abs_tol=1e-9) for x, y in zip(p, p2)), (where, name, p, p2)
+        assert all(math.isclose(x, y, abs_tol=1e-9) for row, row2 in zip(r, r2) for x, y in zip(row, row2)), (where, name)
+
+
+def round_trip(path: Path, **options) -> bool:
+    text, problems = decode_source(path.read_bytes())
+    original = analyze(text, str(path))
+    if problems or original.has_errors or original.graphs is None:
+        return False
+    try:
+        out = printed(original, **options)
+    except PrintRefused:
+        return False
+    again = analyze(out, str(path.with_name("printed-" + path.name)))
+    errors = [d for d in again.diagnostics if d.is_error]
+    assert not errors, (path, errors[:3], out[:2000])
+    assert "<include" not in out
+    assert_same_frames(original, again, path)
+    return True
+
+
+def corpus(shared: bool) -> list[Path]:
+    files = sorted((ROOT / "examples").glob("*.sdf"))
+    files += sorted(p for p in (ROOT / "tests").rglob("*.sdf") if "fixtures" in p.parts)
+    if shared:
+        files += sorted(p for p in (SHARED / "conformance").rglob("*") if p.suffix in (".sdf", ".world"))
+    return files
+
+
+@pytest.mark.parametrize("options", [{}, {"resolve_poses": True}, {"resolve_poses": True, "degrees": True}, {"degrees": True}], ids=["plain", "resolved", "resolved-degrees", "degrees"])
+def test_examples_and_fixtures_print_to_documents_with_the_same_poses(options):
+    assert sum(round_trip(p, **options) for p in corpus(shared=False)) >= 5
+
+
+@pytest.mark.parametrize("options", [{}, {"resolve_poses": True, "degrees": True}], ids=["plain", "resolved-degrees"])
+def test_conformance_files_print_to_documents_with_the_same_poses(shared, options):
+    assert sum(round_trip(p, **options) for p in corpus(shared=True)) > 75
+
+
+def test_includes_are_expanded_named_and_placed():
+    path = ROOT / "tests" / "includes" / "fixtures" / "composed" / "arm_and_gripper.sdf"
+    original = analyze(path.read_text(), str(path))
+    assert not original.has_errors and original.graphs.included
+    for options in ({}, {"resolve_poses": True}, {"resolve_poses": True, "degrees": True}):
+        out = printed(original, **options)
+        assert "<include" not in out and '<model name="gripper">' in out and "placement_frame" not in out
+        again = analyze(out, "/tmp/printed-arm-and-gripper.sdf")
+        assert not again.has_errors, again.diagnostics
+        assert_same_frames(original, again, options)
+
+
+def run(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "sdformat_lsp", "print", *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def test_cli_version_and_refusals(tmp_path):
+    doc = tmp_path / "m.sdf"
+    doc.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose>0 0 1 0 0 1.5707963267948966</pose></link></model></sdf>')
+    out = run("--degrees", "--version", "1.10", str(doc), cwd=tmp_path)
+    assert out.returncode == 0 and '<sdf version="1.10">' in out.stdout and '<pose degrees="true">0 0 1 0 0 90</pose>' in out.stdout
+    older = run("--version", "1.8", str(doc), cwd=tmp_path)
+    assert older.returncode == 1 and older.stdout == "" and "m.sdf:1:2: cannot print SDFormat 1.9 as 1.8" in older.stderr
+    old = tmp_path / "old.sdf"
+    old.write_text('<sdf version="1.5"><model name="m"><link name="l"/></model></sdf>')
+    refused = run(str(old), cwd=tmp_path)
+    assert refused.returncode == 1 and "converting SDFormat 1.5 to 1.12 is not supported" in refused.stderr
+    assert run("--version", "1.5", str(old), cwd=tmp_path).returncode == 0
+    broken = tmp_path / "broken.sdf"
+    broken.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>')
+    bad = run(str(broken), cwd=tmp_path)
+    assert bad.returncode == 1 and bad.stdout == "" and bad.stderr.count("\n") == 1 and "broken.sdf:1:" in bad.stderr
+
+
+def test_1_6_documents_are_converted_as_libsdformat_converts_them():
+    text = """<sdf version="1.6"><model name="m">
+      <link name="a"/><link name="b"><pose frame="a">1 0 0 0 0 0</pose></link>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child>
+        <axis><xyz>1 0 0</xyz><use_parent_model_frame>true</use_parent_model_frame></axis></joint>
+    </model></sdf>"""
+    original = analyze(text, "/tmp/one-six.sdf")
+    assert not original.has_errors
+    out = printed(original)
+    assert '<pose relative_to="a">' in out and '<xyz expressed_in="__model__">1 0 0</xyz>' in out and "use_parent_model_frame" not in out
+    again = analyze(out, "/tmp/one-six-printed.sdf")
+    assert not again.has_errors and again.version == "1.12"
+    assert_same_frames(original, again, "1.6")
