@@ -123,3 +123,14 @@ def test_cache_rereads_a_changed_file(tmp_path):
     (tmp_path / "sdformat-lsp.toml").write_text('fail-on = "error"  \n')
     os.utime(tmp_path / "sdformat-lsp.toml", ns=(1, 1))
     assert cache.lookup(str(tmp_path)).fail_on == "error"
+
+
+def test_a_special_file_as_configuration_is_refused_without_reading_it(tmp_path, capsys):
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "fifo.toml")
+    write(tmp_path, {"ok.sdf": VALID})
+    code, out, err = check(capsys, "--config", "fifo.toml", "ok.sdf", cwd=tmp_path)
+    assert code == 2 and "fifo.toml: is not a regular file" in err

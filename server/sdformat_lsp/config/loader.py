@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 
@@ -60,6 +61,8 @@ class ProjectConfig:
 
 def _read_text(path: str) -> str:
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the reader: never opened
+            raise ConfigError(path, None, None, "is not a regular file")
         with open(path, "rb") as f:
             data = f.read(4 * 1024 * 1024 + 1)
     except OSError as exc:

@@ -34,7 +34,7 @@ from .faults import ServerCancelled, guarded, log_fault
 from .commands import register_commands
 from .handlers import register_features
 from .logs import ClientLogHandler
-from .project_config import CONFIG_GLOBS, ProjectConfigs
+from .project_config import CONFIG_GLOBS, ProjectConfigs, show_error
 from .scheduler import Scheduler, Superseded
 from .settings import Parsed, Settings
 
@@ -130,7 +130,7 @@ class SdformatLanguageServer(LanguageServer):
         self._tasks: set[asyncio.Task[Any]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         # the configuration file of each document (sdformat-lsp.toml / pyproject.toml), shared with `check`
-        self.project = ProjectConfigs(self.show_error)
+        self.project = ProjectConfigs(lambda message: show_error(self, message))
         _register(self)
 
     # -- analysis --------------------------------------------------------
@@ -365,14 +365,6 @@ class SdformatLanguageServer(LanguageServer):
             return
         self.watching = True
         log.info("watching %s for changes to included files", ", ".join(WATCHED_GLOBS))
-
-    def show_error(self, message: str) -> None:
-        """Tell the user (from any thread): a problem they must fix outside the document, such as a bad configuration."""
-        loop = self.loop
-        if loop is None or loop.is_closed():
-            return
-        params = types.ShowMessageParams(type=types.MessageType.Error, message=message)
-        loop.call_soon_threadsafe(self.window_show_message, params)
 
     def files_changed(self, paths: set[str]) -> int:
         """Files changed on disk: forget what the cache read from them and re-check their includers."""

@@ -66,4 +66,14 @@ class ProjectConfigs:
         self._report(message)
 
 
-__all__ = ["CONFIG_GLOBS", "ProjectConfigs"]
+def show_error(server, message: str) -> None:
+    """Tell the user (from any thread) of a problem to fix outside the document, such as a bad configuration."""
+    from lsprotocol import types
+
+    loop = getattr(server, "loop", None)
+    if loop is None or loop.is_closed():
+        return
+    loop.call_soon_threadsafe(server.window_show_message, types.ShowMessageParams(type=types.MessageType.Error, message=message))
+
+
+__all__ = ["CONFIG_GLOBS", "ProjectConfigs", "show_error"]
