@@ -73,6 +73,11 @@ CODES: dict[str, Code] = {
     "URDF_LINK_INVALID": Code("A URDF link cannot be read completely", "urdfdom would ignore this link.", True),
     "URDF_MATERIAL": Code("A URDF material is invalid", "urdfdom only logs these problems.", True),
     "URDF_UNSUPPORTED": Code("A URDF feature is not converted", "The URDF uses something the conversion to SDFormat does not carry over.", True),
+    "URDF_LUMPED_REFERENCE": Code(
+        "A URDF name refers to a link lumped away",
+        "A joint or frame in a <gazebo> block names a link (or fixed joint) removed by fixed-joint reduction: libsdformat 12 refuses the file, newer versions read it.",
+        True,
+    ),
     "URDF_XACRO": Code("The file is a xacro template", "Expand the template (xacro) before checking it.", True),
     "UNUSED_SUPPRESSION": Code(
         "A suppression comment suppresses nothing",
