@@ -69,6 +69,11 @@ CODES: dict[str, Code] = {
     "INTERNAL_ERROR": Code("An internal error", "The analysis hit a limit or a bug; the message says which. Please report it.", True),
     "INCLUDE_CYCLE": Code("Includes form a cycle", "A file includes itself, directly or through other files.", True),
     "INCLUDE_DEPTH": Code("Includes are nested too deeply", "The chain of includes exceeds the depth limit.", True),
+    "INCLUDE_LIMIT": Code(
+        "Includes expand to too many models",
+        "The includes of the document expand to more model instances than the limit (files including each other several times grow exponentially); the models past it are not checked.",
+        True,
+    ),
     "URI_REMOTE": Code("A Fuel model is not cached locally", "The include names a Fuel model that is not in the local Fuel cache; the network is never used.", True),
     "URDF_LINK_INVALID": Code("A URDF link cannot be read completely", "urdfdom would ignore this link.", True),
     "URDF_MATERIAL": Code("A URDF material is invalid", "urdfdom only logs these problems.", True),

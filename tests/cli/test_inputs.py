@@ -134,7 +134,7 @@ def test_unreadable_file_is_an_error_on_that_file(tmp_path, capsys):
     tree(tmp_path, {"secret.sdf": VALID, "ok.sdf": VALID})
     (tmp_path / "secret.sdf").chmod(0)
     code, out, _ = check(capsys, "--color", "never", ".", cwd=tmp_path)
-    assert code == 1 and "secret.sdf:1:1: error[FILE_READ]" in out and "permission denied" in out
+    assert code == 1 and "secret.sdf:1:1: error[FILE_READ]" in out and "permission denied" in out.lower()
 
 
 def test_unreadable_file_by_the_operating_system(tmp_path, capsys, monkeypatch):
@@ -151,4 +151,4 @@ def test_unreadable_file_by_the_operating_system(tmp_path, capsys, monkeypatch):
     code, out, _ = check(capsys, "--color", "never", "-j", "1", ".", cwd=tmp_path)
     assert code == 1
     lines = [line for line in out.splitlines() if not line.startswith(" ")]
-    assert lines == ["secret.sdf:1:1: error[FILE_READ] cannot read " + str(tmp_path / "secret.sdf") + ": permission denied"]
+    assert lines == ["secret.sdf:1:1: error[FILE_READ] cannot read " + str(tmp_path / "secret.sdf") + ": Permission denied"]
