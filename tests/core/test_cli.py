@@ -22,7 +22,7 @@ def test_text_output_has_one_based_positions():
     r = run("check", "examples/broken_arm.sdf")
     assert r.returncode == 1
     lines = r.stdout.splitlines()
-    assert "examples/broken_arm.sdf:7:26: error[POSE_RELATIVE_TO_INVALID]:" in lines[0]
+    assert "examples/broken_arm.sdf:7:26: error[POSE_RELATIVE_TO_INVALID] " in lines[0]
     assert "did you mean 'shoulder'?" in lines[0]
 
 

@@ -1,4 +1,9 @@
-"""Reading a file from disk into an analysis, for every subcommand that needs one."""
+"""Reading a file from disk into an analysis, for every subcommand that needs one.
+
+Only regular files within the size limit are read (``files.read_file``: a
+FIFO, a device or a directory is refused before a byte is read). A file with
+NUL bytes is binary (XML cannot contain NUL): one diagnostic, not a flood.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +11,26 @@ from ..files import FileRefused, read_file
 from ..semantics import Analysis, Options, analyze
 from ..xml import decode_source
 
+BINARY_PROBE = 8192  # bytes looked at for NUL
 
-def load_file(path: str, options: Options) -> Analysis:
-    """Read and analyse one file; anything that is not a readable regular file within
-    ``options.max_document_bytes`` (a FIFO, a device, a directory, a huge file) becomes
-    one FILE_READ error at once, before reading (see ``files.read_file``)."""
-    try:
-        data = read_file(path, options.max_document_bytes)
-    except FileRefused as exc:
-        return unreadable(path, exc.reason)
+
+def load_file(path: str, options: Options, data: bytes | None = None) -> Analysis:
+    """Read (unless ``data`` is given, as for standard input) and analyse one file; anything
+    that is not a readable regular file within ``options.max_document_bytes`` (a FIFO, a
+    device, a directory, a huge file) becomes one FILE_READ error at once, before reading
+    (see ``files.read_file``)."""
+    if data is None:
+        try:
+            data = read_file(path, options.max_document_bytes)
+        except FileRefused as exc:
+            return unreadable(path, exc.reason)
+    if b"\x00" in data[:BINARY_PROBE]:
+        return unreadable(path, "it is a binary file (it contains NUL bytes), not XML text")
     text, problems = decode_source(data)
     return analyze(text, path, options, extra=problems)
 
 
-def unreadable(path: str, reason: str) -> Analysis:
+def unreadable(path: str | None, reason: str) -> Analysis:
     """An analysis of nothing whose one diagnostic says why ``path`` could not be read."""
     from ..diagnostics import error
     from ..semantics.analysis import Analysis as A
@@ -27,7 +38,7 @@ def unreadable(path: str, reason: str) -> Analysis:
     from ..xml import parse
 
     result = A(text="", path=path, xml=parse(""))
-    result.diagnostics = [error("FILE_READ", f"cannot read {path}: {reason}", Span(0, 0))]
+    result.diagnostics = [error("FILE_READ", f"cannot read {path or 'standard input'}: {reason}", Span(0, 0))]
     return result
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..semantics.analysis import Analysis
+from ..semantics.suppressions import FILE_WIDE, INVALID, NEXT_LINE, UNUSED, find_suppressions, suppression_comment
 from ..text import Span
 from .common import TextEdit
 
@@ -43,6 +44,9 @@ def code_actions(analysis: Analysis, span: Span) -> list[CodeAction]:
             action = _rename_duplicate(analysis, d)
             if action is not None:
                 out.append(action)
+    for d in analysis.diagnostics:
+        if d.path is None and _overlaps(d.span, span) and d.code not in (UNUSED, INVALID):
+            out.extend(suppress_actions(analysis, d))
     return out
 
 
@@ -68,4 +72,65 @@ def _rename_duplicate(analysis: Analysis, d: Diagnostic) -> CodeAction | None:
     return CodeAction(f"Rename this {el.tag} to '{new}'", [TextEdit(d.span, new)], d, preferred=not d.fixes)
 
 
-__all__ = ["CodeAction", "code_actions"]
+def suppress_actions(analysis: Analysis, d: Diagnostic) -> list[CodeAction]:
+    """"Suppress CODE on this line" (where a comment can go before the line without changing
+    what the document means) and "Suppress CODE in this file"; an existing comment is extended."""
+    text, lines = analysis.text, analysis.lines
+    existing, _ = find_suppressions(text, lines)
+    out: list[CodeAction] = []
+    line = lines.line_of(d.span.start)
+    edit = _extend(existing, NEXT_LINE, d.code, line) or _before_line(analysis, line, d.code)
+    if edit is not None:
+        out.append(CodeAction(f"Suppress {d.code} on this line", [edit], d))
+    edit = _extend(existing, FILE_WIDE, d.code, None) or _file_top(text, d.code)
+    out.append(CodeAction(f"Suppress {d.code} in this file", [edit], d))
+    return out
+
+
+def _extend(existing, kind: str, code: str, line: int | None) -> TextEdit | None:
+    """Add ``code`` to a comment of ``kind`` already there (covering ``line``)."""
+    for s in existing:
+        if s.kind == kind and (line is None or s.line == line):
+            if any(c == code for c, _ in s.codes):
+                return None
+            end = s.codes[-1][1].end
+            return TextEdit(Span(end, end), f",{code}")
+    return None
+
+
+def _newline(text: str, at: int) -> str:
+    i = text.find("\n", at)
+    return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+
+
+def _before_line(analysis: Analysis, line: int, code: str) -> TextEdit | None:
+    """A comment line before ``line``, only where the line starts with markup between elements:
+    a comment inside a tag breaks the XML, and one inside a value splits the text libsdformat reads."""
+    text = analysis.text
+    start = analysis.lines.starts[line]
+    content = analysis.lines.line_text(line)
+    indent = content[: len(content) - len(content.lstrip())]
+    first = start + len(indent)
+    if not text.startswith("<", first) or text.startswith("<?", first) or text.startswith("<!DOCTYPE", first):
+        return None
+    if not (text.startswith("</", first) or text.startswith("<!--", first)):
+        el = analysis.xml.element_at(first)
+        if el is None or el.span.start != first:
+            return None
+    return TextEdit(Span(start, start), indent + suppression_comment(NEXT_LINE, [code]) + _newline(text, start))
+
+
+def _file_top(text: str, code: str) -> TextEdit:
+    """At the top, after an XML declaration (nothing may come before it)."""
+    at = 0
+    if text.startswith("<?xml"):
+        end = text.find("?>")
+        if end >= 0:
+            nl = text.find("\n", end)
+            at = len(text) if nl < 0 else nl + 1
+            if nl < 0:
+                return TextEdit(Span(at, at), _newline(text, 0) + suppression_comment(FILE_WIDE, [code]))
+    return TextEdit(Span(at, at), suppression_comment(FILE_WIDE, [code]) + _newline(text, 0))
+
+
+__all__ = ["CodeAction", "code_actions", "suppress_actions"]

@@ -9,10 +9,11 @@ resolution of every frame reference.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..diagnostics import Diagnostic, Severity, error, warning
 from ..files import DEFAULT_MAX_BYTES, size_text
@@ -24,7 +25,9 @@ from .domain import check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
 from .inertia import inertial_warnings
 from .pose import Transform
+from .model_config import MODEL_CONFIG, check_model_config
 from .schema_check import check_schema
+from .suppressions import apply_severities, apply_suppressions
 
 LATEST = (1, 12)
 KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
@@ -49,6 +52,9 @@ class Options:
     # documents (and included files) larger than this, in characters or bytes, are not analysed:
     # one FILE_READ error says so (None: no limit)
     max_document_bytes: int | None = DEFAULT_MAX_BYTES
+    # per-code severities from the configuration file: code -> error|warning|info|hint|off
+    severity: Mapping[str, str] | None = None
+    suppressions: bool = True  # honour <!-- sdformat-lsp: disable... --> comments
 
 
 @dataclass
@@ -253,7 +259,11 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
         result = Analysis(text=text, path=path, xml=xml)
         result.diagnostics.extend(extra or ())
         result.diagnostics.extend(xml.problems)
-        _analyze_into(result, options)
+        if path is not None and os.path.basename(path) == MODEL_CONFIG:
+            result.diagnostics.extend(check_model_config(xml, path))
+        else:
+            _analyze_into(result, options)
+        _finish(result, options)
     except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
         result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
     finally:
@@ -270,6 +280,14 @@ def too_large(text: str, path: str | None, limit: int) -> Analysis:
               f"{size_text(limit)}: it is not analysed (raise the limit with --max-size or the maxDocumentSizeMB setting)", Span(0, 0))
     ]
     return result
+
+
+def _finish(result: Analysis, options: Options) -> None:
+    """Suppression comments, then the configured severities (so ``off`` codes can still be suppressed)."""
+    diags = result.diagnostics
+    if options.suppressions:
+        diags = apply_suppressions(result, diags)
+    result.diagnostics = apply_severities(diags, options.severity)
 
 
 _collector_lock = threading.Lock()

@@ -289,7 +289,9 @@ class IncludeResolver:
         self.env = env
         own_root = model_root_of(self.path) if self.path else None
         self.model_roots = tuple(dict.fromkeys(([own_root] if own_root else []) + list(getattr(self.options, "model_roots", ()))))
-        self.key_suffix = (tuple(search_path(self.options.resource_paths, env, self.model_roots)), bool(self.options.schema))
+        severity = tuple(sorted((getattr(self.options, "severity", None) or {}).items()))
+        self.key_suffix = (tuple(search_path(self.options.resource_paths, env, self.model_roots)), bool(self.options.schema), severity,
+                           bool(getattr(self.options, "suppressions", True)))
         self.dependencies: list[str] = []
         self.open_documents: OpenDocuments | None = getattr(self.options, "open_documents", None)
         self.signatures: dict[str, tuple] = {}  # each dependency as it was first seen during this analysis

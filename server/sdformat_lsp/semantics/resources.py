@@ -309,6 +309,25 @@ def _version_tuple(text: str) -> tuple[int, ...] | None:
     return nums + (0,) * (3 - len(nums)) if len(nums) <= 3 else nums
 
 
+def select_entry(versions: list[str | None]) -> tuple[int | None, str | None]:
+    """Which ``<sdf>`` entry of a model.config libsdformat loads, given their version attributes.
+
+    As ``getBestSupportedModelVersion``: the highest version not newer than
+    the parser wins (the first of equals); entries without a usable version
+    count only when none has one, and then the first entry is used.
+    Returns (index, chosen version or None when chosen by default).
+    """
+    index: int | None = 0 if versions else None
+    best: tuple[int, ...] = (0, 0, 0)
+    best_text: str | None = None
+    limit = PARSER_VERSION + (0,)
+    for i, v in enumerate(versions):
+        vt = _version_tuple(v) if v is not None else None
+        if vt is not None and best < vt <= limit:
+            index, best, best_text = i, vt, v
+    return index, best_text
+
+
 def model_file(directory: str) -> ModelFile:
     """The SDFormat file of a model directory, chosen as libsdformat chooses it.
 
@@ -347,28 +366,21 @@ def model_file(directory: str) -> ModelFile:
         problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <model> root element (found <{root.tag}>)"))
         return ModelFile(directory, None, config, None, tuple(problems), deps)
     entries = root.findall("sdf")
-    chosen = entries[0] if entries else None
-    best: tuple[int, ...] = (0, 0, 0)
-    best_text: str | None = None
+    versions = [e.get("version") for e in entries]
+    index, best_text = select_entry(versions)
+    chosen = entries[index] if index is not None else None
     limit = PARSER_VERSION + (0,)
-    for e in entries:
-        v = e.get("version")
-        if v is None:
-            continue
-        vt = _version_tuple(v)
+    for v in versions:
+        vt = _version_tuple(v) if v is not None else (0,)
         if vt is None:
             problems.append(ModelFileProblem("warning", "FILE_READ", f"{config}: <sdf version=\"{v}\"> is not a version number: the entry is ignored"))
-            continue
-        if vt > best:
-            if vt <= limit:
-                chosen, best, best_text = e, vt, v
-            else:
-                problems.append(
-                    ModelFileProblem(
-                        "warning", "FILE_READ",
-                        f"{config}: <sdf version=\"{v}\"> is newer than SDFormat {PARSER_VERSION[0]}.{PARSER_VERSION[1]}: the entry is ignored",
-                    )
+        elif vt > limit:
+            problems.append(
+                ModelFileProblem(
+                    "warning", "FILE_READ",
+                    f"{config}: <sdf version=\"{v}\"> is newer than SDFormat {PARSER_VERSION[0]}.{PARSER_VERSION[1]}: the entry is ignored",
                 )
+            )
     if chosen is None or not (chosen.text or "").strip():
         problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <sdf> entry naming the model file: add <sdf version=\"1.12\">model.sdf</sdf>"))
         return ModelFile(directory, None, config, None, tuple(problems), deps)
@@ -385,5 +397,5 @@ def model_file(directory: str) -> ModelFile:
 
 __all__ = [
     "ENV_VARS", "Lookup", "ModelFile", "ModelFileProblem", "find_model_roots", "fuel_cache_roots", "lookup", "model_file",
-    "model_root_of", "search_path",
+    "model_root_of", "search_path", "select_entry",
 ]

@@ -35,6 +35,7 @@ from .commands import register_commands
 from .formatting import register_formatting
 from .handlers import register_features
 from .logs import ClientLogHandler
+from .project_config import CONFIG_GLOBS, ProjectConfigs, show_error
 from .scheduler import Scheduler, Superseded
 from .settings import Parsed, Settings
 
@@ -48,7 +49,7 @@ SETTINGS_TIMEOUT = 3.0
 MAX_RELATED_FILE = 64 * 1024 * 1024
 # Files whose change on disk can change what an include brings in; watched
 # through workspace/didChangeWatchedFiles when the client can register watchers.
-WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config")
+WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config", *CONFIG_GLOBS)
 WATCHER_ID = "sdformat-include-watcher"
 
 
@@ -128,19 +129,25 @@ class SdformatLanguageServer(LanguageServer):
         self.watching = False  # workspace/didChangeWatchedFiles registered
         self._release_initial_hold: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        # the configuration file of each document (sdformat-lsp.toml / pyproject.toml), shared with `check`
+        self.project = ProjectConfigs(lambda message: show_error(self, message))
         _register(self)
 
     # -- analysis --------------------------------------------------------
 
-    def options(self) -> Options:
-        """The core appends SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH
-        and GAZEBO_MODEL_PATH to these (see docs/includes.md)."""
+    def options(self, path: str | None = None) -> Options:
+        """The editor's resource paths, then the configuration file's (of the document at ``path``); the core
+        appends SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and GAZEBO_MODEL_PATH (see docs/includes.md)."""
+        cfg = self.project.for_path(path)
+        paths = self.settings.resource_paths + tuple(p for p in cfg.resource_paths if p not in self.settings.resource_paths)
         return Options(
-            resource_paths=self.settings.resource_paths,
+            resource_paths=paths,
             model_roots=self.model_roots(),
             include_cache=self.include_cache,
             open_documents=self.open_document,
             max_document_bytes=self.settings.max_document_bytes,
+            severity=cfg.severity or None,
         )
 
     def model_roots(self) -> tuple[str, ...]:
@@ -206,7 +213,7 @@ class SdformatLanguageServer(LanguageServer):
         # all it held (an analysis and its include resolver pointed at each other):
         # 3 GB after 25 edits of a 113,000-line world. Analyses hold no cycles now
         # (tests/core/test_memory.py) and are freed by reference counting.
-        return analyze(text, path, self.options())
+        return analyze(text, path, self.options(path))
 
     def lines_of(self, path: str, analysis: Analysis | None = None) -> LineIndex | None:
         """The lines of another file, to place a span in it.
@@ -362,6 +369,12 @@ class SdformatLanguageServer(LanguageServer):
 
     def files_changed(self, paths: set[str]) -> int:
         """Files changed on disk: forget what the cache read from them and re-check their includers."""
+        if any(self.project.is_config(p) for p in paths):
+            # a configuration file changed, appeared or went: every document may be configured differently
+            self.project.invalidate()
+            self.reanalyse_all()
+            self.refresh_pulled_diagnostics()
+            paths = {p for p in paths if not self.project.is_config(p)}
         for path in paths:
             self.include_cache.invalidate(path)
             self._disk_lines.pop(path, None)
@@ -460,6 +473,8 @@ def _register(server: SdformatLanguageServer) -> None:
         server.markdown_hover = types.MarkupKind.Markdown in formats
         server.root_dir = _root_dir(params)
         server.workspace_dirs = _workspace_dirs(params, server.root_dir)
+        server.loop = asyncio.get_running_loop()
+        server.project.scan_folders(server.workspace_dirs)
         server.apply_settings(init=settings_mod.parse(params.initialization_options, base_dir=server.root_dir))
         if get_capability(caps, "workspace.configuration", False):
             # Documents opened before the client answers wait for its settings.
