@@ -62,13 +62,20 @@ async function waitFor<T>(check: () => T | undefined, ms = 10000): Promise<T> {
   }
 }
 
+/**
+ * The entries the stub server has finished writing. The server appends while
+ * the test polls, so only newline-terminated lines are parsed: a line still
+ * being written is left for the next poll instead of failing JSON.parse.
+ */
 function readLog(file: string): Array<Record<string, any>> {
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  return completeLines(fs.readFileSync(file, 'utf8')).map((l) => JSON.parse(l));
+}
+
+/** The newline-terminated, non-empty lines of `text` (an unterminated tail is dropped). */
+function completeLines(text: string): string[] {
+  const end = text.lastIndexOf('\n');
+  return end < 0 ? [] : text.slice(0, end).split('\n').filter(Boolean);
 }
 
 describe('extension (bundle, mock vscode)', () => {
@@ -78,6 +85,12 @@ describe('extension (bundle, mock vscode)', () => {
       active.restore();
       active = undefined;
     }
+  });
+
+  it('reads only the log lines the server has finished writing', () => {
+    assert.deepEqual(completeLines(''), []);
+    assert.deepEqual(completeLines('{"a":1}\n{"b":'), ['{"a":1}']);
+    assert.deepEqual(completeLines('{"a":1}\n\n{"b":2}\n'), ['{"a":1}', '{"b":2}']);
   });
 
   it('builds the bundle first', () => {
