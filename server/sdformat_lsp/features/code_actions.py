@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..diagnostics import Diagnostic
 from ..semantics.analysis import Analysis
 from ..text import Span
-from .common import TextEdit
+from ..queries.results import TextEdit
 
 DUPLICATE_NAME = "DUPLICATE_NAME"
 
