@@ -36,4 +36,4 @@ def references(analysis: Analysis, offset: int, include_declaration: bool = True
     return out
 
 
-__all__ = ["reference_spans", "references"]
+__all__ = ["references"]
