@@ -91,7 +91,11 @@ function variableContext(): VariableContext {
 function serverSettings(): ServerSettings {
   const section = vscode.workspace.getConfiguration('sdformat');
   return buildServerSettings(
-    { resourcePaths: section.get('resourcePaths'), debounceMs: section.get('debounceMs') },
+    {
+      resourcePaths: section.get('resourcePaths'),
+      debounceMs: section.get('debounceMs'),
+      inlayHints: { enabled: section.get('inlayHints.enabled'), angles: section.get('inlayHints.angles') },
+    },
     variableContext(),
   );
 }

@@ -114,6 +114,11 @@ describe('settings', () => {
     );
     assert.deepEqual(buildServerSettings(undefined, ctx), { resourcePaths: [] });
     assert.deepEqual(buildServerSettings({ debounceMs: -1 }, ctx), { resourcePaths: [] });
+    assert.deepEqual(buildServerSettings({ inlayHints: { enabled: false, angles: 'radians' } }, ctx), {
+      resourcePaths: [],
+      inlayHints: { enabled: false, angles: 'radians' },
+    });
+    assert.deepEqual(buildServerSettings({ inlayHints: { enabled: 'no', angles: 'gradians' } }, ctx), { resourcePaths: [] });
   });
 });
 
