@@ -27,11 +27,11 @@ def relative_pose(analysis: Analysis, node: FrameNode, base: FrameNode | None) -
 
 
 def pose_in_scope(analysis: Analysis, node: FrameNode) -> Transform | None:
-    """The pose of ``node`` relative to the frame of the scope declaring it (``__model__``, or the world)."""
-    scope = node.scope
-    if scope is None:
+    """The pose of ``node`` relative to the frame of the scope declaring it (``__model__``, or the world):
+    :meth:`Analysis.pose_in_scope`, which knows where merged entities belong."""
+    if node.scope is None:
         return None
-    return relative_pose(analysis, node, scope.node)
+    return analysis.pose_in_scope(node)
 
 
 def carrier_of(analysis: Analysis, el: XmlElement) -> FrameNode | None:
