@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import {
   classifyEarlyExit,
+  COMMAND_SETTING,
   formatCommand,
   formatStartFailure,
   preflight,
@@ -75,6 +76,31 @@ let client: SdformatLanguageClient | undefined;
 let server: SpawnedServer | undefined;
 let starting: Promise<void> | undefined;
 let pythonApi: PythonExtensionApi | undefined;
+/** The command the running server was started with (to restart only when it really changes). */
+let launched: string | undefined;
+
+/**
+ * A window whose extension host runs elsewhere (Remote-SSH, WSL, Dev Containers, Codespaces) or
+ * in a browser (code-server, vscode.dev): there `machine` and `machine-overridable` settings are
+ * read from the remote machine's settings, and the User tab shows them greyed out.
+ */
+export function isRemoteWindow(): boolean {
+  const web = vscode.UIKind?.Web;
+  return Boolean(vscode.env.remoteName) || (web !== undefined && vscode.env.uiKind === web);
+}
+
+/** Opens the settings editor where `sdformat.server.command` can be edited in this window. */
+async function openCommandSettings(): Promise<void> {
+  if (isRemoteWindow()) {
+    try {
+      await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: COMMAND_SETTING });
+      return;
+    } catch (error) {
+      output.appendLine(`Could not open the remote settings: ${String(error)}`);
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.openSettings', COMMAND_SETTING);
+}
 
 function variableContext(): VariableContext {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -148,7 +174,7 @@ async function showStartFailure(error: unknown): Promise<void> {
   }
   const choice = await vscode.window.showErrorMessage(message, OPEN_SETTINGS, SHOW_OUTPUT);
   if (choice === OPEN_SETTINGS) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'sdformat.server');
+    await openCommandSettings();
   } else if (choice === SHOW_OUTPUT) {
     output.show(true);
   }
@@ -191,6 +217,7 @@ async function startClient(): Promise<void> {
     return;
   }
   const cwd = variableContext().workspaceFolder;
+  launched = JSON.stringify([sc.command, ...sc.args]);
   output.appendLine(`Starting: ${formatCommand(sc)} (${sc.source})`);
 
   const problem = await preflight(sc, { cwd });
@@ -334,6 +361,40 @@ async function convertToUrdf(): Promise<void> {
   }
 }
 
+/**
+ * After a change of `sdformat.server.*`: restart when the command to run changed (or the server is
+ * not running). In a remote window a change in the User settings does not apply to this
+ * machine-overridable setting (VS Code reads it from the remote machine): say so instead of
+ * restarting the same command.
+ */
+async function restartIfCommandChanged(): Promise<void> {
+  let next: string | undefined;
+  try {
+    const sc = resolveServerCommand({
+      setting: vscode.workspace.getConfiguration('sdformat').get('server.command'),
+      pythonCommand: await pythonCommandFromExtension(),
+      variables: variableContext(),
+    });
+    next = JSON.stringify([sc.command, ...sc.args]);
+  } catch {
+    next = undefined; // a bad value: the restart reports it
+  }
+  if (next !== undefined && next === launched && client && client.state === State.Running) {
+    output.appendLine(`${COMMAND_SETTING} changed, but the command that applies in this window did not: the server keeps running.`);
+    if (isRemoteWindow()) {
+      const choice = await vscode.window.showInformationMessage(
+        `${COMMAND_SETTING} is read from this remote machine's settings in a remote window; a value in your User settings does not apply here. Set it in the Remote settings.`,
+        OPEN_SETTINGS,
+      );
+      if (choice === OPEN_SETTINGS) {
+        await openCommandSettings();
+      }
+    }
+    return;
+  }
+  await restart();
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(CLIENT_NAME);
   context.subscriptions.push(output);
@@ -344,8 +405,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('sdformat.convertToUrdf', () => convertToUrdf()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('sdformat.server')) {
-        void restart();
-      } else if (event.affectsConfiguration('sdformat.resourcePaths') || event.affectsConfiguration('sdformat.debounceMs')) {
+        void restartIfCommandChanged();
+      } else if (event.affectsConfiguration('sdformat') && !event.affectsConfiguration('sdformat.trace')) {
+        // Every server setting (resourcePaths, debounceMs, inlayHints...) applies without a restart.
         const current = client;
         if (current && current.state === State.Running) {
           void current.sendNotification(DidChangeConfigurationNotification.type, {
