@@ -24,6 +24,7 @@ import {
   spawnServer,
   SpawnedServer,
 } from './launch';
+import { FramePreview, FrameSource, FrameTreeProvider, revealFrame } from './frames';
 import { buildServerSettings, ServerSettings, VariableContext } from './settings';
 
 const CLIENT_ID = 'sdformat';
@@ -78,6 +79,7 @@ let starting: Promise<void> | undefined;
 let pythonApi: PythonExtensionApi | undefined;
 /** The command the running server was started with (to restart only when it really changes). */
 let launched: string | undefined;
+let frames: FrameSource | undefined;
 
 /**
  * A window whose extension host runs elsewhere (Remote-SSH, WSL, Dev Containers, Codespaces) or
@@ -290,6 +292,7 @@ async function startClient(): Promise<void> {
     }
     newClient.quiet = false;
     output.appendLine('Server started.');
+    frames?.schedule(0);
   } catch (error) {
     const explained = await explainFailure(error, sc);
     if (client === newClient) {
@@ -399,7 +402,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel(CLIENT_NAME);
   context.subscriptions.push(output);
 
+  frames = new FrameSource(() => (client && client.state === State.Running ? client : undefined));
+  const preview = new FramePreview(context.extensionUri, frames, (line) => output.appendLine(line));
+  const tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: new FrameTreeProvider(frames), showCollapseAll: true });
   context.subscriptions.push(
+    frames,
+    preview,
+    tree,
+    vscode.commands.registerCommand('sdformat.revealFrame', (entry) => revealFrame(entry)),
+    vscode.commands.registerCommand('sdformat.showPreview', () => {
+      preview.show();
+      frames?.schedule(0);
+    }),
+    vscode.commands.registerCommand('sdformat.refreshFrames', () => frames?.refresh()),
+    vscode.commands.registerCommand('sdformat.previewStatus', () => preview.lastRendered),
     vscode.commands.registerCommand('sdformat.restartServer', () => restart()),
     vscode.commands.registerCommand('sdformat.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('sdformat.convertToUrdf', () => convertToUrdf()),
