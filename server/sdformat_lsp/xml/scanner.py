@@ -31,12 +31,22 @@ _END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
 # only text) or end tag, then the character data up to the next '<' (leading white space apart).
 # Anything else takes the careful path. Possessive quantifiers (*+): no piece can give back
 # characters to let the rest match, and not trying saves a fifth of the time.
-_TOKEN = re.compile(
+
+
+def _possessive(pattern: str) -> str:
+    """``pattern`` as written on Python 3.11+; before 3.11 (no possessive quantifiers) the same
+    pattern with greedy ones. The pieces never need to give characters back, so both match alike."""
+    if sys.version_info >= (3, 11):
+        return pattern
+    return pattern.replace("*+", "*").replace("++", "+")
+
+
+_TOKEN = re.compile(_possessive(
     r"""<(?:(""" + _NAME_START + r"""[^\s/<>="']*+)((?:\s++[^\s/<>="']++\s*+=\s*+(?:"[^"<]*+"|'[^'<]*+'))*+)\s*+"""
     r"""(?:(/)>|>(?:([^<]*+)</\1\s*+>)?)|/([^\s<>]*+)\s*+>)(\s*+)([^<]*+)"""
-)
+))
 # The attributes of such a tag as contiguous pieces: their lengths give every offset.
-_TOKEN_ATTR = re.compile(r"""(\s++)([^\s/<>="']++)(\s*+=\s*+)(?:"([^"<]*+)"|'([^'<]*+)')""")
+_TOKEN_ATTR = re.compile(_possessive(r"""(\s++)([^\s/<>="']++)(\s*+=\s*+)(?:"([^"<]*+)"|'([^'<]*+)')"""))
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ANY_TAG = re.compile(r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
