@@ -1,6 +1,8 @@
 // VS Code entry point: a thin layer over src/launch.ts (which holds all launch
 // logic and does not depend on the editor) and vscode-languageclient.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -80,6 +82,8 @@ let pythonApi: PythonExtensionApi | undefined;
 /** The command the running server was started with (to restart only when it really changes). */
 let launched: string | undefined;
 let frames: FrameSource | undefined;
+/** bundled/run.py when this build of the extension carries the server (scripts/bundle_server.py). */
+let bundledLauncher: string | undefined;
 
 /**
  * A window whose extension host runs elsewhere (Remote-SSH, WSL, Dev Containers, Codespaces) or
@@ -213,6 +217,7 @@ async function startClient(): Promise<void> {
       setting: config.get('server.command'),
       pythonCommand: await pythonCommandFromExtension(),
       variables: variableContext(),
+      bundledLauncher,
     });
   } catch (error) {
     await showStartFailure(error);
@@ -377,6 +382,7 @@ async function restartIfCommandChanged(): Promise<void> {
       setting: vscode.workspace.getConfiguration('sdformat').get('server.command'),
       pythonCommand: await pythonCommandFromExtension(),
       variables: variableContext(),
+      bundledLauncher,
     });
     next = JSON.stringify([sc.command, ...sc.args]);
   } catch {
@@ -400,6 +406,8 @@ async function restartIfCommandChanged(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(CLIENT_NAME);
+  const launcher = context.extensionPath ? path.join(context.extensionPath, 'bundled', 'run.py') : undefined;
+  bundledLauncher = launcher && fs.existsSync(launcher) ? launcher : undefined;
   context.subscriptions.push(output);
 
   frames = new FrameSource(() => (client && client.state === State.Running ? client : undefined));
