@@ -366,3 +366,10 @@ def test_missing_command_gives_one_clear_message(window: Window):
     assert "Open Settings" in toast.inner_text()
     time.sleep(2)
     assert len(window.page.query_selector_all(".notification-toast:has-text('SDFormat language server')")) == 1
+    # "Open Settings" opens the scope where the setting can be edited here: the Remote settings.
+    toast.query_selector("a.monaco-button:has-text('Open Settings'), .monaco-button:has-text('Open Settings')").click()
+    editor = window.page.wait_for_selector(".settings-editor", timeout=WAIT_MS)
+    selected = ".settings-tabs-widget [role=tab][aria-selected=true]"
+    window.wait(lambda: "Remote" in window.page.inner_text(selected), what="the Remote tab selected")
+    window.wait(lambda: "1 Setting Found" in editor.inner_text(), what="the setting found")
+    window.wait(lambda: "surely-not-a-command-4711" in editor.inner_text() or "Server: Command" in editor.inner_text(), what="the setting shown")
