@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..model.transform import Transform, rotate
-from ..queries.frames import attached_summary, node_for_element
+from ..queries.frames import attached_summary
 from ..queries.poses import element_pose_in_scope, relative_pose
 from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD_SENTINEL, FrameNode, Scope
@@ -286,16 +286,4 @@ def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resourc
     return Visual(name, tag, pose, size, color=color)
 
 
-def entry_at(view: FrameView, analysis: Analysis, offset: int) -> FrameEntry | None:
-    """The entry declared by the element at ``offset`` in this document (for "reveal in tree")."""
-    el = analysis.xml.element_at(offset)
-    while el is not None:
-        node = node_for_element(analysis, el)
-        if node is not None:
-            span = _name_span(node)
-            return next((f for f in view.frames if f.path is None and f.span == span), None)
-        el = el.parent
-    return None
-
-
-__all__ = ["FrameEntry", "FrameView", "Visual", "entry_at", "frame_view"]
+__all__ = ["FrameEntry", "FrameView", "Visual", "frame_view"]

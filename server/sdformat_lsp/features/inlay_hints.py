@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass
 
 from ..model.transform import Transform
-from ..queries.frames import format_numbers, node_for_element
-from ..queries.poses import element_pose_in_scope, pose_in_scope
+from ..queries.frames import format_numbers
+from ..queries.poses import element_pose_in_scope, node_of, pose_in_scope
 from ..semantics.analysis import Analysis
 from ..semantics.frames import Scope
 from ..text import Span
@@ -79,7 +79,7 @@ def inlay_hints(analysis: Analysis, span: Span | None = None, degrees: bool = Tr
 
 
 def _frame_hint(analysis: Analysis, el: XmlElement, degrees: bool) -> InlayHint | None:
-    node = node_for_element(analysis, el)
+    node = node_of(analysis, el)
     if node is None or node.scope is None:
         return None  # the top-level model: its pose places it elsewhere, everything here is relative to it
     if el.tag != "include" and (node.scope.path is not None or node.kind == "world"):
