@@ -325,7 +325,10 @@ def test_preview_draws(window: Window):
     window.open("rover.sdf")
     window.command("SDFormat: Show Frames in 3D")
     # rover, chassis, wheel, axle, sensor_mount; the visuals body and tyre
-    window.wait(lambda: "Preview drew 5 frames, 2 visuals" in window.server_log(), what="the preview to report its drawing")
+    try:
+        window.wait(lambda: "Preview drew 5 frames, 2 visuals" in window.server_log(), what="the preview to report its drawing")
+    except AssertionError:
+        raise AssertionError("\n".join(line for line in window.server_log().splitlines() if "Trace" not in line)[-2000:]) from None
 
     def canvas_colours():
         for frame in window.page.frames:

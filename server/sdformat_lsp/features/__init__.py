@@ -25,6 +25,7 @@ from .rename import RenameError, prepare_rename, rename, rename_refusal
 from .schema_completion import schema_complete
 from .schema_hover import schema_hover
 from .symbols import Symbol, document_symbols
+from .urdf_completion import urdf_complete
 
 
 def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
@@ -41,8 +42,10 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
 
 def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
     """Frame names legal at ``offset`` in a frame reference; elsewhere what the schema
-    allows there, as snippets when ``snippets``."""
+    allows there, as snippets when ``snippets``; in a URDF its link and joint names."""
     offset = max(0, min(offset, len(analysis.text)))
+    if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
+        return urdf_complete(analysis, offset)
     found = frame_complete(analysis, offset, details)
     if found is None:
         found = schema_complete(analysis, offset, snippets)

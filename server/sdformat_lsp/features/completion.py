@@ -66,10 +66,6 @@ def frame_complete(analysis: Analysis, offset: int, details: bool = True) -> Com
     which keeps a list of thousands of frames cheap to build and to send.
     """
     offset = max(0, min(offset, len(analysis.text)))
-    if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
-        from .urdf_completion import urdf_complete
-
-        return urdf_complete(analysis, offset)
     ctx = _context(analysis, offset)
     if ctx is None:
         return None  # not in a frame reference: the schema's completion answers
