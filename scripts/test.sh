@@ -11,6 +11,7 @@
 #   sdist through twine): --install-tests or SDFORMAT_LSP_INSTALL_TESTS=1 (.ci/run sets it); they
 #   need the package index and take a few minutes.
 # - The VS Code extension (npm ci, compile, package, node:test) when npm is present.
+# - The real VS Code (tests/editors/test_vscode_e2e.py): opt-in with SDFORMAT_LSP_E2E=1 (.ci/run sets it).
 # PYTEST_ARGS go to the whole-suite run; with any given, the quick run on the newest Python is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,17 @@ if [ "$system_packages" = 1 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
   fi
 fi
 
+# The real VS Code (tests/editors/test_vscode_e2e.py), opt-in with SDFORMAT_LSP_E2E=1: code-server from npm,
+# Debian's chromium and Playwright from PyPI into .e2e/ (scripts/install_code_server.sh; root and apt-get),
+# and the platform .vsix built first. Without them that test skips.
+if [ "${SDFORMAT_LSP_E2E:-0}" = 1 ] && [ -f vscode-extension/package.json ] && command -v npm >/dev/null 2>&1; then
+  if bash scripts/install_code_server.sh .e2e >/dev/null; then
+    (cd vscode-extension && npm ci --no-audit --no-fund >/dev/null && npm run package >/dev/null) \
+      || echo "note: could not build the .vsix; the real-VS-Code test will skip"
+  else
+    echo "note: could not install code-server, chromium or Playwright; the real-VS-Code test will skip"
+  fi
+fi
 # What will skip, and how to enable it.
 skips=()
 [ -f ../shared/conformance/expected.json ] \

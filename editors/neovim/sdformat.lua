@@ -14,7 +14,17 @@
 --   cmd            command that starts the server (default { 'sdformat-lsp' })
 --   resource_paths directories searched for model:// URIs (initializationOptions.resourcePaths)
 --   debounce_ms    delay before re-checking after an edit (initializationOptions.debounceMs)
---   root_markers   files or directories that mark a project root (default { '.git', 'model.config' })
+--   root_markers   what marks the project root, in groups of equal priority: the nearest directory
+--                  holding a marker of the first group wins, else of the next group, else the
+--                  file's own directory (default { { '.git', 'sdformat-lsp.toml' }, { 'pyproject.toml' } }:
+--                  one server per repository, not one per model directory)
+--   virtual_text   how diagnostics show as inline text (vim.diagnostic.config's virtual_text, for
+--                  this server only); default: errors and warnings only, informations and hints
+--                  stay in the sign column, underline, :lua vim.diagnostic.open_float() and the lists
+--   inlay_hints    resolved poses after each <pose> (Neovim 0.10+; default true)
+--   highlight_references  highlight the frame under the cursor and its references on CursorHold (default true)
+--   folding        fold by XML elements with the server's folding ranges (Neovim 0.11+; default false,
+--                  it sets the window's foldmethod)
 --   on_attach      function(client, bufnr) called when the server attaches to a buffer
 --   keymaps        buffer-local gd (definition) and K (hover) mappings (default true)
 --   api            'auto' (default: the newest available), or force 'config' (0.11+),
@@ -32,7 +42,11 @@ M.defaults = {
   cmd = { 'sdformat-lsp' },
   resource_paths = nil,
   debounce_ms = nil,
-  root_markers = { '.git', 'model.config' },
+  root_markers = { { '.git', 'sdformat-lsp.toml' }, { 'pyproject.toml' } },
+  virtual_text = 'default',
+  inlay_hints = true,
+  highlight_references = true,
+  folding = false,
   on_attach = nil,
   keymaps = true,
   api = 'auto',
@@ -44,21 +58,32 @@ end
 
 local uv = vim.uv or vim.loop
 
--- The nearest ancestor directory of `path` holding one of `markers`, else the file's own directory.
+-- Marker groups: a flat list of names is one group; a list of lists is groups in priority order.
+local function marker_groups(markers)
+  if type(markers[1]) == 'table' then
+    return markers
+  end
+  return { markers }
+end
+
+-- The project root of `path`: the nearest ancestor directory holding a marker of the first
+-- group, else of the next group, ...; else the file's own directory.
 function M.find_root(path, markers)
-  local dir = vim.fn.fnamemodify(path, ':p:h')
-  local start = dir
-  while dir and dir ~= '' do
-    for _, marker in ipairs(markers) do
-      if uv.fs_stat(dir .. '/' .. marker) then
-        return dir
+  local start = vim.fn.fnamemodify(path, ':p:h')
+  for _, group in ipairs(marker_groups(markers)) do
+    local dir = start
+    while dir and dir ~= '' do
+      for _, marker in ipairs(group) do
+        if uv.fs_stat(dir .. '/' .. marker) then
+          return dir
+        end
       end
+      local parent = vim.fn.fnamemodify(dir, ':h')
+      if parent == dir then
+        break
+      end
+      dir = parent
     end
-    local parent = vim.fn.fnamemodify(dir, ':h')
-    if parent == dir then
-      break
-    end
-    dir = parent
   end
   return start
 end
@@ -74,8 +99,56 @@ function M.init_options(opts)
   return init
 end
 
+-- Informations and hints are useful in the lists and on hover, but as inline text on every
+-- line they drown the errors: keep them out of virtual text unless the user asks otherwise.
+local function diagnostic_display(opts, client)
+  local vt = opts.virtual_text
+  if vt == 'default' then
+    vt = { severity = { min = vim.diagnostic.severity.WARN } }
+  end
+  local ns = { vim.lsp.diagnostic.get_namespace(client.id) }
+  if has('nvim-0.10') then
+    table.insert(ns, vim.lsp.diagnostic.get_namespace(client.id, true)) -- pulled diagnostics
+  end
+  for _, n in ipairs(ns) do
+    vim.diagnostic.config({ virtual_text = vt }, n)
+  end
+end
+
+-- The newer LSP features, each where this Neovim has it.
+local function editor_features(opts, client, bufnr)
+  local caps = client.server_capabilities or {}
+  if opts.inlay_hints and caps.inlayHintProvider and vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr }) -- 0.10+
+  end
+  if opts.highlight_references and caps.documentHighlightProvider then
+    local group = vim.api.nvim_create_augroup('sdformat_highlight_' .. bufnr, { clear = true })
+    vim.api.nvim_create_autocmd({ 'CursorHold', 'CursorHoldI' }, {
+      group = group, buffer = bufnr, callback = function() vim.lsp.buf.document_highlight() end,
+    })
+    vim.api.nvim_create_autocmd({ 'CursorMoved', 'CursorMovedI', 'BufLeave' }, {
+      group = group, buffer = bufnr, callback = function() vim.lsp.buf.clear_references() end,
+    })
+  end
+  if opts.folding and caps.foldingRangeProvider and vim.lsp.foldexpr then -- 0.11+
+    for _, win in ipairs(vim.fn.win_findbuf(bufnr)) do
+      vim.wo[win].foldmethod = 'expr'
+      vim.wo[win].foldexpr = 'v:lua.vim.lsp.foldexpr()'
+      vim.wo[win].foldlevel = 99
+    end
+  end
+  if caps.linkedEditingRangeProvider and vim.lsp.linked_editing_range then -- 0.12+
+    pcall(vim.lsp.linked_editing_range.enable, true, { client_id = client.id })
+  end
+  if caps.colorProvider and vim.lsp.document_color then -- 0.12+
+    pcall(vim.lsp.document_color.enable, true, bufnr)
+  end
+end
+
 local function on_attach(opts)
   return function(client, bufnr)
+    diagnostic_display(opts, client)
+    editor_features(opts, client, bufnr)
     if not has('nvim-0.8') then
       -- 0.8+ sets omnifunc (and tagfunc) for LSP buffers itself.
       vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
@@ -141,7 +214,11 @@ local function start_modern(opts)
   vim.lsp.config('sdformat', {
     cmd = opts.cmd,
     filetypes = { 'sdformat', 'urdf' },
-    root_markers = opts.root_markers,
+    -- Our own root search (marker groups), the same on every version.
+    root_dir = function(bufnr, on_dir)
+      local name = vim.api.nvim_buf_get_name(bufnr)
+      on_dir(M.find_root(name ~= '' and name or vim.fn.getcwd() .. '/x', opts.root_markers))
+    end,
     init_options = M.init_options(opts),
     on_attach = on_attach(opts),
   })

@@ -91,3 +91,28 @@ def test_invalid_utf8_is_a_diagnostic():
     text, problems = decode_source(b'<sdf version="1.8">\xff\xfe</sdf>')
     assert "\ufffd" in text
     assert problems and problems[0].code == "FILE_READ" and problems[0].span.start == text.index("\ufffd")
+
+
+def test_scanner_patterns_match_alike_without_possessive_quantifiers():
+    """Python 3.10 has no possessive quantifiers: the scanner compiles greedy ones there.
+    They must find the same tokens (checked here on the examples and fixtures)."""
+    import re
+    import sys
+    from pathlib import Path
+
+    from sdformat_lsp.xml import scanner
+
+    if sys.version_info < (3, 11):
+        import pytest
+
+        pytest.skip("the possessive patterns need Python 3.11+ to compare against")
+    root = Path(__file__).resolve().parents[2]
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(root.glob("examples/*.sdf")) + sorted(root.glob("tests/lsp/fixtures/*.sdf"))]
+    assert texts
+    for compiled in (scanner._TOKEN, scanner._TOKEN_ATTR):
+        greedy = re.compile(compiled.pattern.replace("*+", "*").replace("++", "+"))
+        assert greedy.pattern != compiled.pattern
+        for text in texts:
+            for start in range(0, len(text), 7):
+                a, b = compiled.match(text, start), greedy.match(text, start)
+                assert (a and a.groups(), a and a.span()) == (b and b.groups(), b and b.span()), (start, text[start:start + 40])

@@ -365,6 +365,66 @@ step('completion_typed', function()
   R.completion_typed = { row = row + 1, col = col, labels = labels(result), error = err, attempts = attempts }
 end)
 
+-- Virtual-text extmarks of a buffer, by diagnostic severity (as Neovim renders them now).
+local function inline_severities(buf)
+  local counts = {}
+  local rendered = {}
+  for _, ns in pairs(vim.api.nvim_get_namespaces()) do
+    for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+      local d = m[4]
+      if d and d.virt_text then
+        for _, chunk in ipairs(d.virt_text) do
+          table.insert(rendered, chunk[2] or '')
+        end
+      end
+    end
+  end
+  for _, hl in ipairs(rendered) do
+    for _, sev in ipairs({ 'Error', 'Warn', 'Info', 'Hint' }) do
+      if hl == 'DiagnosticVirtualText' .. sev then
+        counts[sev] = (counts[sev] or 0) + 1
+      end
+    end
+  end
+  return counts
+end
+
+step('repo', function()
+  local P = { roots = {}, severities = {} }
+  R.repo = P
+  local files = vim.split(os.getenv('SDFORMAT_NVIM_REPO') or '', package.config:sub(1, 1) == '\\' and ';' or ':', { plain = true })
+  local last
+  for _, file in ipairs(files) do
+    if file ~= '' then
+      vim.cmd('edit ' .. vim.fn.fnameescape(file))
+      last = vim.api.nvim_get_current_buf()
+      local c = wait_client(last)
+      if not c.attached then
+        error('the server did not attach to ' .. file)
+      end
+      for _, client in ipairs(clients(last)) do
+        table.insert(P.roots, client.config.root_dir or vim.NIL)
+      end
+    end
+  end
+  P.clients_total = #(vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients())
+  vim.wait(TIMEOUT, function()
+    return #vim.diagnostic.get(last) > 0
+  end, 20)
+  for _, d in ipairs(vim.diagnostic.get(last)) do
+    P.severities[#P.severities + 1] = d.severity
+  end
+  vim.api.nvim_set_current_buf(last)
+  vim.cmd('redraw')
+  local counts = inline_severities(last)
+  P.virtual_text_informations = (counts.Info or 0) + (counts.Hint or 0)
+  -- errors would still be shown inline: the sdformat namespace allows them
+  local c = clients(last)[1]
+  local nsopts = vim.diagnostic.config(nil, vim.lsp.diagnostic.get_namespace(c.id)) or {}
+  local vt = nsopts.virtual_text
+  P.virtual_text_errors_possible = vt == true or (type(vt) == 'table' and vt.severity ~= nil)
+end)
+
 local function write_results()
   local f = assert(io.open(os.getenv('SDFORMAT_NVIM_OUT'), 'w'))
   f:write(vim.json.encode(R))

@@ -29,6 +29,17 @@ WAIT_MS = 20_000  # every wait inside Neovim
 PROCESS_TIMEOUT = 150  # the whole Neovim run; the driver's waits add up to well under this
 
 
+REPO_MODEL = """<?xml version="1.0"?>
+<sdf version="1.5">
+  <model name="{name}">
+    <link name="body">
+      <enable_wind>false</enable_wind>
+    </link>
+  </model>
+</sdf>
+"""
+
+
 def _candidates() -> list[str]:
     found: list[str] = []
     on_path = shutil.which("nvim")
@@ -102,6 +113,16 @@ def run(request, tmp_path_factory) -> dict:
     work.mkdir()
     for name in ("arm.sdf", "broken_arm.sdf"):
         shutil.copy(EXAMPLES / name, work / name)
+    # A repository as users have them: a .git at the top and model directories with a model.config
+    # each; one server serves them all. The 1.5 file has an information (an element newer than 1.5).
+    (work / ".git").mkdir()
+    repo_files = []
+    for model in ("a", "b"):
+        d = work / "models" / model
+        d.mkdir(parents=True)
+        (d / "model.config").write_text(f"<?xml version='1.0'?>\n<model><name>{model}</name><sdf version='1.5'>model.sdf</sdf></model>\n")
+        (d / "model.sdf").write_text(REPO_MODEL.format(name=model))
+        repo_files.append(str(d / "model.sdf"))
     out = tmp / "results.json"
 
     env = dict(os.environ)
@@ -115,6 +136,7 @@ def run(request, tmp_path_factory) -> dict:
         SDFORMAT_NVIM_OUT=str(out),
         SDFORMAT_NVIM_BROKEN=str(work / "broken_arm.sdf"),
         SDFORMAT_NVIM_ARM=str(work / "arm.sdf"),
+        SDFORMAT_NVIM_REPO=os.pathsep.join(repo_files),
         SDFORMAT_NVIM_TIMEOUT_MS=str(WAIT_MS),
     )
     if kind == "module":
@@ -248,3 +270,20 @@ def test_completion_lists_frame_names(run):
     assert {"base", "upper", "forearm", "shoulder", "elbow", "tool"} <= set(typed["labels"]), typed
     for labels in (rel["labels"], parent["labels"], typed["labels"]):
         assert all(re.fullmatch(r"[\w:.-]+", label) for label in labels), labels
+
+
+def test_one_server_per_repository(run):
+    """Files of several model directories (each with a model.config) share the repository's server."""
+    repo = run.get("repo")
+    assert repo, f"no repository results: {run['errors']}\n{run['_debug']}"
+    assert repo["clients_total"] == 1, f"{repo}\n{run['_debug']}"
+    assert len(set(repo["roots"])) == 1 and repo["roots"][0].endswith("project"), repo
+
+
+def test_informations_stay_out_of_the_inline_text(run):
+    repo = run.get("repo")
+    assert repo, f"no repository results: {run['errors']}\n{run['_debug']}"
+    assert 3 in repo["severities"], f"the 1.5 file has an information: {repo}"
+    if run["_kind"] == "module":  # the plugin does it by itself; the hand-written recipes say how
+        assert repo["virtual_text_informations"] == 0, repo
+        assert repo["virtual_text_errors_possible"], repo

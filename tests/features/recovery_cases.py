@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from sdformat_lsp.features.definition import definition
-from sdformat_lsp.features.hover import hover
+from sdformat_lsp.features import hover
 from sdformat_lsp.semantics import Analysis, analyze
 from sdformat_lsp.text import Span
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from sdformat_lsp.features import hover
-from sdformat_lsp.features.common import format_number
+from sdformat_lsp.queries.frames import format_number
 from sdformat_lsp.semantics.analysis import analyze
 
 from .util import analysed, find_span, spanned

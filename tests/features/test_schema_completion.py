@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sdformat_lsp.features import CompletionItem, complete
-from sdformat_lsp.features.schema_info import ENUMS, enum_values
+from sdformat_lsp.queries.schema import ENUMS, enum_values
 from sdformat_lsp.spec import known_versions
 
 from .util import analysed, spanned

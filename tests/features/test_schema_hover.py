@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sdformat_lsp.features import hover
-from sdformat_lsp.features.schema_info import spec_page
+from sdformat_lsp.queries.schema import spec_page
 from sdformat_lsp.spec import schema_for
 
 from .util import analysed, spanned

@@ -6,7 +6,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from sdformat_lsp.features import common
+from sdformat_lsp.queries import frames as common
 from sdformat_lsp.semantics.analysis import Options, analyze
 from sdformat_lsp.text import Span
 

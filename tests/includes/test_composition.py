@@ -174,7 +174,7 @@ def test_realistic_documents_agree_with_libsdformat(oracle):
 
 def test_include_hover_never_lists_merge_proxy_frames():
     """The frames a merge brings, through merges of its own too, by their names; never ``_merged__…`` proxies."""
-    from sdformat_lsp.features.hover import hover
+    from sdformat_lsp.features import hover
 
     a = run("d_merge_chain.sdf")
     offset = a.text.index("model://b")

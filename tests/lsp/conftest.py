@@ -61,10 +61,16 @@ def make_client() -> LanguageClient:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+    def inlay_hint_refresh(client: LanguageClient, params: None) -> None:
+        client.inlay_hint_refreshes += 1  # type: ignore[attr-defined]
+
     features[types.CLIENT_REGISTER_CAPABILITY] = register_capability
+    # Neovim's capabilities declare inlayHint.refreshSupport: a client saying so answers the request.
+    features[types.WORKSPACE_INLAY_HINT_REFRESH] = inlay_hint_refresh
     register_lsp_features(client, features)
     client.published = []  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]  # what the server registered dynamically
+    client.inlay_hint_refreshes = 0  # type: ignore[attr-defined]
     return client
 
 

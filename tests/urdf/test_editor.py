@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sdformat_lsp.features.completion import complete
-from sdformat_lsp.features.hover import hover
+from sdformat_lsp.features import complete
+from sdformat_lsp.features import hover
 from sdformat_lsp.semantics import analyze
 
 ARM = (Path(__file__).resolve().parent / "fixtures" / "arm.urdf").read_text()

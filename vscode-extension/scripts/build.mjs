@@ -1,5 +1,6 @@
 // Bundles the extension (src/extension.ts and what it imports, including
-// vscode-languageclient) into dist/extension.js. `vscode` is provided by the editor.
+// vscode-languageclient) into dist/extension.js, and the 3D preview (webview/preview.js
+// with three.js) into dist/preview.js. `vscode` is provided by the editor.
 //   node scripts/build.mjs               development build with source map
 //   node scripts/build.mjs --production  minified, no source map (used by `vsce package`)
 //   node scripts/build.mjs --watch
@@ -22,9 +23,22 @@ const options = {
   logLevel: 'info',
 };
 
+// The 3D preview's script, run in a webview: three.js and its loaders bundled in (no network).
+const preview = {
+  entryPoints: ['webview/preview.js'],
+  bundle: true,
+  outfile: 'dist/preview.js',
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2020',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'info',
+};
+
 if (watch) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const o of [options, preview]) await (await esbuild.context(o)).watch();
 } else {
-  await esbuild.build(options);
+  await Promise.all([esbuild.build(options), esbuild.build(preview)]);
 }

@@ -1,6 +1,8 @@
 // VS Code entry point: a thin layer over src/launch.ts (which holds all launch
 // logic and does not depend on the editor) and vscode-languageclient.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -14,6 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 import {
   classifyEarlyExit,
+  COMMAND_SETTING,
   formatCommand,
   formatStartFailure,
   preflight,
@@ -23,6 +26,7 @@ import {
   spawnServer,
   SpawnedServer,
 } from './launch';
+import { FramePreview, FrameSource, FrameTreeProvider, revealFrame } from './frames';
 import { buildServerSettings, ServerSettings, VariableContext } from './settings';
 
 const CLIENT_ID = 'sdformat';
@@ -75,6 +79,34 @@ let client: SdformatLanguageClient | undefined;
 let server: SpawnedServer | undefined;
 let starting: Promise<void> | undefined;
 let pythonApi: PythonExtensionApi | undefined;
+/** The command the running server was started with (to restart only when it really changes). */
+let launched: string | undefined;
+let frames: FrameSource | undefined;
+/** bundled/run.py when this build of the extension carries the server (scripts/bundle_server.py). */
+let bundledLauncher: string | undefined;
+
+/**
+ * A window whose extension host runs elsewhere (Remote-SSH, WSL, Dev Containers, Codespaces) or
+ * in a browser (code-server, vscode.dev): there `machine` and `machine-overridable` settings are
+ * read from the remote machine's settings, and the User tab shows them greyed out.
+ */
+export function isRemoteWindow(): boolean {
+  const web = vscode.UIKind?.Web;
+  return Boolean(vscode.env.remoteName) || (web !== undefined && vscode.env.uiKind === web);
+}
+
+/** Opens the settings editor where `sdformat.server.command` can be edited in this window. */
+async function openCommandSettings(): Promise<void> {
+  if (isRemoteWindow()) {
+    try {
+      await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: COMMAND_SETTING });
+      return;
+    } catch (error) {
+      output.appendLine(`Could not open the remote settings: ${String(error)}`);
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.openSettings', COMMAND_SETTING);
+}
 
 function variableContext(): VariableContext {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -91,7 +123,11 @@ function variableContext(): VariableContext {
 function serverSettings(): ServerSettings {
   const section = vscode.workspace.getConfiguration('sdformat');
   return buildServerSettings(
-    { resourcePaths: section.get('resourcePaths'), debounceMs: section.get('debounceMs') },
+    {
+      resourcePaths: section.get('resourcePaths'),
+      debounceMs: section.get('debounceMs'),
+      inlayHints: { enabled: section.get('inlayHints.enabled'), angles: section.get('inlayHints.angles') },
+    },
     variableContext(),
   );
 }
@@ -144,7 +180,7 @@ async function showStartFailure(error: unknown): Promise<void> {
   }
   const choice = await vscode.window.showErrorMessage(message, OPEN_SETTINGS, SHOW_OUTPUT);
   if (choice === OPEN_SETTINGS) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'sdformat.server');
+    await openCommandSettings();
   } else if (choice === SHOW_OUTPUT) {
     output.show(true);
   }
@@ -181,12 +217,14 @@ async function startClient(): Promise<void> {
       setting: config.get('server.command'),
       pythonCommand: await pythonCommandFromExtension(),
       variables: variableContext(),
+      bundledLauncher,
     });
   } catch (error) {
     await showStartFailure(error);
     return;
   }
   const cwd = variableContext().workspaceFolder;
+  launched = JSON.stringify([sc.command, ...sc.args]);
   output.appendLine(`Starting: ${formatCommand(sc)} (${sc.source})`);
 
   const problem = await preflight(sc, { cwd });
@@ -259,6 +297,7 @@ async function startClient(): Promise<void> {
     }
     newClient.quiet = false;
     output.appendLine('Server started.');
+    frames?.schedule(0);
   } catch (error) {
     const explained = await explainFailure(error, sc);
     if (client === newClient) {
@@ -330,18 +369,69 @@ async function convertToUrdf(): Promise<void> {
   }
 }
 
+/**
+ * After a change of `sdformat.server.*`: restart when the command to run changed (or the server is
+ * not running). In a remote window a change in the User settings does not apply to this
+ * machine-overridable setting (VS Code reads it from the remote machine): say so instead of
+ * restarting the same command.
+ */
+async function restartIfCommandChanged(): Promise<void> {
+  let next: string | undefined;
+  try {
+    const sc = resolveServerCommand({
+      setting: vscode.workspace.getConfiguration('sdformat').get('server.command'),
+      pythonCommand: await pythonCommandFromExtension(),
+      variables: variableContext(),
+      bundledLauncher,
+    });
+    next = JSON.stringify([sc.command, ...sc.args]);
+  } catch {
+    next = undefined; // a bad value: the restart reports it
+  }
+  if (next !== undefined && next === launched && client && client.state === State.Running) {
+    output.appendLine(`${COMMAND_SETTING} changed, but the command that applies in this window did not: the server keeps running.`);
+    if (isRemoteWindow()) {
+      const choice = await vscode.window.showInformationMessage(
+        `${COMMAND_SETTING} is read from this remote machine's settings in a remote window; a value in your User settings does not apply here. Set it in the Remote settings.`,
+        OPEN_SETTINGS,
+      );
+      if (choice === OPEN_SETTINGS) {
+        await openCommandSettings();
+      }
+    }
+    return;
+  }
+  await restart();
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(CLIENT_NAME);
+  const launcher = context.extensionPath ? path.join(context.extensionPath, 'bundled', 'run.py') : undefined;
+  bundledLauncher = launcher && fs.existsSync(launcher) ? launcher : undefined;
   context.subscriptions.push(output);
 
+  frames = new FrameSource(() => (client && client.state === State.Running ? client : undefined));
+  const preview = new FramePreview(context.extensionUri, frames, (line) => output.appendLine(line));
+  const tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: new FrameTreeProvider(frames), showCollapseAll: true });
   context.subscriptions.push(
+    frames,
+    preview,
+    tree,
+    vscode.commands.registerCommand('sdformat.revealFrame', (entry) => revealFrame(entry)),
+    vscode.commands.registerCommand('sdformat.showPreview', () => {
+      preview.show();
+      frames?.schedule(0);
+    }),
+    vscode.commands.registerCommand('sdformat.refreshFrames', () => frames?.refresh()),
+    vscode.commands.registerCommand('sdformat.previewStatus', () => preview.lastRendered),
     vscode.commands.registerCommand('sdformat.restartServer', () => restart()),
     vscode.commands.registerCommand('sdformat.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('sdformat.convertToUrdf', () => convertToUrdf()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('sdformat.server')) {
-        void restart();
-      } else if (event.affectsConfiguration('sdformat.resourcePaths') || event.affectsConfiguration('sdformat.debounceMs')) {
+        void restartIfCommandChanged();
+      } else if (event.affectsConfiguration('sdformat') && !event.affectsConfiguration('sdformat.trace')) {
+        // Every server setting (resourcePaths, debounceMs, inlayHints...) applies without a restart.
         const current = client;
         if (current && current.state === State.Running) {
           void current.sendNotification(DidChangeConfigurationNotification.type, {

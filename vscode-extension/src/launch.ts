@@ -23,7 +23,7 @@ export const COMMAND_SETTING = 'sdformat.server.command';
 export type CommandSetting = string | readonly string[] | null | undefined;
 
 /** Where the server command came from. */
-export type CommandSource = 'setting' | 'python-extension' | 'default';
+export type CommandSource = 'setting' | 'python-extension' | 'default' | 'bundled';
 
 export interface ServerCommand {
   command: string;
@@ -34,6 +34,11 @@ export interface ServerCommand {
 export interface ResolveOptions {
   /** Value of `sdformat.server.command` (string, array of strings, or empty). */
   setting?: unknown;
+  /**
+   * The launcher of the server carried by the extension (bundled/run.py), when this build has
+   * one: it runs with the interpreter below (any python3 >= 3.10), nothing to install.
+   */
+  bundledLauncher?: string;
   /** Interpreter command from the Python extension, e.g. ['/venv/bin/python'] or ['conda', 'run', '-n', 'x', 'python']. */
   pythonCommand?: readonly string[] | undefined;
   /** Defaults to `python3` (`python` on Windows). */
@@ -127,8 +132,10 @@ export function splitCommandLine(line: string, platform: NodeJS.Platform = proce
  * Resolves the command that starts the server:
  * 1. `sdformat.server.command` when set (a string is split like a shell would,
  *    an array is taken word by word);
- * 2. otherwise `<python> -m sdformat_lsp`, where python is the interpreter of
- *    the Python extension when known, else `python3`.
+ * 2. otherwise the server the extension carries (`<python> bundled/run.py`) when
+ *    this build has one;
+ * 3. otherwise `<python> -m sdformat_lsp`.
+ * `<python>` is the interpreter of the Python extension when known, else `python3`.
  * Throws ServerStartError('invalid-setting') for a malformed setting.
  */
 export function resolveServerCommand(options: ResolveOptions = {}): ServerCommand {
@@ -164,6 +171,9 @@ export function resolveServerCommand(options: ResolveOptions = {}): ServerComman
   const fromExtension = options.pythonCommand?.filter((w) => typeof w === 'string' && w !== '');
   const python =
     fromExtension && fromExtension.length > 0 ? [...fromExtension] : [options.defaultPython ?? defaultPythonFor(platform)];
+  if (options.bundledLauncher) {
+    return { command: python[0], args: [...python.slice(1), options.bundledLauncher], source: 'bundled' };
+  }
   return {
     command: python[0],
     args: [...python.slice(1), '-m', SERVER_MODULE],
@@ -459,6 +469,8 @@ function describeSource(sc: ServerCommand): string {
       return ` (from the setting ${COMMAND_SETTING})`;
     case 'python-extension':
       return ' (the interpreter selected in the Python extension)';
+    case 'bundled':
+      return ' (to run the server carried by the extension)';
     default:
       return '';
   }
@@ -500,6 +512,9 @@ export function formatStartFailure(error: unknown): string {
     case 'invalid-setting':
       return `${prefix}${error.message} Example: ["/path/to/python", "-m", "${SERVER_MODULE}"].`;
     case 'command-not-found':
+      if (sc?.source === 'bundled') {
+        return `${prefix}"${error.details.missing}" was not found${describeSource(sc)}. The extension carries the server but needs Python 3.10 or newer: install python3, select an interpreter in the Python extension, ${orSetting}`;
+      }
       if (sc?.source === 'setting') {
         return `${prefix}the command "${error.details.missing}"${describeSource(sc)} was not found. Fix the setting, or clear it to use "python3 -m ${SERVER_MODULE}" after "pip install ${PIP_PACKAGE}".`;
       }
@@ -519,6 +534,9 @@ export function formatStartFailure(error: unknown): string {
           ? `exit code ${error.details.exitCode}`
           : `signal ${error.details.signal ?? 'unknown'}`;
       const last = lastLine(error.details.stderr);
+      if (sc?.source === 'bundled') {
+        return `${prefix}it exited during startup (${status})${last ? `: ${last}` : ''}. See the output for details; ${orSetting}`;
+      }
       return `${prefix}it exited during startup (${status})${last ? `: ${last}` : ''}. See the output for details. If the server is not installed, install it with "${pipInstallFor(sc)}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
     }
   }

@@ -55,6 +55,7 @@ export function expandVariables(value: string, ctx: VariableContext = {}): strin
 export interface ServerSettings {
   resourcePaths: string[];
   debounceMs?: number;
+  inlayHints?: { enabled?: boolean; angles?: 'degrees' | 'radians' };
   [key: string]: unknown;
 }
 
@@ -64,7 +65,8 @@ export interface ServerSettings {
  * or any plain object). `resourcePaths` entries get variables expanded and
  * relative entries are resolved against the first workspace folder; entries that
  * are not non-empty strings are dropped. `debounceMs` is passed on when it is a
- * finite number >= 0. Other keys of the section (e.g. `server`, `trace`) are not
+ * finite number >= 0; `inlayHints` keeps a boolean `enabled` and an `angles` of
+ * `degrees` or `radians`. Other keys of the section (e.g. `server`, `trace`) are not
  * sent: they only concern the client.
  */
 export function buildServerSettings(raw: unknown, ctx: VariableContext = {}): ServerSettings {
@@ -87,6 +89,14 @@ export function buildServerSettings(raw: unknown, ctx: VariableContext = {}): Se
   const debounce = section.debounceMs;
   if (typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0) {
     settings.debounceMs = Math.round(debounce);
+  }
+  const hints = section.inlayHints;
+  if (hints && typeof hints === 'object') {
+    const { enabled, angles } = hints as Record<string, unknown>;
+    const out: NonNullable<ServerSettings['inlayHints']> = {};
+    if (typeof enabled === 'boolean') out.enabled = enabled;
+    if (angles === 'degrees' || angles === 'radians') out.angles = angles;
+    if (Object.keys(out).length > 0) settings.inlayHints = out;
   }
   return settings;
 }

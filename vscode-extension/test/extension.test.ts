@@ -62,13 +62,20 @@ async function waitFor<T>(check: () => T | undefined, ms = 10000): Promise<T> {
   }
 }
 
+/**
+ * The entries the stub server has finished writing. The server appends while
+ * the test polls, so only newline-terminated lines are parsed: a line still
+ * being written is left for the next poll instead of failing JSON.parse.
+ */
 function readLog(file: string): Array<Record<string, any>> {
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  return completeLines(fs.readFileSync(file, 'utf8')).map((l) => JSON.parse(l));
+}
+
+/** The newline-terminated, non-empty lines of `text` (an unterminated tail is dropped). */
+function completeLines(text: string): string[] {
+  const end = text.lastIndexOf('\n');
+  return end < 0 ? [] : text.slice(0, end).split('\n').filter(Boolean);
 }
 
 describe('extension (bundle, mock vscode)', () => {
@@ -78,6 +85,12 @@ describe('extension (bundle, mock vscode)', () => {
       active.restore();
       active = undefined;
     }
+  });
+
+  it('reads only the log lines the server has finished writing', () => {
+    assert.deepEqual(completeLines(''), []);
+    assert.deepEqual(completeLines('{"a":1}\n{"b":'), ['{"a":1}']);
+    assert.deepEqual(completeLines('{"a":1}\n\n{"b":2}\n'), ['{"a":1}', '{"b":2}']);
   });
 
   it('builds the bundle first', () => {
@@ -165,13 +178,62 @@ describe('extension (bundle, mock vscode)', () => {
     assert.ok(methods.includes('shutdown') && methods.includes('exit'), methods.join(', '));
 
     // Changing the command restarts the server with the new command.
-    mock.changeSettings({ 'sdformat.server.command': `${PYTHON} ${STUB} ${log}` });
+    mock.changeSettings({ 'sdformat.server.command': `${PYTHON} ${STUB} ${log} again` });
     await waitFor(() => (readLog(log).filter((e) => e.method === 'initialize').length === 3 ? true : undefined));
 
     assert.equal(mock.messages.length, 0, JSON.stringify(mock.messages));
     await active!.ext.deactivate();
     await waitFor(() => (readLog(log).filter((e) => e.method === 'exit').length === 3 ? true : undefined));
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every server setting applies live; the same command is not restarted', { skip: noPython, timeout: TIMEOUT }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
+    const log = path.join(dir, 'log.jsonl');
+    const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, STUB, log] }, { workspaceFolder: dir });
+    await loadExtension(mock).activate(mock.context);
+    await waitFor(() => readLog(log).find((e) => e.response === 'cfg-1'));
+    mock.changeSettings({ 'sdformat.inlayHints.angles': 'radians', 'sdformat.inlayHints.enabled': false });
+    const change = await waitFor(() => readLog(log).find((e) => e.method === 'workspace/didChangeConfiguration'));
+    assert.deepEqual(change.params.settings.sdformat.inlayHints, { enabled: false, angles: 'radians' });
+    // The same command written differently: nothing to restart (local window: no message either).
+    mock.changeSettings({ 'sdformat.server.command': `${PYTHON} ${STUB} ${log}` });
+    await sleep(500);
+    assert.equal(readLog(log).filter((e) => e.method === 'initialize').length, 1);
+    assert.equal(mock.messages.length, 0, JSON.stringify(mock.messages));
+    await active!.ext.deactivate();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('in a remote window a User-settings change that does not apply says where to set it', { skip: noPython, timeout: TIMEOUT }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
+    const log = path.join(dir, 'log.jsonl');
+    const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, STUB, log] }, { workspaceFolder: dir, remoteName: 'ssh-remote' });
+    mock.onMessage(() => 'Open Settings');
+    await loadExtension(mock).activate(mock.context);
+    await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
+    // VS Code fires the event for the User settings, but the value that applies (the remote's) is unchanged.
+    mock.changeSettings({ 'sdformat.server.command': [PYTHON, STUB, log] });
+    await waitFor(() => (mock.messages.length > 0 ? true : undefined));
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.equal(mock.messages[0].kind, 'info');
+    assert.match(mock.messages[0].message, /Remote settings/);
+    const opened = mock.executed.find((e) => e.command === 'workbench.action.openRemoteSettings');
+    assert.ok(opened, JSON.stringify(mock.executed));
+    assert.deepEqual(opened.args, [{ query: 'sdformat.server.command' }]);
+    assert.equal(readLog(log).filter((e) => e.method === 'initialize').length, 1, 'not restarted');
+    await active!.ext.deactivate();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('in a remote window the error message opens the Remote settings', { timeout: TIMEOUT }, async () => {
+    const mock = createVscodeMock({ 'sdformat.server.command': ['surely-not-a-command-4711'] }, { remoteName: 'wsl' });
+    mock.onMessage(() => 'Open Settings');
+    await loadExtension(mock).activate(mock.context);
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.ok(mock.executed.some((e) => e.command === 'workbench.action.openRemoteSettings'), JSON.stringify(mock.executed));
+    assert.ok(!mock.executed.some((e) => e.command === 'workbench.action.openSettings'));
   });
 
   it('uses the interpreter of the Python extension and follows its changes', { skip: noPython, timeout: TIMEOUT }, async () => {

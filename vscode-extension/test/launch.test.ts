@@ -43,6 +43,19 @@ describe('splitCommandLine', () => {
 });
 
 describe('resolveServerCommand', () => {
+  it('runs the server the extension carries unless a command is configured', () => {
+    assert.deepEqual(resolveServerCommand({ bundledLauncher: '/ext/bundled/run.py', platform: 'linux' }), {
+      command: 'python3',
+      args: ['/ext/bundled/run.py'],
+      source: 'bundled',
+    });
+    assert.deepEqual(resolveServerCommand({ bundledLauncher: '/ext/bundled/run.py', pythonCommand: ['/venv/bin/python'] }).args, [
+      '/ext/bundled/run.py',
+    ]);
+    const configured = resolveServerCommand({ bundledLauncher: '/ext/bundled/run.py', setting: ['sdformat-lsp'] });
+    assert.deepEqual([configured.command, configured.source], ['sdformat-lsp', 'setting']);
+  });
+
   it('defaults to python3 -m sdformat_lsp', () => {
     assert.deepEqual(resolveServerCommand({ platform: 'linux' }), {
       command: 'python3',
@@ -114,6 +127,11 @@ describe('settings', () => {
     );
     assert.deepEqual(buildServerSettings(undefined, ctx), { resourcePaths: [] });
     assert.deepEqual(buildServerSettings({ debounceMs: -1 }, ctx), { resourcePaths: [] });
+    assert.deepEqual(buildServerSettings({ inlayHints: { enabled: false, angles: 'radians' } }, ctx), {
+      resourcePaths: [],
+      inlayHints: { enabled: false, angles: 'radians' },
+    });
+    assert.deepEqual(buildServerSettings({ inlayHints: { enabled: 'no', angles: 'gradians' } }, ctx), { resourcePaths: [] });
   });
 });
 

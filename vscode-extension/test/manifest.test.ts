@@ -51,7 +51,18 @@ describe('package.json', () => {
     assert.deepEqual(props['sdformat.trace.server'].enum, ['off', 'messages', 'verbose']);
     assert.deepEqual(props['sdformat.server.command'].type, ['array', 'string']);
     const commands = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
-    assert.deepEqual(commands, ['sdformat.convertToUrdf', 'sdformat.restartServer', 'sdformat.showOutput']);
+    assert.deepEqual(commands, [
+      'sdformat.convertToUrdf',
+      'sdformat.refreshFrames',
+      'sdformat.restartServer',
+      'sdformat.revealFrame',
+      'sdformat.showOutput',
+      'sdformat.showPreview',
+    ]);
+    for (const key of ['sdformat.inlayHints.enabled', 'sdformat.inlayHints.angles']) {
+      assert.ok(props[key], key);
+    }
+    assert.ok(pkg.contributes.views.explorer.some((v: { id: string }) => v.id === 'sdformat.frames'));
     const extension = fs.readFileSync(path.join(ROOT, 'src', 'extension.ts'), 'utf8');
     for (const command of commands) {
       assert.ok(extension.includes(`'${command}'`), `${command} registered in extension.ts`);
@@ -68,7 +79,7 @@ describe('package.json', () => {
   });
 
   it('keeps the launch logic free of the vscode API', () => {
-    for (const file of ['launch.ts', 'settings.ts']) {
+    for (const file of ['launch.ts', 'settings.ts', 'frameModel.ts']) {
       const source = fs.readFileSync(path.join(ROOT, 'src', file), 'utf8');
       assert.doesNotMatch(source, /from\s+['"]vscode(-languageclient[^'"]*)?['"]|require\(['"]vscode/, file);
     }

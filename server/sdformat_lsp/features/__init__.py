@@ -2,18 +2,55 @@
 
 Protocol-agnostic on purpose: offsets in, frozen dataclasses out. The LSP
 server converts offsets to positions and these results to lsprotocol types.
+Each module here imports only :mod:`sdformat_lsp.queries` and the layers
+below, never another feature; where two features answer the same request
+(hover, completion), the order in which they are asked is decided here.
 """
 
+from __future__ import annotations
+
+from ..queries.frames import CursorTarget, target_at
+from ..queries.includes import offered_frames
+from ..queries.results import CompletionItem, CompletionList, HoverResult, Location, TextEdit
+from ..semantics.analysis import Analysis
+from ..text import Span
 from .code_actions import CodeAction, code_actions
-from .common import CursorTarget, Location, TextEdit, target_at
-from .completion import CompletionItem, CompletionList, complete, frame_detail
+from .completion import frame_complete, frame_detail
 from .definition import definition
-from .hover import HoverResult, hover
-from .include_info import include_hover, offered_frames
+from .hover import frame_hover
+from .include_info import include_hover
 from .links import DocumentLink, document_links
 from .references import references
 from .rename import RenameError, prepare_rename, rename, rename_refusal
+from .schema_completion import schema_complete
+from .schema_hover import schema_hover
 from .symbols import Symbol, document_symbols
+from .urdf_completion import urdf_complete
+
+
+def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
+    """On an ``<include>`` (its tags, ``<uri>``, ``<name>``) what it brings in; on a frame
+    name, a frame reference or a ``<pose>`` the resolved pose; elsewhere, on a tag or
+    attribute name, what the schema says."""
+    found = include_hover(analysis, offset, markdown)
+    if found is None and analysis.graphs is not None:
+        found = frame_hover(analysis, offset, markdown)
+    if found is None:
+        found = schema_hover(analysis, offset, markdown)
+    return found
+
+
+def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
+    """Frame names legal at ``offset`` in a frame reference; elsewhere what the schema
+    allows there, as snippets when ``snippets``; in a URDF its link and joint names."""
+    offset = max(0, min(offset, len(analysis.text)))
+    if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
+        return urdf_complete(analysis, offset)
+    found = frame_complete(analysis, offset, details)
+    if found is None:
+        found = schema_complete(analysis, offset, snippets)
+    return found if found is not None else CompletionList([], Span(offset, offset))
+
 
 __all__ = [
     "CodeAction", "CompletionItem", "CompletionList", "CursorTarget", "DocumentLink", "HoverResult", "Location", "RenameError",

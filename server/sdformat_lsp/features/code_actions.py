@@ -14,7 +14,7 @@ from ..diagnostics import Diagnostic
 from ..semantics.analysis import Analysis
 from ..semantics.suppressions import FILE_WIDE, INVALID, NEXT_LINE, UNUSED, find_suppressions, suppression_comment
 from ..text import Span
-from .common import TextEdit
+from ..queries.results import TextEdit
 
 DUPLICATE_NAME = "DUPLICATE_NAME"
 

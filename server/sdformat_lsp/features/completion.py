@@ -27,7 +27,8 @@ from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Scope
 from ..text import Span
 from ..xml import XmlElement
-from .common import attached_summary, enclosing_scope, format_numbers, node_for_element, scope_of_element
+from ..queries.results import CompletionItem, CompletionList
+from ..queries.frames import attached_summary, enclosing_scope, format_numbers, node_for_element, scope_of_element
 
 _WINDOW = 8000  # how far back to look for the start of the tag the cursor is in
 _ATTR_BEFORE_QUOTE = re.compile(r"([A-Za-z_][\w.:-]*)\s*=\s*$")  # searched in a short stretch only
@@ -50,50 +51,24 @@ _ATTR_ROLES = {
 
 
 @dataclass(frozen=True, slots=True)
-class CompletionItem:
-    label: str
-    kind: str  # link, joint, frame, model, world; element, attribute, value (schema items)
-    detail: str
-    sort_text: str
-    insert_text: str | None = None  # what to insert instead of the label
-    snippet: bool = False  # insert_text is in snippet syntax ($1, ${2|a,b|})
-    documentation: str | None = None  # plain text
-    filter_text: str | None = None
-    deprecated: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class CompletionList:
-    items: list[CompletionItem] = field(default_factory=list)
-    replace_span: Span = Span(0, 0)  # the reference text around the cursor that an item replaces
-
-
-@dataclass(frozen=True, slots=True)
 class _Context:
     role: str
     element: XmlElement  # the element carrying the attribute, or whose text is the reference
     value_start: int  # where the reference text starts
 
 
-def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
-    """Frame names legal at ``offset`` in a frame reference; elsewhere what the schema
-    allows there (see :mod:`.schema_completion`), as snippets when ``snippets``.
+def frame_complete(analysis: Analysis, offset: int, details: bool = True) -> CompletionList | None:
+    """Frame names legal at ``offset`` in a frame reference; None elsewhere (where
+    :mod:`.schema_completion` offers what the schema allows).
 
     With ``details=False`` frame items carry no detail (resolved pose and link):
     a client that resolves items asks for it per item (:func:`frame_detail`),
     which keeps a list of thousands of frames cheap to build and to send.
     """
     offset = max(0, min(offset, len(analysis.text)))
-    if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
-        from .urdf_completion import urdf_complete
-
-        return urdf_complete(analysis, offset)
     ctx = _context(analysis, offset)
     if ctx is None:
-        from .schema_completion import schema_complete  # it builds on this module's types
-
-        found = schema_complete(analysis, offset, snippets)
-        return found if found is not None else CompletionList([], Span(offset, offset))
+        return None  # not in a frame reference: the schema's completion answers
     span = _word(analysis.text, offset, ctx.value_start)
     if analysis.graphs is None:
         return CompletionList([], span)

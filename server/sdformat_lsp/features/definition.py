@@ -8,7 +8,8 @@ model at a time; ``__model__`` goes to its model's name and ``world`` to the
 from __future__ import annotations
 
 from ..semantics.analysis import Analysis
-from .common import Location, definition_location, target_at
+from ..queries.frames import definition_location, target_at
+from ..queries.results import Location
 
 
 def definition(analysis: Analysis, offset: int) -> list[Location]:

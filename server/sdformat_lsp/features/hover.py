@@ -1,6 +1,7 @@
 """Hover: the resolved pose of the frame under the cursor.
 
-(On other tag and attribute names the schema's facts: see :mod:`.schema_hover`.)
+(On includes see :mod:`.include_info`, on other tag and attribute names the
+schema's facts :mod:`.schema_hover`; :func:`sdformat_lsp.features.hover` picks.)
 
 What people need when reading an SDFormat file is the answer the frame
 graphs compute: where a frame actually is (relative to its model and, in a
@@ -12,7 +13,6 @@ numbers are expressed in.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ..model.builder import Builder, version_tuple
 from ..semantics.analysis import Analysis
@@ -20,7 +20,8 @@ from ..semantics.frames import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Sco
 from ..semantics.pose import Transform, transform_of
 from ..text import Span
 from ..xml import XmlElement
-from .common import (
+from ..queries.results import HoverResult, Writer
+from ..queries.frames import (
     CursorTarget,
     attached_summary,
     enclosing_scope,
@@ -32,61 +33,11 @@ from .common import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HoverResult:
-    text: str
-    span: Span
-
-
-class _Writer:
-    """Paragraphs of markdown or plain text from the same calls."""
-
-    def __init__(self, markdown: bool) -> None:
-        self.markdown = markdown
-        self.blocks: list[str] = []
-
-    def code(self, s: str) -> str:
-        if not self.markdown:
-            return s
-        fence = "``" if "`" in s else "`"
-        pad = " " if "`" in s else ""
-        return f"{fence}{pad}{s}{pad}{fence}"
-
-    def bold(self, s: str) -> str:
-        return f"**{s}**" if self.markdown else s
-
-    def para(self, s: str) -> None:
-        self.blocks.append(s)
-
-    def items(self, title: str, rows: list[str]) -> None:
-        bullet = "- " if self.markdown else "  "
-        self.blocks.append("\n".join([title, *(bullet + r for r in rows)]))
-
-    def text(self) -> str:
-        return "\n\n".join(self.blocks)
-
-
-def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
-    """Hover text for a frame name, a frame reference or a ``<pose>`` at ``offset``;
-    on an ``<include>`` (its tags, ``<uri>``, ``<name>``) what it brings in (:mod:`.include_info`);
-    elsewhere, on a tag or attribute name, what the schema says (:mod:`.schema_hover`)."""
-    from .include_info import include_hover  # it builds on this module's types
-
-    found = include_hover(analysis, offset, markdown)
-    if found is None and analysis.graphs is not None:
-        found = _frame_hover(analysis, offset, markdown)
-    if found is None:
-        from .schema_hover import schema_hover  # it builds on this module's types
-
-        found = schema_hover(analysis, offset, markdown)
-    return found
-
-
-def _frame_hover(analysis: Analysis, offset: int, markdown: bool) -> HoverResult | None:
+def frame_hover(analysis: Analysis, offset: int, markdown: bool) -> HoverResult | None:
     """Hover text for a frame name, a frame reference or a ``<pose>`` at ``offset``."""
     target = target_at(analysis, offset)
     if target is not None:
-        w = _Writer(markdown)
+        w = Writer(markdown)
         if target.node is None:
             _unresolved(w, target)
         else:
@@ -95,7 +46,7 @@ def _frame_hover(analysis: Analysis, offset: int, markdown: bool) -> HoverResult
     pose_el, span = _pose_at(analysis, offset)
     if pose_el is None or span is None:
         return None
-    w = _Writer(markdown)
+    w = Writer(markdown)
     owner = pose_el.parent
     node = node_for_element(analysis, owner) if owner is not None else None
     if node is not None and node.scope is not None:
@@ -133,7 +84,7 @@ _PROBLEMS = {
 }
 
 
-def _unresolved(w: _Writer, target: CursorTarget) -> None:
+def _unresolved(w: Writer, target: CursorTarget) -> None:
     res = target.resolution
     role = res.ref.role if res is not None else "reference"
     shown = w.code(target.text) if target.text else "(empty)"
@@ -159,7 +110,7 @@ def _why_unresolved(res: Resolution | None, target: CursorTarget) -> str:
     return f"there is no {thing} '{target.text}' in {what} (references only reach the current scope and models nested in it)"
 
 
-def _scope_frame(w: _Writer, scope: Scope) -> str:
+def _scope_frame(w: Writer, scope: Scope) -> str:
     if scope.kind == "world":
         return w.code("world")
     root = _urdf_root_link(scope)
@@ -182,7 +133,7 @@ def _urdf_root_link(scope: Scope) -> str | None:
     return next((link.name for link in model.links if link.pose.relative_to is None), None)
 
 
-def _transform_rows(w: _Writer, t: Transform) -> list[str]:
+def _transform_rows(w: Writer, t: Transform) -> list[str]:
     rpy = t.rpy
     deg = tuple(math.degrees(a) for a in rpy)
     return [
@@ -203,7 +154,7 @@ def _relative(analysis: Analysis, node: FrameNode, base: FrameNode | None) -> Tr
     return b.inverse() * a
 
 
-def _frame(w: _Writer, analysis: Analysis, node: FrameNode, written_in: Scope | None) -> None:
+def _frame(w: Writer, analysis: Analysis, node: FrameNode, written_in: Scope | None) -> None:
     """Kind, name, resolved poses, relative_to chain and attached link of ``node``."""
     g = analysis.graphs
     assert g is not None
@@ -251,12 +202,12 @@ def _chain_name(g, scope: Scope, n: FrameNode) -> str:
 
 def frame_hover_text(analysis: Analysis, node: FrameNode, markdown: bool = True) -> str:
     """The hover text of ``node`` (as on its name or on any reference to it)."""
-    w = _Writer(markdown)
+    w = Writer(markdown)
     _frame(w, analysis, node, node.scope)
     return w.text()
 
 
-def _attachment(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
+def _attachment(w: Writer, analysis: Analysis, node: FrameNode) -> None:
     what, why = attached_summary(analysis, node)
     if what is not None:
         w.para(f"Attached to: {w.code(what)}")
@@ -264,7 +215,7 @@ def _attachment(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
         w.para(f"Not attached to a link: {why}.")
 
 
-def _written_pose(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
+def _written_pose(w: Writer, analysis: Analysis, node: FrameNode) -> None:
     """The ``<pose>`` as written, and the frame its numbers are expressed in."""
     scope = node.scope
     base = node.relative_to
@@ -285,7 +236,7 @@ def _written_pose(w: _Writer, analysis: Analysis, node: FrameNode) -> None:
     w.items("As written:", _transform_rows(w, node.transform))
 
 
-def _element_pose(w: _Writer, analysis: Analysis, pose_el: XmlElement) -> None:
+def _element_pose(w: Writer, analysis: Analysis, pose_el: XmlElement) -> None:
     """A pose that is not a frame's own (a visual's, a sensor's): written and resolved."""
     g = analysis.graphs
     assert g is not None
@@ -331,4 +282,4 @@ def _element_pose(w: _Writer, analysis: Analysis, pose_el: XmlElement) -> None:
             w.items(f"Relative to {w.code('world')}:", _transform_rows(w, b * written))
 
 
-__all__ = ["HoverResult", "frame_hover_text", "hover"]
+__all__ = ["HoverResult", "frame_hover", "frame_hover_text"]

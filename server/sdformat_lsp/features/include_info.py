@@ -14,113 +14,20 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from ..semantics.analysis import Analysis
-from ..semantics.frames import MODEL_FRAME, FrameNode, Scope
+from ..semantics.frames import MODEL_FRAME, FrameNode
 from ..semantics.includes import IncludeRecord
-from ..text import Span
-from .common import attached_summary, format_numbers
+from ..queries.frames import attached_summary, format_numbers
+from ..queries.includes import include_at, include_scope, including_frame, offered_frames
+from ..queries.results import HoverResult, Writer
 
-if TYPE_CHECKING:
-    from .hover import HoverResult, _Writer
 
 POSED_FRAMES = 8  # frames listed with their poses
 NAMED_FRAMES = 24  # frames listed (names only) after those
 SEARCHED_SHOWN = 12  # places listed for an include that was not found
 
 _SCHEMES = {"model": "model://", "package": "package://", "fuel": "Fuel", "file": "file://"}
-
-
-def include_at(analysis: Analysis, offset: int) -> tuple[IncludeRecord, Span] | None:
-    """The include whose start or end tag, ``<uri>`` or ``<name>`` is at ``offset``, and the span hovered."""
-    el = analysis.xml.element_at(offset)
-    if el is None:
-        return None
-    inc_el = el if el.tag == "include" else (el.parent if el.tag in ("uri", "name") and el.parent is not None and el.parent.tag == "include" else None)
-    if inc_el is None:
-        return None
-    rec = next((r for r in analysis.includes or () if r.include.element is inc_el), None)
-    if rec is None:
-        return None
-    if el is inc_el:
-        for span in (el.tag_span, el.end_tag_span):
-            if span is not None and span.contains(offset):
-                return rec, span
-        return None  # between the children of <include>: nothing in particular
-    text = el.text_span
-    if text is not None and text.start <= offset <= text.end and text.end > text.start:
-        return rec, text
-    for span in (el.tag_span, el.end_tag_span):
-        if span is not None and span.contains(offset):
-            return rec, span
-    return rec, el.span
-
-
-def include_scope(analysis: Analysis, rec: IncludeRecord) -> Scope | None:
-    """The scope the included model opens (for ``merge="true"``: the view of the merged entities)."""
-    g = analysis.graphs
-    if g is None:
-        return None
-    for inc, scope in g.included:
-        if inc is rec.include:
-            return scope
-    return None
-
-
-def _merged(scope: Scope) -> bool:
-    return scope.node is not None and scope.node.kind == "frame"  # the proxy frame stands for the model
-
-
-def including_frame(scope: Scope) -> FrameNode | None:
-    """The frame of the scope that holds the include (its ``__model__``, or the world)."""
-    if _merged(scope):
-        owner = scope.node.scope if scope.node is not None else None
-    else:
-        owner = scope.parent
-    return owner.node if owner is not None else None
-
-
-def offered_frames(analysis: Analysis, rec: IncludeRecord) -> list[tuple[str, FrameNode]]:
-    """The frames the included model adds, named as references from the including scope write them.
-
-    ``NAME::frame`` for a plain include (nested models as ``NAME::inner::frame``);
-    the bare names for ``merge="true"``. ``__model__`` aliases and the proxy
-    frames of merged includes are left out.
-    """
-    scope = include_scope(analysis, rec)
-    if scope is None:
-        return []
-    out: list[tuple[str, FrameNode]] = []
-    if _merged(scope):
-        for name, node in list(scope.frames.items()):
-            if name == MODEL_FRAME or not _shown(name) or not _brought_by(analysis, node, scope):
-                continue
-            out.append((name, node))
-            if node.kind == "model" and node.inner is not None:
-                out.extend((f"{name}::{n}", nn) for n, nn in node.inner.nested_frames() if _shown(n))
-        return out
-    prefix = f"{scope.name}::"
-    return [(prefix + n, node) for n, node in scope.nested_frames() if _shown(n)]
-
-
-def _brought_by(analysis: Analysis, node: FrameNode, view: Scope) -> bool:
-    """Whether ``node`` came in through the merge ``view`` (directly, or through a merge inside it)."""
-    g = analysis.graphs
-    s = node.scope
-    while s is not None:
-        if s is view:
-            return True
-        into = g.merged_into.get(id(s)) if g is not None else None
-        if into is None:
-            return False
-        s = into[1]
-    return False
-
-
-def _shown(name: str) -> bool:
-    last = name.rsplit("::", 1)[-1]
-    return last != MODEL_FRAME and not (last.startswith("_merged__") and last.endswith("__model__"))
 
 
 def _relative(analysis: Analysis, node: FrameNode, base: FrameNode | None):
@@ -133,7 +40,7 @@ def _relative(analysis: Analysis, node: FrameNode, base: FrameNode | None):
     return b.inverse() * a
 
 
-def _base_label(w: "_Writer", base: FrameNode | None) -> str:
+def _base_label(w: Writer, base: FrameNode | None) -> str:
     if base is None:
         return "its parent"
     if base.kind == "world":
@@ -142,7 +49,7 @@ def _base_label(w: "_Writer", base: FrameNode | None) -> str:
     return f"{w.code(MODEL_FRAME)} of model {w.code(name)}"
 
 
-def how_found(w: "_Writer", analysis: Analysis, rec: IncludeRecord) -> str:
+def how_found(w: Writer, analysis: Analysis, rec: IncludeRecord) -> str:
     """One sentence: where the URI was found."""
     lk = rec.lookup
     uri = w.code(rec.include.uri.text) if rec.include.uri is not None else "the include"
@@ -161,7 +68,7 @@ def how_found(w: "_Writer", analysis: Analysis, rec: IncludeRecord) -> str:
     return f"{uri}: found in the search directory {w.code(where)}"
 
 
-def describe_include(w: "_Writer", analysis: Analysis, rec: IncludeRecord) -> None:
+def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     """The paragraphs of the include hover."""
     inc = rec.include
     uri = inc.uri.text if inc.uri is not None else ""
@@ -224,7 +131,7 @@ def describe_include(w: "_Writer", analysis: Analysis, rec: IncludeRecord) -> No
     w.items(f"Frames it offers ({len(frames)}; poses relative to {_base_label(w, base)}):", rows)
 
 
-def _no_model(w: "_Writer", rec: IncludeRecord) -> None:
+def _no_model(w: Writer, rec: IncludeRecord) -> None:
     doc = rec.analysis.document if rec.analysis is not None else None
     if doc is not None and doc.others:
         w.para(f"It brings in an {w.code('<' + doc.others[0].tag + '>')}, which has no frames.")
@@ -232,7 +139,7 @@ def _no_model(w: "_Writer", rec: IncludeRecord) -> None:
         w.para("It brings in no model (see the diagnostic on the <uri>).")
 
 
-def _unresolved(w: "_Writer", analysis: Analysis, rec: IncludeRecord) -> None:
+def _unresolved(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     inc = rec.include
     lk = rec.lookup
     span = inc.uri.span if inc.uri is not None else inc.element.tag_span
@@ -256,17 +163,16 @@ def _unresolved(w: "_Writer", analysis: Analysis, rec: IncludeRecord) -> None:
         w.para(f"Add the directory that holds it to the {w.code('resourcePaths')} setting or to {w.code('GZ_SIM_RESOURCE_PATH')}.")
 
 
-def include_hover(analysis: Analysis, offset: int, markdown: bool = True) -> "HoverResult | None":
+def include_hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
     """The hover on an ``<include>`` (its tags, ``<uri>`` or ``<name>``); None elsewhere."""
-    from .hover import HoverResult, _Writer  # hover builds on this module
 
     found = include_at(analysis, offset)
     if found is None:
         return None
     rec, span = found
-    w = _Writer(markdown)
+    w = Writer(markdown)
     describe_include(w, analysis, rec)
     return HoverResult(w.text(), span)
 
 
-__all__ = ["describe_include", "include_at", "include_hover", "include_scope", "offered_frames"]
+__all__ = ["describe_include", "include_hover"]

@@ -15,38 +15,9 @@ for) and the uses written in *this* document; uses inside the included file
 from __future__ import annotations
 
 from ..semantics.analysis import Analysis
-from ..semantics.frames import WORLD_SENTINEL, FrameNode
-from .common import Location, definition_location, local_resolutions, segments, target_at
-
-
-def _is_world(n: FrameNode) -> bool:
-    return n is WORLD_SENTINEL or n.kind == "world"
-
-
-def _same(a: FrameNode | None, b: FrameNode) -> bool:
-    """The world has two faces: its node in a world, the sentinel a model's joint parent resolves to."""
-    return a is not None and (a is b or (_is_world(a) and _is_world(b)))
-
-
-def reference_spans(analysis: Analysis, node: FrameNode, aliases: bool = True) -> list[Location]:
-    """Spans of this document that name ``node``: one segment per reference, in document order.
-
-    With ``aliases`` a reference that reaches ``node`` only through ``__model__``
-    or ``world`` contributes that segment; without, only segments spelling its name do.
-    """
-    out: list[Location] = []
-    world = _is_world(node)
-    for res in local_resolutions(analysis):
-        if not _same(res.target, node) and (world or node.name not in res.ref.text):
-            continue  # cheap test first: a world has as many references as it has frames
-        segs = segments(res)
-        named = [] if world else [s for s in segs if _same(s.node, node) and s.text == node.name]
-        if named:
-            out.extend(Location(None, s.span) for s in named)
-        elif aliases and segs and _same(segs[-1].node, node):
-            out.append(Location(None, segs[-1].span))
-    out.sort(key=lambda l: l.span.start)
-    return out
+from ..queries.frames import definition_location, target_at
+from ..queries.references import reference_spans
+from ..queries.results import Location
 
 
 def references(analysis: Analysis, offset: int, include_declaration: bool = True) -> list[Location]:
@@ -65,4 +36,4 @@ def references(analysis: Analysis, offset: int, include_declaration: bool = True
     return out
 
 
-__all__ = ["reference_spans", "references"]
+__all__ = ["references"]

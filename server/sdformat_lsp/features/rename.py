@@ -20,8 +20,9 @@ from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode
 from ..text import Span
 from ..xml import XmlElement
-from .common import CursorTarget, TextEdit, definition_location, name_from, target_at
-from .references import reference_spans
+from ..queries.frames import CursorTarget, definition_location, name_from, target_at
+from ..queries.references import reference_spans
+from ..queries.results import TextEdit
 
 _RESERVED = re.compile(r"^__.*__$")
 _FORBIDDEN = re.compile(r"[\s\"'<>&]")

@@ -1,11 +1,11 @@
 """Completion from the schema: child elements, attribute names, enumerated values.
 
-Used by :func:`~sdformat_lsp.features.completion.complete` when the cursor is
+Used by :func:`~sdformat_lsp.features.complete` when the cursor is
 not in a frame reference (frame names keep priority there). The schema is the
 declared version's (the newest one when the version is missing or unknown).
 
 Contexts, all read from the raw text before the cursor (see
-:func:`~sdformat_lsp.features.schema_info.cursor_context`):
+:func:`~sdformat_lsp.queries.schema.cursor_context`):
 
 * ``<`` or ``<li`` in an element's content: the children that element may
   have, required ones first, once-only children already present left out;
@@ -14,7 +14,7 @@ Contexts, all read from the raw text before the cursor (see
 * white space inside a start tag (``<joint name="j" |``): the attributes the
   element may still have, required ones first;
 * inside an attribute value, or the text of an element: the enumerated
-  values of :data:`~sdformat_lsp.features.schema_info.ENUMS` or true/false
+  values of :data:`~sdformat_lsp.queries.schema.ENUMS` or true/false
   for a value of type bool.
 
 An element item inserts a snippet (when the client takes snippets) with its
@@ -32,8 +32,8 @@ from ..semantics.analysis import Analysis
 from ..spec import AttributeSpec, ElementSpec, Schema, version_key
 from ..spec.schema import MANDATORY
 from ..text import Span
-from .completion import CompletionItem, CompletionList
-from .schema_info import (
+from ..queries.results import CompletionItem, CompletionList
+from ..queries.schema import (
     LEGACY,
     ROOT_TAGS,
     CursorContext,

@@ -13,13 +13,12 @@ version lacks is described from the nearest version that has it, saying so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..semantics.analysis import Analysis
 from ..spec import schema_for
 from ..text import Span
 from ..xml import XmlElement
-from .schema_info import (
+from ..queries.results import HoverResult, Writer
+from ..queries.schema import (
     ROOT_TAGS,
     attribute_need,
     bounds,
@@ -34,14 +33,9 @@ from .schema_info import (
     versions_text,
 )
 
-if TYPE_CHECKING:
-    from .hover import HoverResult, _Writer
 
-
-def schema_hover(analysis: Analysis, offset: int, markdown: bool = True) -> "HoverResult | None":
+def schema_hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
     """Schema facts for the tag or attribute name at ``offset``; None elsewhere."""
-    from .hover import HoverResult, _Writer  # hover builds on this module
-
     found = _name_at(analysis, offset)
     if found is None:
         return None
@@ -63,7 +57,7 @@ def schema_hover(analysis: Analysis, offset: int, markdown: bool = True) -> "Hov
         assert schema is not None
         spec = spec_at(schema, path)
     assert spec is not None
-    w = _Writer(markdown)
+    w = Writer(markdown)
     if attr is None:
         w.para(f"{w.bold(w.code(f'<{el.tag}>'))} element · SDFormat {declared}")
     else:
@@ -109,7 +103,7 @@ def schema_hover(analysis: Analysis, offset: int, markdown: bool = True) -> "Hov
     return HoverResult(w.text(), span)
 
 
-def _rows(w: "_Writer", rows: list[str]) -> list[str]:
+def _rows(w: Writer, rows: list[str]) -> list[str]:
     bullet = "- " if w.markdown else ""
     return [bullet + r for r in rows]
 

@@ -15,7 +15,7 @@ import re
 
 from ..semantics.analysis import Analysis
 from ..text import Span
-from .completion import CompletionItem, CompletionList
+from ..queries.results import CompletionItem, CompletionList
 
 _WINDOW = 4000
 _ATTR = re.compile(r"<([A-Za-z_][\w.-]*)\b[^<>]*?\b([A-Za-z_][\w.-]*)\s*=\s*([\"'])([^\"'<>]*)$")

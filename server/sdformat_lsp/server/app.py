@@ -33,6 +33,7 @@ from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded, log_fault
 from .commands import register_commands
 from .formatting import register_formatting
+from .editing import register_editing
 from .handlers import register_features
 from .logs import ClientLogHandler
 from .project_config import CONFIG_GLOBS, ProjectConfigs, show_error
@@ -111,6 +112,7 @@ class SdformatLanguageServer(LanguageServer):
         self.root_dir: str | None = None
         self.workspace_dirs: list[str] = []  # every workspace folder (the root when the client sends none)
         self._model_roots: tuple[str, ...] | None = None
+        self.workspace_index: Any = None  # set by register_editing: the workspace's files for workspace symbols
         self._init_settings = Parsed()
         self._client_settings = Parsed()
         self.settings = Settings()
@@ -331,6 +333,11 @@ class SdformatLanguageServer(LanguageServer):
             doc.touch()
             self.scheduler.schedule(doc, immediate=True)
 
+    def refresh_inlay_hints(self) -> None:
+        """Inlay hint settings apply at once: clients that can be told to ask again are told."""
+        if get_capability(self.client_capabilities, "workspace.inlay_hint.refresh_support", False):
+            self.workspace_inlay_hint_refresh(None)
+
     def refresh_pulled_diagnostics(self) -> None:
         """Pull clients learn about re-checked documents only if they can be told to ask again."""
         if self.pull_diagnostics and get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support", False):
@@ -344,7 +351,8 @@ class SdformatLanguageServer(LanguageServer):
                 # Clients without workspace/configuration (or without such a
                 # section) send the settings themselves.
                 pulled = settings_mod.parse(sent, base_dir=self.root_dir)
-            self.apply_settings(client=pulled)
+            if self.apply_settings(client=pulled):
+                self.refresh_inlay_hints()
         except Exception as exc:
             log_fault("updating the settings", exc)
         finally:
@@ -594,3 +602,4 @@ def _register(server: SdformatLanguageServer) -> None:
     register_features(server)
     register_commands(server)
     register_formatting(server)
+    register_editing(server)

@@ -28,6 +28,8 @@ class Settings:
     resource_paths: tuple[str, ...] = ()
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     max_document_mb: float = DEFAULT_MAX_BYTES / MB  # 0: no limit
+    inlay_hints: bool = True  # inlayHints.enabled: resolved poses after each <pose>
+    inlay_degrees: bool = True  # inlayHints.angles: "degrees" (default) or "radians"
 
     @property
     def max_document_bytes(self) -> int | None:
@@ -113,7 +115,35 @@ def parse(raw: Any, *, base_dir: str | None = None) -> Parsed:
         else:
             values["max_document_mb"] = float(mb)
 
+    if "inlayHints" in section:
+        _inlay_hints(section["inlayHints"], values, problems)
+
     return Parsed(values, tuple(problems))
+
+
+ANGLE_UNITS = ("degrees", "radians")
+
+
+def _inlay_hints(raw: Any, values: dict[str, Any], problems: list[str]) -> None:
+    """``inlayHints``: ``{"enabled": bool, "angles": "degrees" | "radians"}`` (either key may be absent)."""
+    if raw is None:
+        return
+    if isinstance(raw, bool):  # a shorthand some clients' users will write
+        values["inlay_hints"] = raw
+        return
+    if not isinstance(raw, Mapping):
+        problems.append(f"inlayHints must be an object, not {type(raw).__name__}")
+        return
+    enabled = raw.get("enabled")
+    if isinstance(enabled, bool):
+        values["inlay_hints"] = enabled
+    elif enabled is not None:
+        problems.append(f"inlayHints.enabled must be true or false, not {enabled!r}")
+    angles = raw.get("angles")
+    if angles in ANGLE_UNITS:
+        values["inlay_degrees"] = angles == "degrees"
+    elif angles is not None:
+        problems.append(f"inlayHints.angles must be one of {', '.join(ANGLE_UNITS)}, not {angles!r}; using degrees")
 
 
 def merge(*layers: Parsed) -> Settings:

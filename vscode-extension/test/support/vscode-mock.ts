@@ -96,7 +96,7 @@ export interface ShownMessage {
 /** Creates a fresh mock; `settings` are flat dotted keys, e.g. {'sdformat.server.command': [...]}. */
 export function createVscodeMock(
   settings: Record<string, unknown>,
-  options: { workspaceFolder?: string; extensions?: Record<string, unknown> } = {},
+  options: { workspaceFolder?: string; extensions?: Record<string, unknown>; remoteName?: string } = {},
 ) {
   const messages: ShownMessage[] = [];
   const output: string[] = [];
@@ -150,7 +150,15 @@ export function createVscodeMock(
     EventEmitter,
     Uri,
     CancellationError: class CancellationError extends Error {},
-    env: withFallback('env', { language: 'en', appName: 'mock', machineId: 'x', sessionId: 'y' }),
+    UIKind: { Desktop: 1, Web: 2 },
+    env: withFallback('env', {
+      language: 'en',
+      appName: 'mock',
+      machineId: 'x',
+      sessionId: 'y',
+      remoteName: options.remoteName,
+      uiKind: 1,
+    }),
     window: withFallback('window', {
       showErrorMessage: show('error'),
       showWarningMessage: show('warning'),

@@ -1,4 +1,4 @@
-"""Plain data shared by the features, and what the cursor is on.
+"""What the cursor is on, and the frame facts several features print.
 
 Features take offsets (code points into the document string) and return
 frozen dataclasses; only the protocol layer turns them into LSP objects.
@@ -19,22 +19,7 @@ from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
 from ..text import Span
 from ..xml import XmlElement
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    """A span in this document (``path`` None) or in another file (an included model)."""
-
-    path: str | None
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class TextEdit:
-    """Replace ``span`` of this document by ``new_text``."""
-
-    span: Span
-    new_text: str
+from .results import Location
 
 
 @dataclass(frozen=True, slots=True)

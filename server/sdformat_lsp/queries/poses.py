@@ -1,0 +1,104 @@
+"""Resolved poses as the editor shows them: the hover, the inlay hints and the frame view.
+
+All of them print where a frame (or a posed element such as a visual) is
+relative to the frame of the model that declares it, from the poses the frame
+graphs resolved (:meth:`FrameGraphs.pose`), so that the three never disagree.
+"""
+
+from __future__ import annotations
+
+from ..model.builder import Builder, version_tuple
+from ..model.transform import Transform, transform_of
+from ..semantics.analysis import Analysis
+from ..semantics.frames import WORLD_SENTINEL, FrameNode, Scope
+from ..xml import XmlElement
+from .frames import enclosing_scope
+
+
+def relative_pose(analysis: Analysis, node: FrameNode, base: FrameNode | None) -> Transform | None:
+    """``X_base_node`` from the resolved poses, or None when either does not resolve."""
+    g = analysis.graphs
+    if g is None or base is None:
+        return None
+    a, b = g.pose(node), g.pose(base)
+    if a is None or b is None:
+        return None
+    return b.inverse() * a
+
+
+def pose_in_scope(analysis: Analysis, node: FrameNode) -> Transform | None:
+    """The pose of ``node`` relative to the frame of the scope declaring it (``__model__``, or the world):
+    :meth:`Analysis.pose_in_scope`, which knows where merged entities belong."""
+    if node.scope is None:
+        return None
+    return analysis.pose_in_scope(node)
+
+
+def node_of(analysis: Analysis, el: XmlElement) -> FrameNode | None:
+    """:func:`node_for_element` through an index built once per analysis: the inlay hints and
+    the frame view ask for every element of a large world, and a scan of every node each
+    time would make them quadratic."""
+    index = analysis.__dict__.get("_element_nodes")
+    if index is None:
+        index = {}
+        g = analysis.graphs
+        if g is not None:
+            for n in g.nodes:
+                if n is not WORLD_SENTINEL:
+                    owner = getattr(n.entity, "element", None)
+                    if owner is not None:
+                        index.setdefault(id(owner), n)
+            for inc, scope in g.included:
+                if inc.element is not None and scope.node is not None:
+                    index[id(inc.element)] = scope.node
+        analysis.__dict__["_element_nodes"] = index  # lives and dies with the analysis
+    if el.tag == "include":
+        return index.get(id(el))
+    node = index.get(id(el))
+    return node if node is not None and getattr(node.entity, "element", None) is el else None
+
+
+def carrier_of(analysis: Analysis, el: XmlElement) -> FrameNode | None:
+    """The nearest frame declared by ``el`` or an ancestor (the link of a visual, say)."""
+    for anc in (el, *el.ancestors()):
+        node = node_of(analysis, anc)
+        if node is not None:
+            return node
+    return None
+
+
+def element_pose_in_scope(analysis: Analysis, pose_el: XmlElement) -> tuple[Transform, Scope] | None:
+    """A ``<pose>`` of an element that is not a frame (visual, collision, sensor, light):
+    where it lands relative to the frame of the enclosing model (or world), or None
+    when that does not resolve."""
+    g = analysis.graphs
+    owner = pose_el.parent
+    if g is None or owner is None:
+        return None
+    carrier = carrier_of(analysis, owner)
+    builder = Builder(analysis.xml)
+    builder.version = version_tuple(analysis.version)
+    spec = builder.pose(owner, pose_el)
+    if not spec.valid:
+        return None
+    if carrier is not None and carrier.kind in ("model", "world") and carrier.inner is not None:
+        scope = carrier.inner
+    elif carrier is not None:
+        scope = carrier.scope
+    else:
+        scope = enclosing_scope(analysis, pose_el)
+    if scope is None or scope.node is None:
+        return None
+    base = carrier
+    if spec.relative_to is not None and spec.relative_to.text:
+        res = g.resolve(spec.relative_to, scope, allow_world=scope.kind == "world", record=False)
+        base = res.target if res.target is not WORLD_SENTINEL else (scope.node if scope.kind == "world" else None)
+    if base is None:
+        return None
+    base_pose = relative_pose(analysis, base, scope.node)
+    if base_pose is None:
+        return None
+    return base_pose * transform_of(spec), scope
+
+
+__all__ = ["carrier_of", "element_pose_in_scope", "node_of", "pose_in_scope", "relative_pose"]

@@ -1,0 +1,232 @@
+"""Handlers for the editing aids: inlay hints, colours, folding, selection, highlights,
+linked tag editing, workspace symbols and the ``sdformat/frames`` request.
+
+Thin on purpose, like :mod:`.handlers`: each converts positions with the
+analysis' ``LineIndex`` in the negotiated encoding and calls one function of
+:mod:`sdformat_lsp.features`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from ..features import colors as colors_mod
+from ..features import frame_view as frame_view_mod
+from ..features import highlight as highlight_mod
+from ..features import inlay_hints as inlay_mod
+from ..features import structure as structure_mod
+from ..semantics import Analysis
+from ..text import Span
+from .convert import Place, position, to_offset, to_range, to_span
+from .documents import path_to_uri
+from .faults import guarded
+from .workspace_index import WorkspaceIndex
+
+if TYPE_CHECKING:
+    from .app import SdformatLanguageServer
+
+FRAMES_REQUEST = "sdformat/frames"
+
+_HIGHLIGHT_KINDS = {
+    "read": types.DocumentHighlightKind.Read,
+    "write": types.DocumentHighlightKind.Write,
+    "text": types.DocumentHighlightKind.Text,
+}
+
+
+def register_editing(server: "SdformatLanguageServer") -> None:
+    async def snapshot(uri: str) -> tuple[Analysis, Place] | None:
+        if server.documents.get(uri) is None:
+            return None
+        analysis = await server.scheduler.analysis(uri)
+        if analysis is None:
+            return None
+        return analysis, server.place(uri, analysis)
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    @guarded(types.TEXT_DOCUMENT_INLAY_HINT)
+    async def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | None:
+        if not server.settings.inlay_hints:
+            return None
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place = snap
+        span = to_span(place.lines, params.range, place.encoding)
+        hints = inlay_mod.inlay_hints(analysis, span, degrees=server.settings.inlay_degrees)
+        return [
+            types.InlayHint(
+                position=position(place.lines, h.offset, place.encoding),
+                label=h.label,
+                kind=types.InlayHintKind.Type,
+                tooltip=h.tooltip,
+                padding_left=True,
+            )
+            for h in hints
+        ] or None
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_COLOR)
+    @guarded(types.TEXT_DOCUMENT_DOCUMENT_COLOR)
+    async def document_color(params: types.DocumentColorParams) -> list[types.ColorInformation]:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return []
+        analysis, place = snap
+        return [
+            types.ColorInformation(
+                range=to_range(place.lines, c.span, place.encoding),
+                color=types.Color(red=c.rgba[0], green=c.rgba[1], blue=c.rgba[2], alpha=c.rgba[3]),
+            )
+            for c in colors_mod.document_colors(analysis)
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_COLOR_PRESENTATION)
+    @guarded(types.TEXT_DOCUMENT_COLOR_PRESENTATION)
+    def color_presentation(params: types.ColorPresentationParams) -> list[types.ColorPresentation]:
+        c = params.color
+        text = colors_mod.color_text((c.red, c.green, c.blue, c.alpha))
+        return [types.ColorPresentation(label=text, text_edit=types.TextEdit(range=params.range, new_text=text))]
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    @guarded(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    async def folding_range(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place = snap
+        out: list[types.FoldingRange] = []
+        for f in structure_mod.folding_ranges(analysis):
+            start, end = place.lines.line_of(f.start), place.lines.line_of(f.end)
+            if f.kind == "region":
+                end -= 1  # the closing tag stays visible, as in other XML editors
+            if end > start:
+                kind = types.FoldingRangeKind.Comment if f.kind == "comment" else types.FoldingRangeKind.Region
+                out.append(types.FoldingRange(start_line=start, end_line=end, kind=kind))
+        return out or None
+
+    @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
+    @guarded(types.TEXT_DOCUMENT_SELECTION_RANGE)
+    async def selection_range(params: types.SelectionRangeParams) -> list[types.SelectionRange] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place = snap
+        out: list[types.SelectionRange] = []
+        for pos in params.positions:
+            offset = to_offset(place.lines, pos, place.encoding)
+            spans = structure_mod.selection_ranges(analysis, offset) or [Span(offset, offset)]
+            parent: types.SelectionRange | None = None
+            for s in reversed(spans):  # outermost first, so each range points to its parent
+                parent = types.SelectionRange(range=to_range(place.lines, s, place.encoding), parent=parent)
+            assert parent is not None
+            out.append(parent)
+        return out
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @guarded(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    async def document_highlight(params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place = snap
+        found = highlight_mod.document_highlights(analysis, to_offset(place.lines, params.position, place.encoding))
+        return [
+            types.DocumentHighlight(range=to_range(place.lines, h.span, place.encoding), kind=_HIGHLIGHT_KINDS[h.kind]) for h in found
+        ] or None
+
+    @server.feature(types.TEXT_DOCUMENT_LINKED_EDITING_RANGE)
+    @guarded(types.TEXT_DOCUMENT_LINKED_EDITING_RANGE)
+    async def linked_editing_range(params: types.LinkedEditingRangeParams) -> types.LinkedEditingRanges | None:
+        snap = await snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        analysis, place = snap
+        spans = highlight_mod.linked_editing_ranges(analysis, to_offset(place.lines, params.position, place.encoding))
+        if not spans:
+            return None
+        return types.LinkedEditingRanges(
+            ranges=[to_range(place.lines, s, place.encoding) for s in spans], word_pattern=highlight_mod.TAG_NAME_PATTERN
+        )
+
+    index = WorkspaceIndex(server)
+    server.workspace_index = index
+
+    @server.feature(types.WORKSPACE_SYMBOL)
+    @guarded(types.WORKSPACE_SYMBOL)
+    async def workspace_symbol(params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation] | None:
+        return await index.symbols(params.query) or None
+
+    @server.feature(FRAMES_REQUEST)
+    @guarded(FRAMES_REQUEST)
+    async def frames(params: Any) -> dict[str, Any] | None:
+        uri = _uri_of(params)
+        snap = await snapshot(uri) if uri else None
+        if snap is None:
+            return None
+        analysis, place = snap
+        view = frame_view_mod.frame_view(analysis, server.settings.resource_paths)
+        if view is None:
+            return {"uri": uri, "version": _version(server, uri), "root": None, "frames": [], "truncated": False}
+        return {
+            "uri": uri,
+            "version": _version(server, uri),
+            "root": {"kind": view.root_kind, "name": view.root_name},
+            "truncated": view.truncated,
+            "frames": [_frame_json(place, e) for e in view.frames],
+        }
+
+
+def _uri_of(params: Any) -> str | None:
+    doc = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None) or getattr(params, "text_document", None)
+    if isinstance(doc, dict):
+        uri = doc.get("uri")
+    else:
+        uri = getattr(doc, "uri", None)
+    return uri if isinstance(uri, str) else None
+
+
+def _version(server: "SdformatLanguageServer", uri: str) -> int | None:
+    doc = server.documents.get(uri)
+    return doc.version if doc is not None else None
+
+
+def _pose_json(t) -> dict[str, list[float]] | None:
+    if t is None:
+        return None
+    return {"xyz": list(t.p), "rpy": list(t.rpy), "quaternion": list(t.quat_xyzw)}
+
+
+def _frame_json(place: Place, e: "frame_view_mod.FrameEntry") -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": e.id,
+        "kind": e.kind,
+        "name": e.name,
+        "parent": e.parent,
+        "pose": _pose_json(e.pose),
+        "attachedTo": e.attached_to,
+        "problem": e.problem,
+    }
+    if e.span is not None:
+        out["location"] = place.location(e.span, e.path)
+    if e.kind == "joint":
+        out["joint"] = {"type": e.joint_type, "parent": e.joint_parent, "child": e.joint_child, "axes": [list(a) for a in e.axes]}
+    if e.visuals:
+        out["visuals"] = [
+            {
+                "name": v.name,
+                "shape": v.shape,
+                "pose": _pose_json(v.pose),
+                "size": list(v.size),
+                "mesh": path_to_uri(v.mesh_path) if v.mesh_path else None,
+                "meshUri": v.mesh_uri,
+                "scale": list(v.scale),
+                "color": list(v.color) if v.color is not None else None,
+            }
+            for v in e.visuals
+        ]
+    return out
+
+
+__all__ = ["FRAMES_REQUEST", "register_editing"]

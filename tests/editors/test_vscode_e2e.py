@@ -1,0 +1,385 @@
+"""The real VS Code (code-server 4.100.3 = VS Code 1.100.3) with the built .vsix, driven by Playwright.
+
+A new user's path: the .vsix installed into a fresh extensions folder, on a machine whose
+``python3`` has no server and no pip packages (Debian's /usr/bin/python3 with only /usr/bin
+on PATH), a window opened on a repository. Then: install and go (diagnostics with nothing
+installed), the language mode, problems, hover, F12, completion, a quick fix, inlay hints,
+colour decorators, the frame tree, the 3D preview drawn, a live settings change in this
+remote-style window, and a missing server command giving one clear message.
+
+Opt-in and self-installing: ``SDFORMAT_LSP_E2E=1 bash scripts/test.sh`` installs code-server,
+chromium and Playwright with scripts/install_code_server.sh into .e2e/ and builds the .vsix
+first. Skipped cleanly when any of them is missing. Timings (first diagnostics, the whole
+module) are printed and written to $SDFORMAT_LSP_E2E_REPORT when set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CODE_SERVER = os.environ.get("SDFORMAT_LSP_CODE_SERVER") or str(REPO / ".e2e" / "node_modules" / ".bin" / "code-server")
+CHROMIUM = os.environ.get("SDFORMAT_LSP_CHROMIUM", "/usr/bin/chromium")
+SYSTEM_PYTHON = "/usr/bin/python3"
+WAIT_MS = 60_000
+REPORT: dict[str, float] = {}
+
+
+def _vsix() -> Path | None:
+    found = sorted((REPO / "vscode-extension").glob("sdformat-lsp-*-*.vsix"), key=lambda p: p.stat().st_mtime)
+    return found[-1] if found else None
+
+
+def _skip_reason() -> str | None:
+    if not os.access(CODE_SERVER, os.X_OK):
+        return f"code-server not installed ({CODE_SERVER}; SDFORMAT_LSP_E2E=1 bash scripts/test.sh installs it)"
+    if not os.access(CHROMIUM, os.X_OK):
+        return "chromium not installed"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright not installed"
+    if _vsix() is None:
+        return "no platform .vsix built (cd vscode-extension && npm run package)"
+    if not os.access(SYSTEM_PYTHON, os.X_OK):
+        return f"{SYSTEM_PYTHON} not found"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
+
+
+def _json_or_none(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Window:
+    """One code-server with a workspace, and the browser page showing it."""
+
+    def __init__(self, page, base: Path, ws: Path, ud: Path) -> None:
+        self.page = page
+        self.base = base
+        self.ws = ws
+        self.ud = ud
+
+    def server_log(self) -> str:
+        """The extension's output channel as VS Code logs it (read only; a line may be half written)."""
+        files = sorted(self.ud.glob("logs/*/exthost*/output_logging_*/*SDFormat Language Server.log"))
+        return "".join(f.read_text(errors="replace") for f in files)
+
+    def wait(self, check, timeout_ms: int = WAIT_MS, step: float = 0.05, what: str = "condition"):
+        end = time.monotonic() + timeout_ms / 1000
+        while True:
+            value = check()
+            if value:
+                return value
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {what}")
+            time.sleep(step)
+
+    def command(self, title: str) -> None:
+        self.page.keyboard.press("F1")
+        self.page.wait_for_selector(".quick-input-widget:not([style*='display: none']) input", timeout=WAIT_MS)
+        self.page.keyboard.type(title)
+        self.page.wait_for_selector(".quick-input-list .monaco-list-row", timeout=WAIT_MS)
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
+
+    def open(self, name: str) -> float:
+        """Quick Open ``name``; returns the monotonic time the file was asked for."""
+        self.page.keyboard.press("Control+P")
+        self.page.wait_for_selector(".quick-input-widget:not([style*='display: none']) input", timeout=WAIT_MS)
+        self.page.keyboard.type(name)
+        self.page.wait_for_selector(".quick-input-list .monaco-list-row", timeout=WAIT_MS)
+        time.sleep(0.2)
+        t = time.monotonic()
+        self.page.keyboard.press("Enter")
+        self.page.wait_for_selector(f".tab.active[aria-label*='{name}']", timeout=WAIT_MS)
+        return t
+
+    def goto(self, line: int, col: int) -> None:
+        self.page.keyboard.press("Control+G")
+        self.page.wait_for_selector(".quick-input-widget:not([style*='display: none']) input", timeout=WAIT_MS)
+        self.page.keyboard.type(f"{line}:{col}")
+        self.page.keyboard.press("Enter")
+        time.sleep(0.3)
+
+    def cursor(self) -> tuple[int, int]:
+        text = self.page.inner_text("#status\\.editor\\.selection")
+        m = re.search(r"Ln (\d+), Col (\d+)", text)
+        assert m, text
+        return int(m.group(1)), int(m.group(2))
+
+    def editor_text(self) -> str:
+        """The visible lines, inlay hints included (VS Code renders spaces as no-break spaces)."""
+        return self.page.inner_text(".editor-instance .monaco-editor .view-lines").replace("\xa0", " ")
+
+    def set_settings(self, scope: str, values: dict) -> None:
+        """Edit the User or Remote (machine) settings.json as a user does: in the editor, then save."""
+        path = self.ud / scope / "settings.json"
+        current = json.loads(path.read_text()) if path.exists() else {}
+        current.update(values)
+        title = "Preferences: Open User Settings (JSON)" if scope == "User" else "Preferences: Open Remote Settings (JSON)"
+        self.command(title)
+        self.page.wait_for_selector(".tab.active[aria-label*='settings.json']", timeout=WAIT_MS)
+        time.sleep(0.5)
+        self.page.click(".editor-instance .monaco-editor .view-lines")
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.press("Delete")
+        self.page.keyboard.insert_text(json.dumps(current))  # one line: no auto-indent
+        self.page.keyboard.press("Control+S")
+        try:
+            self.wait(lambda: _json_or_none(path) == current, timeout_ms=15000, what=f"{scope} settings saved")
+        except AssertionError:
+            raise AssertionError(f"{scope}/settings.json is now {path.read_text()!r}") from None
+        self.page.keyboard.press("Control+W")
+
+    def position_of(self, name: str, needle: str, nth: int = 0, delta: int = 0) -> tuple[int, int]:
+        """1-based line and column of ``needle`` in the workspace file ``name``."""
+        text = (self.ws / name).read_text()
+        at = -1
+        for _ in range(nth + 1):
+            at = text.index(needle, at + 1)
+        at += delta
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        return line, col
+
+
+@pytest.fixture(scope="module")
+def window(tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    started = time.monotonic()
+    base = tmp_path_factory.mktemp("vscode")
+    ud, ext, ws = base / "user-data", base / "extensions", base / "repo"
+    for d in (ud / "User", ud / "Machine", ext, ws / ".git"):
+        d.mkdir(parents=True)
+    shutil.copy(REPO / "tests" / "lsp" / "fixtures" / "rover.sdf", ws / "rover.sdf")
+    shutil.copy(REPO / "examples" / "broken_arm.sdf", ws / "broken_arm.sdf")
+    shutil.copy(REPO / "examples" / "arm.sdf", ws / "arm.sdf")
+    (ud / "User" / "settings.json").write_text(json.dumps({
+        "workbench.startupEditor": "none",
+        "security.workspace.trust.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "workbench.tips.enabled": False,
+        "editor.inlayHints.enabled": "on",
+        "extensions.autoCheckUpdates": False,
+        "extensions.autoUpdate": False,
+        "sdformat.trace.server": "messages",  # the output channel then shows the traffic when a step fails
+    }))
+    # No server installed anywhere it could be found: only /usr/bin on PATH, no PYTHONPATH.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON") and k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    env["PATH"] = os.pathsep.join(["/usr/bin", "/bin"])
+    env["HOME"] = str(base / "home")
+    probe = subprocess.run([SYSTEM_PYTHON, "-c", "import sdformat_lsp"], env=env, capture_output=True)
+    assert probe.returncode != 0, "the system python3 must not have the server for this test"
+    installed = subprocess.run(
+        [CODE_SERVER, "--user-data-dir", str(ud), "--extensions-dir", str(ext), "--install-extension", str(_vsix())],
+        env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    port = _free_port()
+    config = base / "code-server.yaml"
+    config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")  # loopback only
+    log = open(base / "code-server.log", "w")
+    proc = subprocess.Popen(
+        [CODE_SERVER, "--config", str(config), "--user-data-dir", str(ud), "--extensions-dir", str(ext),
+         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", str(ws)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > end or proc.poll() is not None:
+                    pytest.fail(f"code-server did not start: {(base / 'code-server.log').read_text()[-2000:]}")
+                time.sleep(0.1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--use-gl=swiftshader", "--ignore-gpu-blocklist"])
+            page = browser.new_page(viewport={"width": 1500, "height": 950})
+            page.goto(f"http://127.0.0.1:{port}/?folder={ws}")
+            page.wait_for_selector(".monaco-workbench .part.editor", timeout=WAIT_MS * 2)
+            REPORT["workbench_ready_s"] = round(time.monotonic() - started, 2)
+            w = Window(page, base, ws, ud)
+            w.started = started  # type: ignore[attr-defined]
+            yield w
+            browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+        REPORT["module_s"] = round(time.monotonic() - started, 2)
+        print("\nreal VS Code figures:", json.dumps(REPORT))
+        if os.environ.get("SDFORMAT_LSP_E2E_REPORT"):
+            Path(os.environ["SDFORMAT_LSP_E2E_REPORT"]).write_text(json.dumps(REPORT, indent=2) + "\n")
+
+
+def test_install_and_go_first_diagnostics(window: Window):
+    """The server the .vsix carries starts with the workspace (it has .sdf files); a file opened
+    once the window is ready shows its problems."""
+    window.wait(lambda: "Server started." in window.server_log(), what="the bundled server to start")
+    REPORT["server_started_after_workbench_s"] = round(time.monotonic() - window.started - REPORT["workbench_ready_s"], 2)  # type: ignore[attr-defined]
+    assert "(bundled)" in window.server_log(), window.server_log()[:2000]
+    t = window.open("broken_arm.sdf")
+    window.page.wait_for_selector(".monaco-editor .squiggly-error", timeout=WAIT_MS)
+    REPORT["first_diagnostics_s"] = round(time.monotonic() - t, 3)
+    assert window.page.inner_text("#status\\.editor\\.mode").strip() == "SDFormat"
+
+
+def test_problems_have_codes(window: Window):
+    window.page.keyboard.press("Control+Shift+M")
+    panel = window.page.wait_for_selector(".markers-panel", timeout=WAIT_MS)
+    window.wait(lambda: "POSE_RELATIVE_TO_INVALID" in panel.inner_text(), what="the problem with its code")
+    text = panel.inner_text()
+    assert "FRAME_ATTACHED_TO_CYCLE" in text and "JOINT_PARENT_SAME_AS_CHILD" in text
+
+
+def test_hover_shows_the_resolved_pose(window: Window):
+    line, col = window.position_of("broken_arm.sdf", '<joint name="shoulder"', delta=len('<joint name="') + 2)
+    window.goto(line, col)
+    window.page.keyboard.press("Control+K")
+    window.page.keyboard.press("Control+I")
+    hover = window.page.wait_for_selector(".monaco-hover:not(.hidden) .hover-contents", timeout=WAIT_MS)
+    text = window.wait(lambda: hover.inner_text(), what="hover text")
+    assert "shoulder" in text and "xyz" in text, text
+    window.page.keyboard.press("Escape")
+
+
+def test_f12_goes_to_the_frame(window: Window):
+    line, col = window.position_of("broken_arm.sdf", "<parent>upper</parent>", delta=len("<parent>") + 1)
+    window.goto(line, col)
+    window.page.keyboard.press("F12")
+    target = window.position_of("broken_arm.sdf", '<link name="upper"', delta=len('<link name="'))
+    window.wait(lambda: window.cursor()[0] == target[0], what=f"the cursor on line {target[0]}")
+
+
+def test_completion_offers_frames(window: Window):
+    line, col = window.position_of("broken_arm.sdf", 'relative_to="sholder"', delta=len('relative_to="'))
+    window.goto(line, col)
+    window.page.keyboard.press("Control+Space")
+    widget = window.page.wait_for_selector(".suggest-widget.visible", timeout=WAIT_MS)
+    text = window.wait(lambda: "shoulder" in widget.inner_text() and widget.inner_text(), what="completion items")
+    assert "base" in text
+    window.page.keyboard.press("Escape")
+
+
+def test_quick_fix_corrects_the_typo(window: Window):
+    line, col = window.position_of("broken_arm.sdf", 'relative_to="sholder"', delta=len('relative_to="') + 2)
+    window.goto(line, col)
+    window.page.keyboard.press("Control+.")
+    menu = window.page.wait_for_selector(".action-widget", timeout=WAIT_MS)
+    window.wait(lambda: "shoulder" in menu.inner_text(), what="the quick fix")
+    window.page.keyboard.press("Enter")
+    window.wait(lambda: 'relative_to="shoulder"' in window.editor_text(), what="the fix applied")
+    window.page.keyboard.press("Control+Z")
+
+
+def test_inlay_hints_and_colours(window: Window):
+    window.open("rover.sdf")
+    window.wait(lambda: "rpy 0 0 90°" in window.editor_text(), what="inlay hints")
+    assert "xyz 1 0 0.5 rpy 0 0 90°" in window.editor_text()
+    window.wait(lambda: window.page.query_selector_all(".colorpicker-color-decoration"), what="colour decorators")
+    assert len(window.page.query_selector_all(".colorpicker-color-decoration")) == 2
+
+
+def test_frame_tree(window: Window):
+    window.command("SDFormat Frames: Focus on SDFormat Frames View")
+    pane = window.page.wait_for_selector(".pane:has(.pane-header[aria-label*='SDFormat Frames'])", timeout=WAIT_MS)
+    window.wait(lambda: "chassis" in pane.inner_text() and "axle" in pane.inner_text(), what="the frame tree")
+    assert "rpy 0 0 90°" in pane.inner_text()
+    row = pane.wait_for_selector(".monaco-list-row:has-text('sensor_mount')")
+    row.click()
+    target = window.position_of("rover.sdf", 'name="sensor_mount"')
+    window.wait(lambda: window.cursor()[0] == target[0], what="reveal on click")
+
+
+def test_preview_draws(window: Window):
+    window.open("rover.sdf")
+    window.command("SDFormat: Show Frames in 3D")
+    # rover, chassis, wheel, axle, sensor_mount; the visuals body and tyre
+    try:
+        window.wait(lambda: "Preview drew 5 frames, 2 visuals" in window.server_log(), what="the preview to report its drawing")
+    except AssertionError:
+        raise AssertionError("\n".join(line for line in window.server_log().splitlines() if "Trace" not in line)[-2000:]) from None
+
+    def canvas_colours():
+        for frame in window.page.frames:
+            try:
+                n = frame.evaluate("""() => {
+                  const c = document.querySelector('canvas'); if (!c || !c.width) return 0;
+                  const t = document.createElement('canvas'); t.width = 64; t.height = 64;
+                  const g = t.getContext('2d'); g.drawImage(c, 0, 0, 64, 64);
+                  const d = g.getImageData(0, 0, 64, 64).data; const seen = new Set();
+                  for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+                  return seen.size; }""")
+            except Exception:
+                continue
+            if n:
+                return n
+        return 0
+
+    colours = window.wait(lambda: canvas_colours() > 8 and canvas_colours(), what="a drawn canvas")
+    assert colours > 8
+    # It follows edits: a new frame typed into the document is drawn.
+    window.open("rover.sdf")
+    line, _ = window.position_of("rover.sdf", '<frame name="sensor_mount"')
+    window.goto(line, 1)
+    window.page.keyboard.insert_text('<frame name="typed_in" attached_to="wheel"/>\n    ')
+    window.wait(lambda: re.search(r"Preview drew 6 frames", window.server_log()), what="the preview redrawn after an edit")
+    window.page.keyboard.press("Control+Z")
+
+
+def test_live_settings_change_in_a_remote_window(window: Window):
+    window.open("rover.sdf")
+    window.set_settings("User", {"sdformat.inlayHints.angles": "radians"})
+    try:
+        window.wait(lambda: "rpy 0 0 1.5708" in window.editor_text(), what="hints in radians without a reload")
+    except AssertionError:
+        print(window.server_log()[-3000:])
+        raise
+    window.set_settings("User", {"sdformat.inlayHints.enabled": False})
+    window.wait(lambda: "rpy 0 0" not in window.editor_text(), what="hints off without a reload")
+
+
+def test_missing_command_gives_one_clear_message(window: Window):
+    # In this remote-style window the machine-overridable command is read from the Machine settings.
+    window.set_settings("Machine", {"sdformat.server.command": ["surely-not-a-command-4711"]})
+    toast = window.page.wait_for_selector(".notification-toast:has-text('surely-not-a-command-4711')", timeout=WAIT_MS)
+    assert "Open Settings" in toast.inner_text()
+    time.sleep(2)
+    assert len(window.page.query_selector_all(".notification-toast:has-text('SDFormat language server')")) == 1
+    # "Open Settings" opens the scope where the setting can be edited here: the Remote settings.
+    toast.query_selector("a.monaco-button:has-text('Open Settings'), .monaco-button:has-text('Open Settings')").click()
+    editor = window.page.wait_for_selector(".settings-editor", timeout=WAIT_MS)
+    selected = ".settings-tabs-widget [role=tab][aria-selected=true]"
+    window.wait(lambda: "Remote" in window.page.inner_text(selected), what="the Remote tab selected")
+    window.wait(lambda: "1 Setting Found" in editor.inner_text(), what="the setting found")
+    window.wait(lambda: "surely-not-a-command-4711" in editor.inner_text() or "Server: Command" in editor.inner_text(), what="the setting shown")

@@ -1,0 +1,223 @@
+// The frames of the active SDFormat document, seen two ways: a tree view (each frame with
+// its resolved pose and the link it is attached to; click to reveal) and a 3D preview in a
+// webview (dist/preview.js, three.js bundled: no network). Both show the server's
+// `sdformat/frames` answer (docs/server.md) and follow edits.
+
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { buildTree, describe, FrameEntry, FramesResult, shortName, tooltip, TreeNode } from './frameModel';
+
+export const FRAMES_REQUEST = 'sdformat/frames';
+const REFRESH_DELAY_MS = 250;
+
+const ICONS: Record<string, string> = {
+  world: 'globe',
+  model: 'package',
+  link: 'symbol-class',
+  joint: 'symbol-interface',
+  frame: 'symbol-field',
+};
+
+/** Fetches and caches the frames of the active sdformat document; fires when they change. */
+export class FrameSource implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<FramesResult | undefined>();
+  readonly onDidChange = this.changed.event;
+  current: FramesResult | undefined;
+  document: vscode.TextDocument | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private generation = 0;
+
+  constructor(private readonly client: () => LanguageClient | undefined) {
+    this.subscriptions.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === this.document) this.schedule(REFRESH_DELAY_MS);
+      }),
+    );
+  }
+
+  schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refresh(), ms);
+  }
+
+  async refresh(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const doc = editor && editor.document.languageId === 'sdformat' ? editor.document : this.document;
+    const generation = ++this.generation;
+    const client = this.client();
+    if (!doc || !client || doc.isClosed) {
+      this.set(undefined, undefined);
+      return;
+    }
+    try {
+      const result = (await client.sendRequest(FRAMES_REQUEST, { textDocument: { uri: doc.uri.toString() } })) as FramesResult | null;
+      if (generation === this.generation) this.set(doc, result ?? undefined);
+    } catch {
+      if (generation === this.generation) this.set(doc, undefined); // the server is restarting; the next edit asks again
+    }
+  }
+
+  private set(doc: vscode.TextDocument | undefined, result: FramesResult | undefined): void {
+    this.document = doc;
+    this.current = result;
+    void vscode.commands.executeCommand('setContext', 'sdformat.hasFrames', Boolean(result && result.frames.length > 0));
+    this.changed.fire(result);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+}
+
+/** Opens the frame's declaration and selects its name. */
+export async function revealFrame(entry: FrameEntry | undefined): Promise<void> {
+  const loc = entry?.location;
+  if (!loc) return;
+  const r = loc.range;
+  const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(loc.uri));
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+  await vscode.window.showTextDocument(doc, { selection: range, viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One });
+}
+
+export class FrameTreeProvider implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private roots: TreeNode[] = [];
+
+  constructor(private readonly source: FrameSource) {
+    source.onDidChange((result) => {
+      this.roots = result ? buildTree(result.frames) : [];
+      this.changed.fire(undefined);
+    });
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    return node ? node.children : this.roots;
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const e = node.entry;
+    const root = this.source.current?.root;
+    const rootLabel = root ? (root.kind === 'world' ? 'the world' : `__model__ of ${root.name}`) : 'the root';
+    const item = new vscode.TreeItem(
+      e.parent === null ? e.name : shortName(e),
+      node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    item.description = describe(e);
+    item.tooltip = tooltip(e, rootLabel);
+    item.iconPath = new vscode.ThemeIcon(e.problem && !e.pose ? 'warning' : ICONS[e.kind] ?? 'circle-outline');
+    item.contextValue = e.kind;
+    item.id = `${this.source.current?.uri}#${e.id}:${e.name}`;
+    if (e.location) {
+      item.command = { command: 'sdformat.revealFrame', title: 'Reveal', arguments: [e] };
+    }
+    return item;
+  }
+}
+
+function nonce(): string {
+  let s = '';
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
+  return s;
+}
+
+/** The 3D preview: one panel, following the active document. */
+export class FramePreview implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** What the webview last reported drawing (for the output channel and tests). */
+  lastRendered: { frames: number; visuals: number; meshes: number; failedMeshes: number } | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly source: FrameSource,
+    private readonly log: (line: string) => void,
+  ) {
+    this.subscriptions.push(source.onDidChange(() => this.post()));
+  }
+
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(vscode.ViewColumn.Beside, true);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel('sdformat.preview', 'SDFormat Frames (3D)', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: this.roots(),
+    });
+    this.panel = panel;
+    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'preview.js'));
+    const n = nonce();
+    const csp = [
+      "default-src 'none'",
+      `img-src ${panel.webview.cspSource} data: blob:`,
+      `style-src ${panel.webview.cspSource} 'unsafe-inline'`,
+      `script-src 'nonce-${n}'`,
+      `connect-src ${panel.webview.cspSource}`,
+    ].join('; ');
+    panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style>html,body{margin:0;padding:0;overflow:hidden;height:100%;background:var(--vscode-editor-background);color:var(--vscode-editor-foreground);font-family:var(--vscode-font-family)}
+#status{position:absolute;left:8px;bottom:6px;font-size:11px;opacity:.75;pointer-events:none}
+canvas{display:block}</style></head>
+<body><div id="status">waiting for the frames…</div><script nonce="${n}" src="${script}"></script></body></html>`;
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+    }, undefined, this.subscriptions);
+    panel.webview.onDidReceiveMessage((m) => this.receive(m), undefined, this.subscriptions);
+    this.post();
+  }
+
+  /** The extension's files and every workspace folder (mesh files are loaded from there). */
+  private roots(extra: vscode.Uri[] = []): vscode.Uri[] {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri);
+    return [vscode.Uri.joinPath(this.extensionUri, 'dist'), ...folders, ...extra];
+  }
+
+  private post(): void {
+    const panel = this.panel;
+    const result = this.source.current;
+    if (!panel) return;
+    if (!result) {
+      void panel.webview.postMessage({ type: 'frames', frames: [], root: null });
+      return;
+    }
+    // Mesh files outside the workspace (model:// paths) become readable by the webview too.
+    const meshDirs: vscode.Uri[] = [];
+    const frames = result.frames.map((f) => ({
+      ...f,
+      visuals: (f.visuals ?? []).map((v) => {
+        if (!v.mesh) return v;
+        const uri = vscode.Uri.parse(v.mesh);
+        meshDirs.push(vscode.Uri.joinPath(uri, '..'));
+        return { ...v, mesh: panel.webview.asWebviewUri(uri).toString() };
+      }),
+    }));
+    if (meshDirs.length > 0) panel.webview.options = { enableScripts: true, localResourceRoots: this.roots(meshDirs) };
+    panel.title = `Frames: ${result.root?.name || vscode.Uri.parse(result.uri).path.split('/').pop()}`;
+    void panel.webview.postMessage({ type: 'frames', root: result.root, frames, truncated: result.truncated });
+  }
+
+  private receive(m: any): void {
+    if (m?.type === 'reveal') {
+      const entry = this.source.current?.frames.find((f) => f.id === m.id);
+      void revealFrame(entry);
+    } else if (m?.type === 'rendered') {
+      this.lastRendered = { frames: m.frames, visuals: m.visuals, meshes: m.meshes, failedMeshes: m.failedMeshes };
+      this.log(`Preview drew ${m.frames} frames, ${m.visuals} visuals (${m.meshes} meshes, ${m.failedMeshes} not loaded).`);
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.subscriptions.forEach((s) => s.dispose());
+  }
+}
