@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code test (tests/editors/test_vscode_e2e.py) needs, into DIR:
-#   code-server (VS Code 1.100.3 served to a browser) from the npm registry, Playwright from PyPI,
-#   and from Debian: chromium (the browser Playwright drives), ripgrep, and the headers code-server's
-#   native modules build against.
+#   code-server (VS Code 1.100.3 served to a browser) from the npm registry, and from Debian: chromium
+#   (the browser Playwright drives), ripgrep, and the headers code-server's native modules build against.
+#   (Playwright itself goes into the test environment: scripts/test.sh installs it there.)
 #
 #   scripts/install_code_server.sh DIR     prints DIR/node_modules/.bin/code-server
 #
@@ -13,7 +13,7 @@
 #   npx, so the package is installed without scripts and the needed steps are done here: the argon2
 #   and native modules rebuilt, Debian's rg put where @vscode/ripgrep looks, the built-in extensions'
 #   packages installed;
-# - `playwright install` would download a browser: Debian's chromium is used instead.
+# - Playwright's own `playwright install` would download a browser: Debian's chromium is used instead.
 set -euo pipefail
 DIR=${1:?usage: install_code_server.sh DIR}
 VERSION=${CODE_SERVER_VERSION:-4.100.3}
@@ -28,7 +28,6 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v rg >/dev/null 2>&1 || !
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
     chromium ripgrep build-essential pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev >/dev/null
 fi
-python3 -c "import playwright" 2>/dev/null || python3 -m pip install -q playwright >/dev/null
 
 if [ ! -x "$BIN" ]; then
   mkdir -p "$DIR"

@@ -82,6 +82,8 @@ command -v dot >/dev/null 2>&1 \
   || skips+=("the Graphviz rendering of 'sdformat-lsp graph' (tests/features/test_graph_export.py): apt-get install graphviz, or run with --system-packages")
 pkg-config --exists sdformat12 2>/dev/null \
   || skips+=("tests/core/test_oracle.py (poses against libsdformat 12): apt-get install libsdformat-dev g++ pkg-config, or run with --system-packages")
+[ "${SDFORMAT_LSP_E2E:-0}" = 1 ] \
+  || skips+=("tests/editors/test_vscode_e2e.py (the real VS Code): SDFORMAT_LSP_E2E=1 installs code-server and chromium (root, apt-get, npm)")
 [ "${SDFORMAT_LSP_INSTALL_TESTS:-0}" = 1 ] \
   || skips+=("tests/install (README install command in a fresh copy, wheel and sdist): run with --install-tests or SDFORMAT_LSP_INSTALL_TESTS=1 (needs the package index)")
 [ "$oldest" != "$newest" ] \
@@ -102,6 +104,10 @@ venv_for() {  # the test environment of one interpreter, made or updated
 status=0
 full_venv="$(venv_for "$oldest")"
 echo "test.sh: whole suite on $("$full_venv/bin/python" -V) ($full_venv)"
+if [ "${SDFORMAT_LSP_E2E:-0}" = 1 ]; then  # the real-VS-Code test drives chromium from this environment
+  "$full_venv/bin/python" -m pip install -q playwright >/dev/null \
+    || echo "test.sh: could not install Playwright; the real-VS-Code test will skip"
+fi
 PATH="$PWD/$full_venv/bin:$PATH" "$full_venv/bin/python" -m pytest "${args[@]}" || status=$?
 if [ "$status" = 5 ]; then
   echo "pytest collected no tests"; status=0
