@@ -40,6 +40,8 @@ CASES = {
     # B. static wins over canonical_link
     "b_static_canonical.sdf": ((), {"F": "__model__"}),
     "b_static_canonical_joint.sdf": ((), {"m": "m::__model__"}),
+    # a nested model's canonical_link may name a frame: libsdformat's graph attaches the model to it
+    "b_nested_canonical_frame.sdf": ((), {"n": "n::L", "n::G": "n::L"}),
     # C. no link: the canonical link of the first nested model, static or not
     "c_first_nested_static.sdf": ((), {"F": "s::L", "__model__": "s::L", "s": "s::__model__"}),
     # D. a merged model's canonical link counts the links of its own merges, in element order

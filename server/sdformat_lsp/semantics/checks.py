@@ -316,17 +316,17 @@ class Checker:
             if cref is not None and cref.text:
                 res = self.g.resolution(cref) or self.g.resolve(cref, scope)
                 links = [n for n, x in scope.nested_frames() if x.kind == "link"]
-                top = top_level_scope(node.scope) if node.scope is not None else True
+                top = top_level_scope(scope)  # the model's own scope: the root, or a model directly in a world
                 if res.target is None:
                     d = self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links)
                     if node.static:  # the frame graph ignores it; only the top-level name check sees it
-                        d = self._top_only(d, node.scope, "canonical link")
+                        d = self._top_only(d, scope, "canonical link")
                     self.out.append(d)
                     if d.is_error:
                         self._mark(node)
                 elif res.target.kind != "link":
                     d = error("MODEL_CANONICAL_LINK_INVALID", f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}", cref.span)
-                    self.out.append(self._top_only(d, node.scope, "canonical link"))
+                    self.out.append(self._top_only(d, scope, "canonical link", "libsdformat attaches the model to that frame"))
                     if top:
                         self._mark(node)
             elif not node.static and not scope.links_order and not any(scope.models_order) and not model.includes:

@@ -588,8 +588,11 @@ class FrameGraphs:
         if node.static:
             return
         if res is not None:
-            target = res.target if res.target is not None and res.target.kind == "link" else None
-            self._attach(node, target, cref)
+            target = res.target
+            nested = node.scope is not None and node.scope.kind == "model"
+            if target is not None and target.kind != "link" and not nested:
+                target = None  # a top-level model must name a link (checkCanonicalLinkNames): reported, not followed
+            self._attach(node, target, cref)  # nested: whatever frame it names, as libsdformat's graph does
             return
         first = next((c for c in scope.models_order if c is not None), None)
         target = scope.links_order[0] if scope.links_order else self._canonical_target(first)
