@@ -86,8 +86,10 @@ def test_the_hook_definition():
 
 @pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None, reason="git or pre-commit is not installed")
 def test_pre_commit_try_repo_runs_the_hook(tmp_path):
-    """Installs the hook's environment from this checkout (offline: the dependencies come from this
-    Python's site-packages) and runs it on a fixture repository; about 25 s, most of it pip."""
+    """Installs the hook's environment from this checkout (the dependencies from the base interpreter's
+    site-packages where they are, else from the package index: under scripts/test.sh they live in a
+    virtual environment the hook's environment cannot see) and runs it on a fixture repository;
+    about 25 s, most of it pip."""
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True).returncode != 0:
         pytest.skip("not a git checkout")
     repo = fixture_repo(tmp_path)
@@ -96,7 +98,7 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path):
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "models"], check=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the hook runs what pre-commit installed
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), VIRTUALENV_SYSTEM_SITE_PACKAGES="1", PIP_NO_INDEX="1",
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), VIRTUALENV_SYSTEM_SITE_PACKAGES="1",
                PIP_NO_BUILD_ISOLATION="0", NO_COLOR="1")
     started = time.monotonic()
     r = subprocess.run(["pre-commit", "try-repo", str(ROOT), "sdformat-lsp-check", "--all-files", "--color", "never"],

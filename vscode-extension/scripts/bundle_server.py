@@ -38,6 +38,7 @@ PURE = [
     "typing_extensions==4.15.0",
     "exceptiongroup==1.3.0",
     "networkx==3.4.2",
+    "tomli==2.2.1",  # the configuration file reader on 3.10 (tomllib from 3.11)
 ]
 NATIVE = ["lxml==6.1.3"]
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]

@@ -34,7 +34,7 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
 def register_commands(server: "SdformatLanguageServer") -> None:
     @server.command(CONVERT_TO_URDF)
     @guarded(types.WORKSPACE_EXECUTE_COMMAND)
-    async def convert_to_urdf(*arguments: Any) -> Any:
+    async def convert_to_urdf(*arguments) -> Any:  # no annotation: pygls would issubclass() it, and typing.Any is no class before 3.11
         args = list(arguments)
         uri = args[0] if args and isinstance(args[0], str) else _get(args[0], "uri") if args else None
         if not uri:
