@@ -75,7 +75,9 @@ def _hooks() -> list[dict]:
 
 
 def test_the_hook_definition():
-    [hook] = _hooks()
+    hook, fmt = _hooks()
+    assert fmt["id"] == "sdformat-lsp-format" and fmt["entry"] == "sdformat-lsp format" and fmt["language"] == "python"
+    assert re.search(fmt["files"], "w/b.world") and not re.search(fmt["files"], "model.config")
     assert hook["id"] == "sdformat-lsp-check" and hook["entry"] == "sdformat-lsp check" and hook["language"] == "python"
     files = re.compile(hook["files"])
     for name in ("a.sdf", "w/b.world", "r.urdf", "m/model.config", "model.config"):
@@ -111,3 +113,27 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path):
     assert "worlds/broken.sdf:4:34: error[FRAME_ATTACHED_TO_INVALID]" in out
     assert "3 files checked: 1 error" in out  # model.sdf, model.config, broken.sdf; not README.md
     print(f"pre-commit try-repo took {elapsed:.1f} s")
+
+
+@pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None, reason="git or pre-commit is not installed")
+def test_pre_commit_format_hook_reindents_and_fails_once(tmp_path):
+    """The format hook rewrites a badly indented file (pre-commit then fails, as for any fixer) and
+    passes on the result."""
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    repo = tmp_path / "models"
+    repo.mkdir()
+    ugly = '<?xml version="1.0"?>\n<sdf version="1.9">\n<model name="m">\n      <link name="a"/>\n</model>\n</sdf>\n'
+    (repo / "m.sdf").write_text(ugly)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "models"], check=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), VIRTUALENV_SYSTEM_SITE_PACKAGES="1", NO_COLOR="1")
+    run = ["pre-commit", "try-repo", str(ROOT), "sdformat-lsp-format", "--all-files", "--color", "never"]
+    first = subprocess.run(run, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert (repo / "m.sdf").read_text() == ugly.replace('<model name="m">\n      <link', '  <model name="m">\n    <link').replace("</model>", "  </model>")
+    second = subprocess.run(run, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stdout + second.stderr
