@@ -20,6 +20,7 @@ from ..semantics.frames import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Sco
 from ..semantics.pose import Transform, transform_of
 from ..text import Span
 from ..xml import XmlElement
+from ..queries.poses import relative_pose
 from ..queries.results import HoverResult, Writer
 from ..queries.frames import (
     CursorTarget,
@@ -143,16 +144,6 @@ def _transform_rows(w: Writer, t: Transform) -> list[str]:
     ]
 
 
-def _relative(analysis: Analysis, node: FrameNode, base: FrameNode | None) -> Transform | None:
-    """``X_base_node`` from the resolved poses, or None when either does not resolve."""
-    g = analysis.graphs
-    if g is None or base is None:
-        return None
-    a, b = g.pose(node), g.pose(base)
-    if a is None or b is None:
-        return None
-    return b.inverse() * a
-
 
 def _frame(w: Writer, analysis: Analysis, node: FrameNode, written_in: Scope | None) -> None:
     """Kind, name, resolved poses, relative_to chain and attached link of ``node``."""
@@ -271,13 +262,13 @@ def _element_pose(w: Writer, analysis: Analysis, pose_el: XmlElement) -> None:
     w.items("As written:", _transform_rows(w, written))
     if scope is None or base is None or scope.node is None:
         return
-    base_pose = _relative(analysis, base, scope.node)
+    base_pose = relative_pose(analysis, base, scope.node)
     if base_pose is None:
         return
     w.items(f"Relative to {_scope_frame(w, scope)}:", _transform_rows(w, base_pose * written))
     root = g.root
     if root.kind == "world" and scope is not root:
-        b = _relative(analysis, base, root.node)
+        b = relative_pose(analysis, base, root.node)
         if b is not None:
             w.items(f"Relative to {w.code('world')}:", _transform_rows(w, b * written))
 

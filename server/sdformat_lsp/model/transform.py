@@ -144,6 +144,28 @@ class Transform:
 IDENTITY = Transform()
 
 
+def symmetric_eigenvalues(m) -> list[float]:
+    """Eigenvalues of a symmetric 3x3 matrix (rows of floats), ascending (closed form).
+
+    Shared by the inertia checks of SDFormat, URDF and the inertial statistics."""
+    p1 = m[0][1] ** 2 + m[0][2] ** 2 + m[1][2] ** 2
+    if p1 == 0.0:
+        return sorted([m[0][0], m[1][1], m[2][2]])
+    q = (m[0][0] + m[1][1] + m[2][2]) / 3.0
+    p2 = (m[0][0] - q) ** 2 + (m[1][1] - q) ** 2 + (m[2][2] - q) ** 2 + 2.0 * p1
+    p = math.sqrt(p2 / 6.0)
+    b = [[(m[i][j] - (q if i == j else 0.0)) / p for j in range(3)] for i in range(3)]
+    det = (
+        b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
+        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
+        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0])
+    )
+    phi = math.acos(max(-1.0, min(1.0, det / 2.0))) / 3.0
+    e1 = q + 2.0 * p * math.cos(phi)
+    e3 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi / 3.0)
+    return sorted([e1, 3.0 * q - e1 - e3, e3])
+
+
 def transform_of(spec: PoseSpec | None) -> Transform:
     """The transform a ``<pose>`` describes (identity when absent or broken)."""
     if spec is None or not spec.valid or spec.element is None or len(spec.values) < 6:

@@ -273,20 +273,9 @@ def attached_summary(analysis: Analysis, node: FrameNode) -> tuple[str | None, s
         if link.kind == "model":
             return f"static model {link.name if link.scope is None else link.scoped_name()}", None
         return link.scoped_name(), None
-    cycle = g.attached_cycle(node)
-    if cycle:
-        names = " -> ".join(n.name for n in [*cycle, cycle[0]])
-        return None, f"attached_to cycle: {names}"
-    cur = node
-    seen: set[int] = set()
-    while cur.attached_to is not None and id(cur) not in seen:
-        seen.add(id(cur))
-        cur = cur.attached_to
-    ref = cur.attached_ref
-    if ref is not None:
-        res = g.resolution(ref)
-        if res is not None and res.target is None:
-            return None, f"{ref.role} '{ref.text}' of {describe_node(cur)} does not resolve"
+    problem, cur = _broken_chain(g, g.attached_cycle(node), node, "attached")
+    if problem is not None:
+        return None, problem
     if cur.kind == "model" and cur is not node:
         return None, f"the chain ends at {describe_node(cur)}, which has no link and is not static"
     if cur.kind == "model":
@@ -294,25 +283,33 @@ def attached_summary(analysis: Analysis, node: FrameNode) -> tuple[str | None, s
     return None, f"the chain ends at {describe_node(cur)}, which is not attached to a link"
 
 
+
+def _broken_chain(g, cycle, node: FrameNode, edge: str) -> tuple[str | None, FrameNode]:
+    """Along the ``edge`` chain ("attached" or "relative"): the cycle or the unresolved reference
+    that breaks it, else None and the node where the chain ends. One walk for both explanations."""
+    if cycle:
+        names = " -> ".join(n.name for n in [*cycle, cycle[0]])
+        return f"{edge}_to cycle: {names}", node
+    cur = node
+    seen: set[int] = set()
+    while getattr(cur, f"{edge}_to") is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        cur = getattr(cur, f"{edge}_to")
+    ref = getattr(cur, f"{edge}_ref")
+    if ref is not None:
+        res = g.resolution(ref)
+        if res is not None and res.target is None:
+            return f"{ref.role} '{ref.text}' of {describe_node(cur)} does not resolve", cur
+    return None, cur
+
 def pose_problem(analysis: Analysis, node: FrameNode) -> str:
     """Why ``node``'s pose cannot be resolved (a cycle, an unresolved relative_to)."""
     g = analysis.graphs
     if g is None:
         return "the document has no frame graph"
-    cycle = g.relative_cycle(node)
-    if cycle:
-        names = " -> ".join(n.name for n in [*cycle, cycle[0]])
-        return f"relative_to cycle: {names}"
-    cur = node
-    seen: set[int] = set()
-    while cur.relative_to is not None and id(cur) not in seen:
-        seen.add(id(cur))
-        cur = cur.relative_to
-    ref = cur.relative_ref
-    if ref is not None:
-        res = g.resolution(ref)
-        if res is not None and res.target is None:
-            return f"{ref.role} '{ref.text}' of {describe_node(cur)} does not resolve"
+    problem, cur = _broken_chain(g, g.relative_cycle(node), node, "relative")
+    if problem is not None:
+        return problem
     return f"the pose of {describe_node(cur)} has no frame to be relative to"
 
 

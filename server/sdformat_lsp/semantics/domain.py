@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from ..diagnostics import Diagnostic, Fix, error
+from ..model.transform import symmetric_eigenvalues
 from ..xml import XmlDocument, XmlElement
 
 _SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
@@ -63,26 +64,6 @@ def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
         out.append(error("ELEMENT_INVALID", "a joint axis of length zero has no direction: give <xyz> a non-zero vector such as 0 0 1", xyz.text_span or xyz.tag_span))
 
 
-def _eigenvalues(m: list[list[float]]) -> list[float]:
-    """Eigenvalues of a symmetric 3x3 matrix, ascending (closed form)."""
-    p1 = m[0][1] ** 2 + m[0][2] ** 2 + m[1][2] ** 2
-    if p1 == 0.0:
-        return sorted([m[0][0], m[1][1], m[2][2]])
-    q = (m[0][0] + m[1][1] + m[2][2]) / 3.0
-    p2 = (m[0][0] - q) ** 2 + (m[1][1] - q) ** 2 + (m[2][2] - q) ** 2 + 2.0 * p1
-    p = math.sqrt(p2 / 6.0)
-    b = [[(m[i][j] - (q if i == j else 0.0)) / p for j in range(3)] for i in range(3)]
-    det = (
-        b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
-        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
-        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0])
-    )
-    r = max(-1.0, min(1.0, det / 2.0))
-    phi = math.acos(r) / 3.0
-    e1 = q + 2.0 * p * math.cos(phi)
-    e3 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi / 3.0)
-    return sorted([e1, 3.0 * q - e1 - e3, e3])
-
 
 def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
     inertial = link.child("inertial")
@@ -109,7 +90,7 @@ def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
     if mass < 0:
         out.append(error("LINK_INERTIA_INVALID", f"link '{name}' has a negative mass ({mass:g}): mass must be zero or more", where))
         return
-    moments = _eigenvalues([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    moments = symmetric_eigenvalues([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     eps = 10 * 2.220446049250313e-16 * max(abs(x) for x in moments)
     a, b, c = moments
     if min(moments) < -eps or a + b + eps < c or b + c + eps < a or a + c + eps < b:

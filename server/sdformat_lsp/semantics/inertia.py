@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Related, warning
 from ..model.builder import Builder
-from ..model.transform import IDENTITY, Transform, rotation_matrix, transform_of
+from ..model.transform import IDENTITY, Transform, rotation_matrix, symmetric_eigenvalues, transform_of
 from ..xml import XmlDocument, XmlElement
 from .collector import collector_paused
 
@@ -104,9 +104,8 @@ def combine(parts: list[tuple[float, Transform, Matrix]]) -> tuple[float, tuple[
 
 
 def principal_moments(m: Matrix) -> tuple[float, float, float]:
-    from .domain import _eigenvalues
 
-    a, b, c = _eigenvalues([list(row) for row in m])
+    a, b, c = symmetric_eigenvalues([list(row) for row in m])
     return (a, b, c)
 
 

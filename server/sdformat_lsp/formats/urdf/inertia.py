@@ -10,10 +10,9 @@ non-negative and each at most the sum of the other two.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from ...model.transform import Transform, rotation_matrix
+from ...model.transform import Transform, rotation_matrix, symmetric_eigenvalues
 from ...xml import XmlElement
 from .values import number
 
@@ -73,31 +72,13 @@ def _shift(body: Body, point) -> Matrix:
     )  # type: ignore[return-value]
 
 
-def eigenvalues(m: Matrix) -> list[float]:
-    """Eigenvalues of a symmetric 3x3 matrix, ascending (closed form)."""
-    p1 = m[0][1] ** 2 + m[0][2] ** 2 + m[1][2] ** 2
-    if p1 == 0.0:
-        return sorted([m[0][0], m[1][1], m[2][2]])
-    q = (m[0][0] + m[1][1] + m[2][2]) / 3.0
-    p2 = (m[0][0] - q) ** 2 + (m[1][1] - q) ** 2 + (m[2][2] - q) ** 2 + 2.0 * p1
-    p = math.sqrt(p2 / 6.0)
-    b = [[(m[i][j] - (q if i == j else 0.0)) / p for j in range(3)] for i in range(3)]
-    det = (
-        b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
-        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
-        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0])
-    )
-    phi = math.acos(max(-1.0, min(1.0, det / 2.0))) / 3.0
-    e1 = q + 2.0 * p * math.cos(phi)
-    e3 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi / 3.0)
-    return sorted([e1, 3.0 * q - e1 - e3, e3])
 
 
 def problem(body: Body) -> str | None:
     """Why no rigid body has this mass and inertia, or None when one can."""
     if body.mass < 0:
         return f"a negative mass ({body.mass:g})"
-    moments = eigenvalues(body.inertia)
+    moments = symmetric_eigenvalues(body.inertia)
     eps = 10 * 2.220446049250313e-16 * max(abs(x) for x in moments) if any(moments) else 0.0
     a, b, c = moments
     if min(moments) < -eps or a + b + eps < c or b + c + eps < a or a + c + eps < b:
