@@ -19,6 +19,7 @@ from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, FrameNode
 from ..semantics.includes import IncludeRecord
 from ..queries.frames import attached_summary, format_numbers
+from ..queries.poses import relative_pose
 from ..queries.includes import include_at, include_scope, including_frame, offered_frames
 from ..queries.results import HoverResult, Writer
 
@@ -29,15 +30,6 @@ SEARCHED_SHOWN = 12  # places listed for an include that was not found
 
 _SCHEMES = {"model": "model://", "package": "package://", "fuel": "Fuel", "file": "file://"}
 
-
-def _relative(analysis: Analysis, node: FrameNode, base: FrameNode | None):
-    g = analysis.graphs
-    if g is None or base is None:
-        return None
-    a, b = g.pose(node), g.pose(base)
-    if a is None or b is None:
-        return None
-    return b.inverse() * a
 
 
 def _base_label(w: Writer, base: FrameNode | None) -> str:
@@ -109,7 +101,7 @@ def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     base = including_frame(scope)
     frame = scope.node
     if frame is not None:
-        pose = _relative(analysis, frame, base)
+        pose = relative_pose(analysis, frame, base)
         if pose is not None:
             w.para(f"The model frame relative to {_base_label(w, base)}: xyz {w.code(format_numbers(pose.p))}, rpy {w.code(format_numbers(pose.rpy))}")
         what, why = attached_summary(analysis, frame)
@@ -120,7 +112,7 @@ def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
         return
     rows = []
     for name, node in frames[:POSED_FRAMES]:
-        pose = _relative(analysis, node, base)
+        pose = relative_pose(analysis, node, base)
         where = f"xyz {w.code(format_numbers(pose.p))} rpy {w.code(format_numbers(pose.rpy))}" if pose is not None else "pose unresolved"
         rows.append(f"{w.code(name)} ({node.kind}): {where}")
     rest = frames[POSED_FRAMES:]
