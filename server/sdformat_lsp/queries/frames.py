@@ -326,7 +326,7 @@ def format_numbers(values: tuple[float, ...] | list[float], decimals: int = 6) -
 
 
 __all__ = [
-    "CursorTarget", "Location", "Segment", "TextEdit", "as_node", "attached_summary", "definition_location",
+    "CursorTarget", "Location", "Segment", "as_node", "attached_summary", "definition_location",
     "defined_at", "describe_node", "enclosing_scope", "format_number", "format_numbers", "local_resolutions",
     "name_from", "node_for_element", "pose_problem", "scope_of_element", "segments", "target_at",
 ]
