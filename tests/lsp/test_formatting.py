@@ -61,3 +61,28 @@ async def test_malformed_documents_get_no_edits(session: Session):
 async def test_the_server_offers_both(session: Session):
     caps = session.result.capabilities
     assert caps.document_formatting_provider and caps.document_range_formatting_provider
+
+
+async def test_the_configuration_files_format_table_wins_over_the_editors_options(lsp, editor: str, tmp_path):
+    """Where the project's file sets a key it decides (every editor formats alike); the editor's options fill the rest."""
+    messy = '<sdf version="1.9">\n<model name="m">\n<link name="l"/>\n</model>\n</sdf>\n'
+    (tmp_path / "tabs").mkdir()
+    (tmp_path / "tabs" / "sdformat-lsp.toml").write_text('[format]\nindent-style = "tab"\n')
+    (tmp_path / "wide").mkdir()
+    (tmp_path / "wide" / "pyproject.toml").write_text("[tool.sdformat-lsp.format]\nindent-width = 3\n")
+    (tmp_path / "none").mkdir()
+    s = await Session.start(lsp, editor)
+
+    async def formatted(folder: str, options: types.FormattingOptions) -> str:
+        doc = tmp_path / folder / "w.sdf"
+        doc.write_text(messy)
+        s.open(doc.as_uri(), messy)
+        edits = await s.client.text_document_formatting_async(
+            types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), options=options))
+        return apply_edits(messy, edits or [], s.encoding)
+
+    spaces4 = types.FormattingOptions(tab_size=4, insert_spaces=True)
+    assert "\n\t\t<link" in await formatted("tabs", spaces4)  # the file's style; the editor's width is moot
+    assert "\n      <link" in await formatted("wide", types.FormattingOptions(tab_size=8, insert_spaces=True))  # 3 from the file
+    assert "\n\t\t<link" in await formatted("wide", types.FormattingOptions(tab_size=8, insert_spaces=False))  # style unset: the editor's tabs
+    assert "\n        <link" in await formatted("none", spaces4)  # no file: the editor's options

@@ -3,7 +3,9 @@
 The engine is ``sdformat_lsp.formatting``; this module reads and writes files. A file is
 written only when the engine formatted it (a document that is not well-formed XML, or not
 UTF-8, is reported and left alone), through a temporary file renamed over it, with its
-byte-order mark kept.
+byte-order mark kept. The indentation of each file is the flags' (``--indent``, ``--tabs``),
+else the nearest configuration file's ``[format]`` table, else two spaces
+(``formatting/settings.py``).
 """
 
 from __future__ import annotations
@@ -13,15 +15,37 @@ import os
 import sys
 import tempfile
 
+from ..config import ConfigCache, ConfigError, load_config
 from ..files import FileRefused, read_file
-from ..formatting import FormatOptions, FormatRefused, format_text
+from ..formatting import FormatOptions, FormatRefused, Indentation, choose_options, format_text, from_config
 from ..text import UTF32, LineIndex
 
 _BOM = b"\xef\xbb\xbf"
+EXIT_USAGE = 2
 
 
-def _options(args: argparse.Namespace) -> FormatOptions:
-    return FormatOptions(indent_size=args.indent, use_tabs=args.tabs)
+def _flags(args: argparse.Namespace) -> Indentation:
+    """The command line's say: --tabs, else --indent N (N spaces), else nothing."""
+    if args.tabs:
+        return Indentation(width=args.indent, style="tab")
+    if args.indent is not None:
+        return Indentation(width=args.indent, style="space")
+    return Indentation()
+
+
+def _options_for(args: argparse.Namespace):
+    """directory -> FormatOptions: the flags, then the nearest configuration file (or --config's), then two spaces.
+
+    Raises ConfigError for a configuration that cannot be used."""
+    flags = _flags(args)
+    if args.config:
+        fixed = choose_options(flags, from_config(load_config(args.config)))
+        return lambda directory: fixed
+    if args.no_config:
+        plain = choose_options(flags)
+        return lambda directory: plain
+    cache = ConfigCache()
+    return lambda directory: choose_options(flags, from_config(cache.lookup(directory)))
 
 
 def _decode(data: bytes) -> tuple[str, bytes]:
@@ -57,11 +81,11 @@ def _unified_diff(text: str, formatted: str, name: str):
     return difflib.unified_diff(text.splitlines(True), formatted.splitlines(True), name, name)
 
 
-def _stdin(args: argparse.Namespace) -> int:
+def _stdin(args: argparse.Namespace, options: FormatOptions) -> int:
     data = sys.stdin.buffer.read()
     try:
         text, bom = _decode(data)
-        formatted = format_text(text, _options(args))
+        formatted = format_text(text, options)
     except UnicodeDecodeError:
         print("<stdin>: cannot format: the input is not UTF-8", file=sys.stderr)
         return 1
@@ -77,18 +101,34 @@ def _stdin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _usage(message: str) -> int:
+    print(f"sdformat-lsp format: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def format_command(args: argparse.Namespace) -> int:
-    if args.files == ["-"]:
-        return _stdin(args)
-    if "-" in args.files:
-        print("sdformat-lsp format: '-' (standard input) cannot be mixed with files", file=sys.stderr)
-        return 2
+    if args.indent is not None and not 1 <= args.indent <= 16:
+        return _usage("--indent must be from 1 to 16")
+    if "-" in args.files and args.files != ["-"]:
+        return _usage("'-' (standard input) cannot be mixed with files")
+    if args.stdin_filename and args.files != ["-"]:
+        return _usage("--stdin-filename needs '-' as the only input")
+    # Every file's options first: a broken configuration stops the run before any file is written.
+    try:
+        options_for = _options_for(args)
+        if args.files == ["-"]:
+            where = os.path.dirname(os.path.abspath(args.stdin_filename)) if args.stdin_filename else os.getcwd()
+            return _stdin(args, options_for(where))
+        options = [options_for(os.path.dirname(os.path.abspath(path))) for path in args.files]
+    except ConfigError as exc:
+        print(f"sdformat-lsp: configuration error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     failed = changed = 0
-    for path in args.files:
+    for path, opts in zip(args.files, options):
         try:
             data = read_file(path, None)  # a regular file, opened without blocking (files.read_file)
             text, bom = _decode(data)
-            formatted = format_text(text, _options(args))
+            formatted = format_text(text, opts)
         except FileRefused as exc:
             print(f"{path}: cannot read: {exc.reason}", file=sys.stderr)
             failed += 1
@@ -133,6 +173,10 @@ def register(sub) -> None:
     c.add_argument("files", nargs="+", metavar="FILE", help="files to format, or '-' to filter standard input to standard output")
     c.add_argument("--check", action="store_true", help="write nothing; list the files that would change and exit 1 if any")
     c.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
-    c.add_argument("--indent", type=int, default=2, metavar="N", help="spaces per level (default 2)")
-    c.add_argument("--tabs", action="store_true", help="indent with one tab per level")
+    c.add_argument("--indent", type=int, default=None, metavar="N",
+                   help="N spaces per level (default: the configuration's [format], else 2)")
+    c.add_argument("--tabs", action="store_true", help="indent with one tab per level (overrides the configuration)")
+    c.add_argument("--config", metavar="FILE", help="take [format] from this configuration file instead of the nearest one")
+    c.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    c.add_argument("--stdin-filename", metavar="PATH", help="with '-': look up the configuration as if the input were at PATH")
     c.set_defaults(run=format_command)

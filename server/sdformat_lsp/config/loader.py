@@ -28,7 +28,10 @@ TABLE = ("tool", "sdformat-lsp")
 
 LEVELS = ("error", "warning", "info", "hint", "off")
 FAIL_LEVELS = ("error", "warning")
-KEYS = ("resource-paths", "exclude", "fail-on", "severity")
+KEYS = ("resource-paths", "exclude", "fail-on", "severity", "format")
+FORMAT_KEYS = ("indent-width", "indent-style")
+INDENT_STYLES = ("space", "tab")
+MAX_INDENT_WIDTH = 16
 
 
 class ConfigError(Exception):
@@ -52,6 +55,9 @@ class ProjectConfig:
     exclude: tuple[str, ...] = ()  # glob patterns, relative to ``root``
     severity: dict[str, str] = field(default_factory=dict, hash=False)  # code -> error|warning|info|hint|off
     fail_on: str | None = None  # error|warning; None: not set
+    # [format]: None where the file does not set the key (the editor's or the default applies)
+    indent_width: int | None = None
+    indent_style: str | None = None  # "space" | "tab"
 
     @property
     def root(self) -> str | None:
@@ -147,7 +153,28 @@ def load_config(path: str) -> ProjectConfig:
         if level not in LEVELS:
             raise ConfigError(path, where(key), key, f"must be one of {', '.join(LEVELS)}, not {_show(level)}")
         severity[code] = level
-    return ProjectConfig(path=path, resource_paths=resource_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on)
+    width, style = _format_table(table, path, where)
+    return ProjectConfig(path=path, resource_paths=resource_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on,
+                         indent_width=width, indent_style=style)
+
+
+def _format_table(table: dict, path: str, where) -> tuple[int | None, str | None]:
+    """``[format]``: ``indent-width`` (spaces per level) and ``indent-style`` ("space" or "tab")."""
+    fmt = table.get("format", {})
+    if not isinstance(fmt, dict):
+        raise ConfigError(path, where("format"), "format", "must be a table with indent-width and indent-style")
+    for key in fmt:
+        if key not in FORMAT_KEYS:
+            raise ConfigError(path, where(f"format.{key}"), f"format.{key}",
+                              f"unknown setting{_close(key, FORMAT_KEYS)}; the format settings are {', '.join(FORMAT_KEYS)}")
+    width = fmt.get("indent-width")
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_INDENT_WIDTH):
+        raise ConfigError(path, where("format.indent-width"), "format.indent-width",
+                          f"must be a whole number of spaces from 1 to {MAX_INDENT_WIDTH}, not {_show(width)}")
+    style = fmt.get("indent-style")
+    if style is not None and style not in INDENT_STYLES:
+        raise ConfigError(path, where("format.indent-style"), "format.indent-style", f"must be \"space\" or \"tab\", not {_show(style)}")
+    return width, style
 
 
 def _strings(table: dict, key: str, path: str, where) -> tuple[str, ...]:

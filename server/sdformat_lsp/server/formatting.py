@@ -3,7 +3,8 @@
 The engine (``sdformat_lsp.formatting``) works on the document's current text, not on an
 analysis, so formatting never waits for the debounce. It runs in a worker thread: a large
 world takes a few hundred milliseconds. A document that is not well-formed XML gets no edits
-(the diagnostics already say what is wrong with it); the client keeps its text.
+(the diagnostics already say what is wrong with it); the client keeps its text. The indentation
+is the configuration file's ``[format]`` where it sets a key, else the editor's.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..formatting import FormatOptions, FormatRefused, format_edits
+from ..formatting import FormatOptions, FormatRefused, Indentation, choose_options, format_edits, from_config
 from ..text import LineIndex, Span
 from .convert import to_range
+from .documents import uri_to_path
 from .faults import guarded
 
 if TYPE_CHECKING:
@@ -25,8 +27,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _options(options: types.FormattingOptions) -> FormatOptions:
-    return FormatOptions(indent_size=int(options.tab_size), use_tabs=not options.insert_spaces)
+def _options(server: "SdformatLanguageServer", uri: str, options: types.FormattingOptions) -> FormatOptions:
+    """The configuration file's ``[format]`` where it sets a key, else the editor's FormattingOptions.
+
+    The file wins so that a project's indentation is the same in every editor (and in
+    ``sdformat-lsp format``); an editor's tab size is a per-user default, the file a decision.
+    """
+    cfg = server.project.for_path(uri_to_path(uri))
+    editor = Indentation(width=max(1, int(options.tab_size)), style="space" if options.insert_spaces else "tab")
+    return choose_options(from_config(cfg), editor)
 
 
 def _edits(text: str, encoding: str, options: FormatOptions, lines: tuple[int, int] | None) -> list[types.TextEdit] | None:
@@ -46,7 +55,7 @@ def register_formatting(server: "SdformatLanguageServer") -> None:
         doc = server.documents.get(params.text_document.uri)
         if doc is None:
             return None
-        return await asyncio.to_thread(_edits, doc.text, server.encoding, _options(params.options), None)
+        return await asyncio.to_thread(_edits, doc.text, server.encoding, _options(server, params.text_document.uri, params.options), None)
 
     @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
     @guarded(types.TEXT_DOCUMENT_RANGE_FORMATTING)
@@ -56,4 +65,4 @@ def register_formatting(server: "SdformatLanguageServer") -> None:
             return None
         rng = params.range
         last = rng.end.line - 1 if rng.end.character == 0 and rng.end.line > rng.start.line else rng.end.line
-        return await asyncio.to_thread(_edits, doc.text, server.encoding, _options(params.options), (rng.start.line, last))
+        return await asyncio.to_thread(_edits, doc.text, server.encoding, _options(server, params.text_document.uri, params.options), (rng.start.line, last))
