@@ -107,7 +107,8 @@ native = os.path.join(HERE, "libs", "cp%d%d" % sys.version_info[:2])
 if not os.path.isdir(native):
     sys.stderr.write(
         "This build of the SDFormat extension (%s) carries the server for CPython %s; %s is %s %s. "
-        "Install the server yourself (pip install sdformat-lsp) and set sdformat.server.command.\\n"
+        "Select one of those in the Python extension, or run a server from a checkout of sdformat-lsp "
+        "(python3 scripts/install.py there) and set sdformat.server.command to its .venv/bin/sdformat-lsp.\\n"
         % (TARGET, {pythons!r}, sys.executable, sys.implementation.name, sys.version.split()[0])
     )
     sys.exit(3)

@@ -27,7 +27,7 @@ import {
   SpawnedServer,
 } from './launch';
 import { FramePreview, FrameSource, FrameTreeProvider, revealFrame } from './frames';
-import { buildServerSettings, ServerSettings, VariableContext } from './settings';
+import { buildServerSettings, editableScope, ServerSettings, VariableContext } from './settings';
 
 const CLIENT_ID = 'sdformat';
 const CLIENT_NAME = 'SDFormat Language Server';
@@ -95,14 +95,20 @@ export function isRemoteWindow(): boolean {
   return Boolean(vscode.env.remoteName) || (web !== undefined && vscode.env.uiKind === web);
 }
 
-/** Opens the settings editor where `sdformat.server.command` can be edited in this window. */
+/** Opens the settings editor where `sdformat.server.command` can be edited in this window (see editableScope). */
 async function openCommandSettings(): Promise<void> {
-  if (isRemoteWindow()) {
+  const scope = editableScope(vscode.workspace.getConfiguration().inspect(COMMAND_SETTING), {
+    remote: isRemoteWindow(),
+    trusted: vscode.workspace.isTrusted !== false,
+  });
+  const command =
+    scope === 'workspace' ? 'workbench.action.openWorkspaceSettings' : scope === 'remote' ? 'workbench.action.openRemoteSettings' : undefined;
+  if (command) {
     try {
-      await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: COMMAND_SETTING });
+      await vscode.commands.executeCommand(command, { query: COMMAND_SETTING });
       return;
     } catch (error) {
-      output.appendLine(`Could not open the remote settings: ${String(error)}`);
+      output.appendLine(`Could not open the ${scope} settings: ${String(error)}`);
     }
   }
   await vscode.commands.executeCommand('workbench.action.openSettings', COMMAND_SETTING);
@@ -126,6 +132,7 @@ function serverSettings(): ServerSettings {
     {
       resourcePaths: section.get('resourcePaths'),
       debounceMs: section.get('debounceMs'),
+      maxDocumentSizeMB: section.get('maxDocumentSizeMB'),
       inlayHints: { enabled: section.get('inlayHints.enabled'), angles: section.get('inlayHints.angles') },
     },
     variableContext(),
@@ -172,7 +179,7 @@ async function pythonCommandFromExtension(): Promise<string[] | undefined> {
 }
 
 async function showStartFailure(error: unknown): Promise<void> {
-  const message = formatStartFailure(error);
+  const message = formatStartFailure(error, { bundled: bundledLauncher !== undefined });
   output.appendLine(`[error] ${message}`);
   if (error instanceof ServerStartError && error.details.stderr) {
     output.appendLine('--- server stderr (tail) ---');

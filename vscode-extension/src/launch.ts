@@ -13,10 +13,8 @@ import { expandVariables, VariableContext } from './settings';
 
 /** Python module that implements the server (`python -m sdformat_lsp`). */
 export const SERVER_MODULE = 'sdformat_lsp';
-/** Name of the distribution to `pip install`. */
-export const PIP_PACKAGE = 'sdformat-lsp';
-/** How to install from a checkout of the repository. */
-export const PIP_FROM_SOURCE = 'pip install <path-to-sdformat-lsp-checkout>';
+/** The installer of the repository (scripts/install.py): makes `.venv` in a checkout, with the server. */
+export const INSTALL_SCRIPT = 'scripts/install.py';
 /** The setting that overrides the command. */
 export const COMMAND_SETTING = 'sdformat.server.command';
 
@@ -486,47 +484,85 @@ function lastLine(stderr: string | undefined): string | undefined {
   return line && line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
-function pipInstallFor(sc: ServerCommand | undefined): string {
-  const invocation = sc && pythonModuleInvocation(sc);
-  if (invocation) {
-    return `${formatCommand({ command: invocation.python[0], args: [...invocation.python.slice(1), '-m', 'pip', 'install', PIP_PACKAGE] })}`;
-  }
-  return `pip install ${PIP_PACKAGE}`;
+/** Context for the advice of a start failure. */
+export interface FailureContext {
+  /** Whether this build of the extension carries the server (bundled/run.py). */
+  bundled?: boolean;
+  platform?: NodeJS.Platform;
 }
 
 /**
- * One user-facing sentence or three for a start failure: what went wrong and
- * how to fix it (pip install, or the command setting).
+ * How to run a server installed from a checkout: the installer of the repository makes a virtual
+ * environment there (the package is on no index, and Debian's and Ubuntu's python3 refuse pip outside
+ * one), and the setting points at its `sdformat-lsp`.
  */
-export function formatStartFailure(error: unknown): string {
+export function checkoutAdvice(platform: NodeJS.Platform = process.platform): string {
+  const python = platform === 'win32' ? 'python' : 'python3';
+  return `to use a server from a checkout of the sdformat-lsp repository, run "${python} ${INSTALL_SCRIPT}" in it (it makes .venv with the server) and set "${COMMAND_SETTING}" to ${JSON.stringify([checkoutServer(platform)])}`;
+}
+
+/** The server that scripts/install.py puts into a checkout's virtual environment. */
+function checkoutServer(platform: NodeJS.Platform): string {
+  return platform === 'win32' ? '<checkout>\\.venv\\Scripts\\sdformat-lsp.exe' : '<checkout>/.venv/bin/sdformat-lsp';
+}
+
+/** What to do when no Python 3.10 or newer runs the server the extension carries. */
+function pythonAdvice(platform: NodeJS.Platform): string {
+  const install =
+    platform === 'win32'
+      ? 'install Python 3.10 or newer from python.org'
+      : platform === 'darwin'
+        ? 'install Python 3.10 or newer (python.org or Homebrew)'
+        : 'install Python 3.10 or newer with your package manager (for example "sudo apt install python3")';
+  return `${install}, or select such an interpreter in the Python extension`;
+}
+
+/**
+ * One user-facing message for a start failure: what went wrong and what to do now. The
+ * extension normally carries its server (nothing to install but a Python 3.10+); otherwise the
+ * server comes from the setting, or from a checkout through the repository's installer.
+ */
+export function formatStartFailure(error: unknown, context: FailureContext = {}): string {
+  const platform = context.platform ?? process.platform;
   const prefix = 'SDFormat language server could not be started: ';
-  const orSetting = `or set "${COMMAND_SETTING}" to a command that starts it.`;
+  const sc = error instanceof ServerStartError ? error.serverCommand : undefined;
+  const bundled = context.bundled ?? sc?.source === 'bundled';
+  const carried = 'The extension carries its own server; it needs only Python 3.10 or newer';
+  const fromSetting = sc?.source === 'setting';
+  // What a user can do when the command that failed is not the carried server.
+  const fixSetting = fromSetting
+    ? bundled
+      ? `Fix "${COMMAND_SETTING}", or clear it to use the server the extension carries; ${checkoutAdvice(platform)}.`
+      : `Fix "${COMMAND_SETTING}"; ${checkoutAdvice(platform)}.`
+    : `This build of the extension does not carry the server: install the .vsix for your platform (it does), or ${checkoutAdvice(platform)}.`;
   if (!(error instanceof ServerStartError)) {
     const message = error instanceof Error ? error.message : String(error);
-    return `${prefix}${message}. Is it installed? Install it with "pip install ${PIP_PACKAGE}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
+    return `${prefix}${message}. See the output for details. ${fixSetting}`;
   }
-  const sc = error.serverCommand;
   const invocation = sc && pythonModuleInvocation(sc);
   const python = invocation ? formatCommand({ command: invocation.python[0], args: invocation.python.slice(1) }) : undefined;
   switch (error.kind) {
     case 'invalid-setting':
-      return `${prefix}${error.message} Example: ["/path/to/python", "-m", "${SERVER_MODULE}"].`;
+      return `${prefix}${error.message} Write "${COMMAND_SETTING}" as an array of words, for example ${JSON.stringify([checkoutServer(platform)])}${bundled ? ', or clear it to use the server the extension carries' : ''}.`;
     case 'command-not-found':
       if (sc?.source === 'bundled') {
-        return `${prefix}"${error.details.missing}" was not found${describeSource(sc)}. The extension carries the server but needs Python 3.10 or newer: install python3, select an interpreter in the Python extension, ${orSetting}`;
+        return `${prefix}"${error.details.missing}" was not found${describeSource(sc)}. ${carried}: ${pythonAdvice(platform)}. Or set "${COMMAND_SETTING}" to a server you installed yourself.`;
       }
-      if (sc?.source === 'setting') {
-        return `${prefix}the command "${error.details.missing}"${describeSource(sc)} was not found. Fix the setting, or clear it to use "python3 -m ${SERVER_MODULE}" after "pip install ${PIP_PACKAGE}".`;
+      if (fromSetting) {
+        return `${prefix}the command "${error.details.missing}"${describeSource(sc)} was not found. ${fixSetting}`;
       }
-      return `${prefix}"${error.details.missing}" was not found${sc ? describeSource(sc) : ''}. Install Python 3 and then the server with "pip install ${PIP_PACKAGE}" (or "${PIP_FROM_SOURCE}"), select an interpreter in the Python extension, ${orSetting}`;
+      return `${prefix}"${error.details.missing}" was not found${sc ? describeSource(sc) : ''}: ${pythonAdvice(platform)}. ${fixSetting}`;
     case 'module-missing':
-      return `${prefix}the Python module "${error.details.missing ?? SERVER_MODULE}" is not installed in ${python ?? 'the Python environment'}${sc ? describeSource(sc) : ''}. Install it with "${pipInstallFor(sc)}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
+      return `${prefix}the Python module "${error.details.missing ?? SERVER_MODULE}" is not installed in ${python ?? 'the Python environment'}${sc ? describeSource(sc) : ''}. ${fixSetting}`;
     case 'dependency-missing':
-      return `${prefix}the Python module "${error.details.missing}" that the server needs is missing${python ? ` in ${python}` : ''}. Reinstall the server with "${pipInstallFor(sc)}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
+      if (sc?.source === 'bundled') {
+        return `${prefix}the server the extension carries is missing the Python module "${error.details.missing}": this .vsix is damaged or built for another platform. Reinstall the extension (the .vsix for your platform), or ${checkoutAdvice(platform)}.`;
+      }
+      return `${prefix}the Python module "${error.details.missing}" that the server needs is missing${python ? ` in ${python}` : ''}${sc ? describeSource(sc) : ''}: that environment is incomplete (in a checkout, "${INSTALL_SCRIPT}" updates .venv). ${fixSetting}`;
     case 'spawn-failed':
-      return `${prefix}${error.message}. Check "${COMMAND_SETTING}" or install the server with "pip install ${PIP_PACKAGE}".`;
+      return `${prefix}${error.message}. ${sc?.source === 'bundled' ? `${carried}: ${pythonAdvice(platform)}.` : fixSetting}`;
     case 'initialize-failed':
-      return `${prefix}${error.message}. See the output for details; reinstalling with "${pipInstallFor(sc)}" may help.`;
+      return `${prefix}${error.message}. See the output for details. ${sc?.source === 'bundled' ? `Or ${checkoutAdvice(platform)}.` : fixSetting}`;
     case 'exited':
     default: {
       const status =
@@ -534,10 +570,11 @@ export function formatStartFailure(error: unknown): string {
           ? `exit code ${error.details.exitCode}`
           : `signal ${error.details.signal ?? 'unknown'}`;
       const last = lastLine(error.details.stderr);
+      const head = `${prefix}it exited during startup (${status})${last ? `: ${last}` : ''}. See the output for details.`;
       if (sc?.source === 'bundled') {
-        return `${prefix}it exited during startup (${status})${last ? `: ${last}` : ''}. See the output for details; ${orSetting}`;
+        return `${head} Or ${checkoutAdvice(platform)}.`;
       }
-      return `${prefix}it exited during startup (${status})${last ? `: ${last}` : ''}. See the output for details. If the server is not installed, install it with "${pipInstallFor(sc)}" (or "${PIP_FROM_SOURCE}"), ${orSetting}`;
+      return `${head} ${fixSetting}`;
     }
   }
 }

@@ -55,6 +55,7 @@ export function expandVariables(value: string, ctx: VariableContext = {}): strin
 export interface ServerSettings {
   resourcePaths: string[];
   debounceMs?: number;
+  maxDocumentSizeMB?: number;
   inlayHints?: { enabled?: boolean; angles?: 'degrees' | 'radians' };
   [key: string]: unknown;
 }
@@ -65,7 +66,7 @@ export interface ServerSettings {
  * or any plain object). `resourcePaths` entries get variables expanded and
  * relative entries are resolved against the first workspace folder; entries that
  * are not non-empty strings are dropped. `debounceMs` is passed on when it is a
- * finite number >= 0; `inlayHints` keeps a boolean `enabled` and an `angles` of
+ * finite number >= 0, `maxDocumentSizeMB` likewise (0: no limit); `inlayHints` keeps a boolean `enabled` and an `angles` of
  * `degrees` or `radians`. Other keys of the section (e.g. `server`, `trace`) are not
  * sent: they only concern the client.
  */
@@ -90,6 +91,10 @@ export function buildServerSettings(raw: unknown, ctx: VariableContext = {}): Se
   if (typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0) {
     settings.debounceMs = Math.round(debounce);
   }
+  const maxMB = section.maxDocumentSizeMB;
+  if (typeof maxMB === 'number' && Number.isFinite(maxMB) && maxMB >= 0) {
+    settings.maxDocumentSizeMB = maxMB;
+  }
   const hints = section.inlayHints;
   if (hints && typeof hints === 'object') {
     const { enabled, angles } = hints as Record<string, unknown>;
@@ -99,4 +104,34 @@ export function buildServerSettings(raw: unknown, ctx: VariableContext = {}): Se
     if (Object.keys(out).length > 0) settings.inlayHints = out;
   }
   return settings;
+}
+
+/** The settings editor tab where a setting can be edited: the one whose value applies in this window. */
+export type SettingsScope = 'user' | 'remote' | 'workspace';
+
+/** What `WorkspaceConfiguration.inspect` returns (the part used here). */
+export interface InspectedSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+function isSet(value: unknown): boolean {
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  return value !== undefined && value !== null;
+}
+
+/**
+ * Where "Open Settings" should take the user for a `machine-overridable` setting such as
+ * `sdformat.server.command`: the workspace (or folder) settings when the value that applies comes
+ * from there (a trusted workspace: an untrusted one's value is ignored), else the Remote settings
+ * in a remote window (VS Code reads machine settings from the remote machine and greys out the User
+ * tab there), else the User settings.
+ */
+export function editableScope(inspected: InspectedSetting | undefined, window: { remote: boolean; trusted: boolean }): SettingsScope {
+  if (window.trusted && inspected && (isSet(inspected.workspaceFolderValue) || isSet(inspected.workspaceValue))) {
+    return 'workspace';
+  }
+  return window.remote ? 'remote' : 'user';
 }

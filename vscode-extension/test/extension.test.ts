@@ -111,7 +111,7 @@ describe('extension (bundle, mock vscode)', () => {
     assert.ok(mock.executed.some((e) => e.command === 'workbench.action.openSettings'), 'Open Settings opens the settings');
   });
 
-  it('no python3 on PATH gives one error telling how to install', { timeout: TIMEOUT }, async () => {
+  it('no python3 on PATH gives one error telling what to do', { timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({});
     const savedPath = process.env.PATH;
     process.env.PATH = path.join(os.tmpdir(), 'sdformat-lsp-empty-path');
@@ -122,9 +122,59 @@ describe('extension (bundle, mock vscode)', () => {
     }
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
-    assert.match(mock.messages[0].message, /pip install sdformat-lsp/);
-    assert.match(mock.messages[0].message, /python/);
+    // This mock extension carries no server (no bundled/run.py): the platform-neutral build.
+    assert.doesNotMatch(mock.messages[0].message, /pip install/);
+    assert.match(mock.messages[0].message, /"python3?" was not found/);
+    assert.match(mock.messages[0].message, /does not carry the server: install the \.vsix for your platform/);
+    assert.match(mock.messages[0].message, /scripts\/install\.py/);
     assert.match(mock.output.join(''), /Starting: python3? -m sdformat_lsp/);
+  });
+
+  it('the server the extension carries, without a python3: one error saying Python 3.10 is all it needs', { timeout: TIMEOUT }, async () => {
+    const ext = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
+    fs.mkdirSync(path.join(ext, 'bundled'));
+    fs.writeFileSync(path.join(ext, 'bundled', 'run.py'), 'raise SystemExit(0)\n');
+    const mock = createVscodeMock({});
+    const savedPath = process.env.PATH;
+    process.env.PATH = path.join(os.tmpdir(), 'sdformat-lsp-empty-path');
+    try {
+      await loadExtension(mock).activate({ ...mock.context, extensionPath: ext });
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    const { message } = mock.messages[0];
+    assert.match(mock.output.join(''), /Starting: python3? .*run\.py \(bundled\)/);
+    assert.match(message, /carries its own server; it needs only Python 3\.10 or newer/);
+    assert.match(message, /select such an interpreter in the Python extension/);
+    assert.doesNotMatch(message, /pip install|does not carry/);
+    fs.rmSync(ext, { recursive: true, force: true });
+  });
+
+  it('a command set in the workspace settings: Open Settings opens the Workspace settings', { timeout: TIMEOUT }, async () => {
+    const mock = createVscodeMock({}, { workspaceSettings: { 'sdformat.server.command': ['surely-not-a-command-4711'] } });
+    mock.onMessage(() => 'Open Settings');
+    await loadExtension(mock).activate(mock.context);
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.match(mock.messages[0].message, /surely-not-a-command-4711/);
+    const opened = mock.executed.find((e) => e.command.startsWith('workbench.action.open'));
+    assert.deepEqual(opened, { command: 'workbench.action.openWorkspaceSettings', args: [{ query: 'sdformat.server.command' }] });
+  });
+
+  it('in an untrusted workspace the workspace value does not apply: Open Settings opens the User settings', { timeout: TIMEOUT }, async () => {
+    const mock = createVscodeMock(
+      { 'sdformat.server.command': ['surely-not-a-user-command-4711'] },
+      { workspaceSettings: { 'sdformat.server.command': ['surely-not-a-command-4711'] }, trusted: false },
+    );
+    mock.onMessage(() => 'Open Settings');
+    await loadExtension(mock).activate(mock.context);
+    await sleep(300);
+    assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+    assert.match(mock.messages[0].message, /surely-not-a-user-command-4711/);
+    const opened = mock.executed.find((e) => e.command.startsWith('workbench.action.open'));
+    assert.deepEqual(opened, { command: 'workbench.action.openSettings', args: ['sdformat.server.command'] });
   });
 
   it('a python without the module gives one error telling how to install', { skip: noPython, timeout: TIMEOUT }, async () => {
@@ -133,7 +183,8 @@ describe('extension (bundle, mock vscode)', () => {
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     assert.match(mock.messages[0].message, /not installed/);
-    assert.match(mock.messages[0].message, /-m pip install sdformat-lsp/);
+    assert.match(mock.messages[0].message, /scripts\/install\.py/);
+    assert.doesNotMatch(mock.messages[0].message, /pip install/);
   });
 
   it('a server that dies during startup gives one error, stderr in the output', { skip: noPython, timeout: TIMEOUT }, async () => {
@@ -156,11 +207,12 @@ describe('extension (bundle, mock vscode)', () => {
         'sdformat.server.command': [PYTHON, STUB, log],
         'sdformat.resourcePaths': ['models', '${workspaceFolder}/more', ''],
         'sdformat.debounceMs': 250,
+        'sdformat.maxDocumentSizeMB': 4,
         'sdformat.trace.server': 'off',
       },
       { workspaceFolder: dir },
     );
-    const expected = { resourcePaths: [path.join(dir, 'models'), path.join(dir, 'more')], debounceMs: 250 };
+    const expected = { resourcePaths: [path.join(dir, 'models'), path.join(dir, 'more')], debounceMs: 250, maxDocumentSizeMB: 4 };
     await loadExtension(mock).activate(mock.context);
 
     const init = await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
@@ -171,6 +223,9 @@ describe('extension (bundle, mock vscode)', () => {
     mock.changeSettings({ 'sdformat.debounceMs': 300 });
     const change = await waitFor(() => readLog(log).find((e) => e.method === 'workspace/didChangeConfiguration'));
     assert.deepEqual(change.params.settings.sdformat, { ...expected, debounceMs: 300 });
+    mock.changeSettings({ 'sdformat.maxDocumentSizeMB': 0 });
+    const unlimited = await waitFor(() => readLog(log).filter((e) => e.method === 'workspace/didChangeConfiguration')[1]);
+    assert.deepEqual(unlimited.params.settings.sdformat, { ...expected, debounceMs: 300, maxDocumentSizeMB: 0 });
 
     await mock.vscode.commands.executeCommand('sdformat.restartServer');
     await waitFor(() => (readLog(log).filter((e) => e.method === 'initialize').length === 2 ? true : undefined));

@@ -18,7 +18,7 @@ import {
   spawnServer,
   splitCommandLine,
 } from '../src/launch';
-import { buildServerSettings, expandVariables } from '../src/settings';
+import { buildServerSettings, editableScope, expandVariables } from '../src/settings';
 
 const PYTHON = process.env.SDFORMAT_LSP_PYTHON || 'python3';
 const hasPython = spawnSync(PYTHON, ['-c', 'pass']).status === 0;
@@ -127,11 +127,33 @@ describe('settings', () => {
     );
     assert.deepEqual(buildServerSettings(undefined, ctx), { resourcePaths: [] });
     assert.deepEqual(buildServerSettings({ debounceMs: -1 }, ctx), { resourcePaths: [] });
+    assert.deepEqual(buildServerSettings({ maxDocumentSizeMB: 8.5 }, ctx), { resourcePaths: [], maxDocumentSizeMB: 8.5 });
+    assert.deepEqual(buildServerSettings({ maxDocumentSizeMB: 0 }, ctx), { resourcePaths: [], maxDocumentSizeMB: 0 });
+    for (const bad of [-1, '4', Infinity, null]) {
+      assert.deepEqual(buildServerSettings({ maxDocumentSizeMB: bad }, ctx), { resourcePaths: [] }, String(bad));
+    }
     assert.deepEqual(buildServerSettings({ inlayHints: { enabled: false, angles: 'radians' } }, ctx), {
       resourcePaths: [],
       inlayHints: { enabled: false, angles: 'radians' },
     });
     assert.deepEqual(buildServerSettings({ inlayHints: { enabled: 'no', angles: 'gradians' } }, ctx), { resourcePaths: [] });
+  });
+});
+
+describe('editableScope', () => {
+  it('opens the scope whose value applies', () => {
+    const local = { remote: false, trusted: true };
+    const remote = { remote: true, trusted: true };
+    assert.equal(editableScope(undefined, local), 'user');
+    assert.equal(editableScope({ globalValue: ['x'] }, local), 'user');
+    assert.equal(editableScope({ globalValue: ['x'] }, remote), 'remote');
+    assert.equal(editableScope({ workspaceValue: ['x'] }, remote), 'workspace');
+    assert.equal(editableScope({ workspaceFolderValue: 'x' }, local), 'workspace');
+    // An empty workspace value does not apply; nor does any workspace value in an untrusted workspace.
+    assert.equal(editableScope({ workspaceValue: [], globalValue: ['x'] }, local), 'user');
+    assert.equal(editableScope({ workspaceValue: '  ' }, remote), 'remote');
+    assert.equal(editableScope({ workspaceValue: ['x'] }, { remote: false, trusted: false }), 'user');
+    assert.equal(editableScope({ workspaceValue: ['x'] }, { remote: true, trusted: false }), 'remote');
   });
 });
 
@@ -165,9 +187,14 @@ describe('start failure detection', () => {
     const sc = resolveServerCommand({ defaultPython: 'surely-not-python-4711' });
     const problem = await preflight(sc);
     assert.equal(problem?.kind, 'command-not-found');
-    const message = formatStartFailure(problem);
-    assert.match(message, /pip install sdformat-lsp/);
-    assert.match(message, /sdformat\.server\.command/);
+    // The platform-neutral build (no server carried): say so, and how to get one.
+    const message = formatStartFailure(problem, { bundled: false, platform: 'linux' });
+    assert.match(message, /surely-not-python-4711" was not found/);
+    assert.match(message, /Python 3\.10 or newer/);
+    assert.match(message, /install the \.vsix for your platform/);
+    assert.match(message, /"python3 scripts\/install\.py"/);
+    assert.match(message, /"sdformat\.server\.command" to \["<checkout>\/\.venv\/bin\/sdformat-lsp"\]/);
+    assert.doesNotMatch(message, /pip install/);
   });
 
   it('preflight reports a missing python module', { skip: !hasPython && `${PYTHON} not available` }, async () => {
@@ -176,8 +203,9 @@ describe('start failure detection', () => {
     assert.equal(problem?.kind, 'module-missing');
     const message = formatStartFailure(problem);
     assert.match(message, /sdformat_lsp_surely_missing_4711/);
-    assert.match(message, new RegExp(`${PYTHON} -m pip install sdformat-lsp`));
+    assert.match(message, /scripts\/install\.py/);
     assert.match(message, /sdformat\.server\.command/);
+    assert.doesNotMatch(message, /pip install/);
     // An installed module passes.
     assert.equal(await preflight({ command: PYTHON, args: ['-m', 'json.tool'], source: 'default' }), undefined);
   });
@@ -205,7 +233,16 @@ describe('start failure detection', () => {
     );
     assert.equal(dep.kind, 'dependency-missing');
     assert.match(formatStartFailure(dep), /pygls/);
-    assert.match(formatStartFailure(dep), /python3 -m pip install sdformat-lsp/);
+    assert.match(formatStartFailure(dep), /scripts\/install\.py/);
+    assert.doesNotMatch(formatStartFailure(dep), /pip install/);
+    // In the server the extension carries, a missing module means a damaged or foreign .vsix.
+    const carried = classifyEarlyExit(
+      { command: 'python3', args: ['/ext/bundled/run.py'], source: 'bundled' },
+      { code: 1, signal: null },
+      "ModuleNotFoundError: No module named 'lxml'\n",
+    );
+    assert.equal(carried.kind, 'dependency-missing');
+    assert.match(formatStartFailure(carried), /Reinstall the extension \(the \.vsix for your platform\)/);
 
     // Installed but broken (a part of the package is missing): not "not installed".
     for (const stderr of [
@@ -221,7 +258,8 @@ describe('start failure detection', () => {
       '/venv/bin/python: No module named sdformat_lsp\n',
     );
     assert.equal(notInstalled.kind, 'module-missing');
-    assert.match(formatStartFailure(notInstalled), /\/venv\/bin\/python -m pip install sdformat-lsp/);
+    assert.match(formatStartFailure(notInstalled, { bundled: false }), /not installed in \/venv\/bin\/python/);
+    assert.match(formatStartFailure(notInstalled, { bundled: false }), /scripts\/install\.py/);
     assert.match(formatStartFailure(notInstalled), /Python extension/);
 
     const other = classifyEarlyExit(
@@ -245,7 +283,52 @@ describe('start failure detection', () => {
     assert.equal(server.hasExited(), true);
   });
 
-  it('formats a non-classified error with install advice', () => {
-    assert.match(formatStartFailure(new Error('x')), /pip install sdformat-lsp/);
+  it('formats a non-classified error with what to do', () => {
+    assert.match(formatStartFailure(new Error('x'), { bundled: true }), /See the output/);
+    assert.match(formatStartFailure(new Error('x'), { bundled: true }), /clear it to use the server the extension carries|scripts\/install\.py/);
+  });
+
+  // The package is on no index: no message may advise `pip install sdformat-lsp`. Every one says
+  // what to do now: Python 3.10+ for the server the extension carries, the setting, or a checkout
+  // through scripts/install.py.
+  it('no start failure advises pip install; every one says what to do', () => {
+    const sources = ['bundled', 'setting', 'python-extension', 'default'] as const;
+    const kinds = ['invalid-setting', 'command-not-found', 'module-missing', 'dependency-missing', 'spawn-failed', 'exited', 'initialize-failed'] as const;
+    let count = 0;
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      for (const bundled of [true, false]) {
+        for (const source of sources) {
+          if (source === 'bundled' && !bundled) continue;
+          const sc =
+            source === 'bundled'
+              ? { command: 'python3', args: ['/ext/bundled/run.py'], source }
+              : { command: 'python3', args: ['-m', 'sdformat_lsp'], source };
+          for (const kind of kinds) {
+            const error = new ServerStartError(kind, `problem ${kind}`, kind === 'invalid-setting' ? undefined : sc, {
+              missing: kind === 'command-not-found' ? 'python3' : 'sdformat_lsp',
+              exitCode: 1,
+              stderr: 'last words\n',
+            });
+            for (const message of [formatStartFailure(error, { bundled, platform }), formatStartFailure(new Error('x'), { bundled, platform })]) {
+              count++;
+              assert.doesNotMatch(message, /pip install/, message);
+              assert.match(message, /Python 3\.10|sdformat\.server\.command|scripts[\\/]install\.py/, message);
+              if (!bundled && source !== 'setting' && kind !== 'invalid-setting') {
+                assert.match(message, /does not carry the server/, message);
+              }
+              if (platform === 'win32' && /\.venv/.test(message)) {
+                assert.match(message, /\.venv\\\\Scripts\\\\sdformat-lsp\.exe/, message);
+              }
+            }
+          }
+        }
+      }
+    }
+    assert.ok(count > 100);
+    // No Python at all for the carried server: what to install, per platform.
+    const noPython = new ServerStartError('command-not-found', 'x', { command: 'python3', args: ['/b/run.py'], source: 'bundled' }, { missing: 'python3' });
+    assert.match(formatStartFailure(noPython, { platform: 'linux' }), /carries its own server; it needs only Python 3\.10 or newer: install Python 3\.10 or newer with your package manager/);
+    assert.match(formatStartFailure(noPython, { platform: 'win32' }), /python\.org/);
+    assert.match(formatStartFailure(noPython, { platform: 'linux' }), /select such an interpreter in the Python extension/);
   });
 });

@@ -69,6 +69,25 @@ describe('package.json', () => {
     }
   });
 
+  // Every setting the server reads (server/sdformat_lsp/server/settings.py) is declared here and
+  // forwarded by the extension, so that none is silently out of reach of VS Code users.
+  it('declares and forwards every setting the server reads', () => {
+    const serverSettings = fs.readFileSync(path.join(ROOT, '..', 'server', 'sdformat_lsp', 'server', 'settings.py'), 'utf8');
+    const keys = [...serverSettings.matchAll(/if "(\w+)" in section/g)].map((m) => m[1]);
+    assert.ok(keys.includes('maxDocumentSizeMB') && keys.includes('resourcePaths'), keys.join(', '));
+    const props = pkg.contributes.configuration.properties;
+    const extension = fs.readFileSync(path.join(ROOT, 'src', 'extension.ts'), 'utf8');
+    for (const key of keys) {
+      const declared = Object.keys(props).filter((p) => p === `sdformat.${key}` || p.startsWith(`sdformat.${key}.`));
+      assert.ok(declared.length > 0, `sdformat.${key} declared in package.json`);
+      for (const p of declared) {
+        assert.ok(extension.includes(`section.get('${p.slice('sdformat.'.length)}')`), `${p} forwarded by serverSettings() in extension.ts`);
+      }
+    }
+    assert.equal(props['sdformat.maxDocumentSizeMB'].minimum, 0);
+    assert.equal(props['sdformat.maxDocumentSizeMB'].default, 32);
+  });
+
   it('has what vsce needs to package without prompting', () => {
     assert.ok(pkg.publisher);
     assert.ok(pkg.repository?.url);

@@ -96,8 +96,17 @@ export interface ShownMessage {
 /** Creates a fresh mock; `settings` are flat dotted keys, e.g. {'sdformat.server.command': [...]}. */
 export function createVscodeMock(
   settings: Record<string, unknown>,
-  options: { workspaceFolder?: string; extensions?: Record<string, unknown>; remoteName?: string } = {},
+  options: {
+    workspaceFolder?: string;
+    extensions?: Record<string, unknown>;
+    remoteName?: string;
+    /** Values of the workspace settings (.vscode/settings.json): they win over `settings` in a trusted workspace. */
+    workspaceSettings?: Record<string, unknown>;
+    trusted?: boolean;
+  } = {},
 ) {
+  const workspaceSettings = options.workspaceSettings ?? {};
+  const trusted = options.trusted ?? true;
   const messages: ShownMessage[] = [];
   const output: string[] = [];
   const commands = new Map<string, (...args: unknown[]) => unknown>();
@@ -115,6 +124,7 @@ export function createVscodeMock(
     const prefix = section ? `${section}.` : '';
     const get = (key: string, defaultValue?: unknown) => {
       const full = prefix + key;
+      if (trusted && full in workspaceSettings) return workspaceSettings[full];
       if (full in settings) return settings[full];
       // A whole section as an object.
       const nested: Record<string, unknown> = {};
@@ -126,7 +136,7 @@ export function createVscodeMock(
     return withFallback('configuration', {
       get,
       has: (key: string) => get(key) !== undefined,
-      inspect: () => undefined,
+      inspect: (key: string) => ({ key: prefix + key, globalValue: settings[prefix + key], workspaceValue: workspaceSettings[prefix + key] }),
       update: () => Promise.resolve(),
     });
   };
@@ -172,6 +182,7 @@ export function createVscodeMock(
     }),
     workspace: withFallback('workspace', {
       workspaceFolders: folder ? [folder] : undefined,
+      isTrusted: trusted,
       textDocuments: [],
       getConfiguration,
       onDidChangeConfiguration: configListeners.event,
