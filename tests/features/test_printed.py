@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from sdformat_lsp.features.printed import PrintRefused, printed
 from sdformat_lsp.model.transform import quat_from_rpy, rotation_matrix
+from sdformat_lsp.queries.poses import element_pose_in_scope
 from sdformat_lsp.semantics import analyze
 from sdformat_lsp.xml import decode_source
 
@@ -41,6 +43,45 @@ def assert_same_frames(a, b, where) -> None:
         assert all(math.isclose(x, y, abs_tol=1e-9) for row, row2 in zip(r, r2) for x, y in zip(row, row2)), (where, name)
 
 
+POSED = {"link": ("visual", "collision", "sensor", "light", "particle_emitter", "projector", "inertial"), "joint": ("sensor",),
+         "world": ("light",)}
+
+
+def inner_poses(a) -> dict[tuple, tuple]:
+    """(frame listing name of the link/joint/world, tag, name) -> (position, rotation matrix) of every
+    posed element inside links, joints and the world, relative to the enclosing model's frame (or the world)."""
+    out = {}
+    for node in a.graphs.nodes:
+        entity = node.entity
+        if node.kind not in POSED or entity is None:
+            continue
+        owner = a.frame_facts(node).name if node.kind != "world" else "world"
+        for child in entity.element.children:
+            if child.tag not in POSED[node.kind]:
+                continue
+            pose_el = child.child("pose")
+            if pose_el is None:
+                x = a.pose_in_scope(node) if node.kind != "world" else None
+            else:
+                found = element_pose_in_scope(a, pose_el)
+                x = found[0] if found is not None else None
+            key = (owner, child.tag, child.get("name") or "")
+            out[key] = None if x is None else (x.p, rotation_matrix(x.q))
+    return out
+
+
+def assert_same_inner_poses(a, b, where) -> None:
+    pa, pb = inner_poses(a), inner_poses(b)
+    assert pa.keys() == pb.keys(), where
+    for key, x in pa.items():
+        y = pb[key]
+        if x is None:
+            continue  # an element whose pose did not resolve: --resolve-poses leaves it as written
+        assert y is not None, (where, key)
+        assert all(math.isclose(u, v, abs_tol=1e-9) for u, v in zip(x[0], y[0])), (where, key, x[0], y[0])
+        assert all(math.isclose(u, v, abs_tol=1e-9) for r, r2 in zip(x[1], y[1]) for u, v in zip(r, r2)), (where, key)
+
+
 def round_trip(path: Path, **options) -> bool:
     text, problems = decode_source(path.read_bytes())
     original = analyze(text, str(path))
@@ -55,6 +96,7 @@ def round_trip(path: Path, **options) -> bool:
     assert not errors, (path, errors[:3], out[:2000])
     assert "<include" not in out
     assert_same_frames(original, again, path)
+    assert_same_inner_poses(original, again, path)
     return True
 
 
@@ -123,3 +165,54 @@ def test_1_6_documents_are_converted_as_libsdformat_converts_them():
     again = analyze(out, "/tmp/one-six-printed.sdf")
     assert not again.has_errors and again.version == "1.12"
     assert_same_frames(original, again, "1.6")
+
+
+INNER = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <light name="sun" type="directional"><pose relative_to="f">0 0 10 0 0 0</pose></light>
+    <frame name="f"><pose>1 0 0 0 0 0.5</pose></frame>
+    <model name="m">
+      <pose>1 2 3 0 0 1</pose>
+      <link name="a"><pose>0 0 1 0.1 0 0</pose>
+        <inertial><pose>0.1 0 0 0 0 0</pose><mass>1</mass></inertial>
+        <visual name="v"><pose>0 1 0 0 0.2 0</pose><geometry><box><size>1 1 1</size></box></geometry></visual>
+        <collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision>
+        <sensor name="s" type="imu"><pose relative_to="b">0 0 1 0 0 0</pose></sensor>
+        <sensor name="cam" type="camera"><pose>0 0 0.5 0 0 0</pose>
+          <camera><pose>0 0 0.1 0 0 0</pose><image><width>10</width><height>10</height></image></camera></sensor>
+        <light name="l" type="point"><pose>0 0 0.3 0 0 0</pose></light>
+      </link>
+      <link name="b"><pose relative_to="a">2 0 0 0 0 1.2</pose></link>
+      <joint name="j" type="revolute"><pose>0 0 0.2 0 0 0</pose><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis>
+        <sensor name="ft" type="force_torque"><pose>0 0.5 0 0 0 0</pose></sensor></joint>
+      <model name="inner"><pose relative_to="b">0 0 1 0 0 0</pose>
+        <link name="c"><visual name="v2"><pose relative_to="__model__">1 0 0 0 0 0</pose><geometry><sphere><radius>1</radius></sphere></geometry></visual></link>
+      </model>
+    </model>
+  </world>
+</sdf>
+"""
+
+
+def test_resolve_poses_writes_posed_elements_of_links_and_joints_relative_to_the_model():
+    original = analyze(INNER, "/tmp/inner.sdf")
+    assert not original.has_errors, original.diagnostics
+    out = printed(original, resolve_poses=True)
+    again = analyze(out, "/tmp/inner-printed.sdf")
+    assert not [d for d in again.diagnostics if d.is_error], again.diagnostics
+    assert_same_frames(original, again, "inner")
+    assert_same_inner_poses(original, again, "inner")
+    rel = {name: to for name, to in re.findall(r'<\w+ name="(\w+)"[^>]*>\s*<pose relative_to="(\w+)"', out)}
+    assert rel == {"sun": "world", "f": "world", "v": "__model__", "c": "__model__", "s": "__model__", "cam": "__model__",
+                   "l": "__model__", "j": "__model__", "ft": "__model__", "v2": "__model__"}
+    # inertial and camera poses have no frame semantics in SDFormat: as written, relative to their parent
+    assert "<inertial><pose>0.1 0 0 0 0 0</pose>" in out and "<camera><pose>0 0 0.1 0 0 0</pose>" in out
+    # the collision had no pose: one is added, where the link's frame puts it
+    assert '<collision name="c"><pose relative_to="__model__">0 0 1 0.1 0 0</pose>' in out
+
+
+def test_resolve_poses_needs_relative_to(tmp_path):
+    old = analyze('<sdf version="1.6"><model name="m"><link name="l"/></model></sdf>', "/tmp/old.sdf")
+    with pytest.raises(PrintRefused, match="from 1.7 on"):
+        printed(old, version="1.6", resolve_poses=True)

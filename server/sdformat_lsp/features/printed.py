@@ -10,10 +10,10 @@
   old tools wrote into worlds, is refused); from 1.6, ``<pose frame>`` becomes ``relative_to``
   and ``<use_parent_model_frame>`` becomes ``<xyz expressed_in="__model__">`` (libsdformat's
   ``1_6.convert``). Older documents are refused: ``1_5.convert`` and earlier are not implemented.
-- ``resolve_poses``: the ``<pose>`` of every link, joint, frame and nested model is written
-  relative to its model's frame (a world's frame in a world): links and models by default,
-  joints and frames with ``relative_to="__model__"`` (``"world"``). Poses inside links
-  (visuals, collisions, sensors, inertials) stay as written, relative to their link.
+- ``resolve_poses``: every pose SDFormat lets a document write relative to the model's frame
+  (the world's in a world) is written so: links, joints, frames, nested models, and the
+  visuals, collisions, sensors, lights, particle emitters and projectors of links (see
+  ``printed_poses``, which says why inertial and camera poses stay relative to their parent).
 - ``degrees``: angles in degrees (``degrees="true"``); quaternion poses stay quaternions unless
   resolved.
 
@@ -25,14 +25,14 @@ faithfully raises :class:`PrintRefused` with the place that stops it.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..formatting import FormatRefused, format_text
 from ..model.builder import version_tuple
-from ..model.transform import Transform, rpy_from_quat
+from ..model.transform import Transform
 from ..semantics.collector import collector_paused
 from ..text import Span
+from .printed_poses import degrees_of, pose_text, resolved
 
 LATEST = "1.12"
 _OLDEST_CONVERTED = (1, 6)
@@ -48,56 +48,12 @@ class PrintRefused(Exception):
         return self.message
 
 
-def _number(v: float) -> str:
-    if abs(v) < 1e-15:
-        return "0"
-    text = repr(v + 0.0)
-    return text[:-2] if text.endswith(".0") else text
-
-
 def _escape_text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _escape_attr(s: str) -> str:
     return _escape_text(s).replace('"', "&quot;")
-
-
-@dataclass(frozen=True)
-class _Pose:
-    """A pose to write instead of the element's own: values and the relative_to to give it."""
-
-    transform: Transform
-    relative_to: str | None
-
-
-def _pose_text(x: Transform, degrees: bool) -> tuple[str, dict[str, str]]:
-    r, p, y = rpy_from_quat(x.q)
-    attrs: dict[str, str] = {}
-    if degrees:
-        r, p, y = (math.degrees(v) for v in (r, p, y))
-        attrs["degrees"] = "true"
-    return " ".join(_number(v) for v in (*x.p, r, p, y)), attrs
-
-
-def _degrees_of(el) -> tuple[str, dict[str, str]] | None:
-    """An Euler pose written in radians, rewritten in degrees (None: leave it as it is)."""
-    attrs = el.attributes
-    fmt = attrs.get("rotation_format")
-    deg = attrs.get("degrees")
-    if (fmt is not None and fmt.value.strip() != "euler_rpy") or (deg is not None and deg.value.strip().lower() in ("true", "1")):
-        return None
-    words = el.text.split()
-    if len(words) != 6:
-        return None
-    try:
-        values = [float(w) for w in words]
-    except ValueError:
-        return None
-    text = " ".join(_number(v) for v in values[:3]) + " " + " ".join(_number(math.degrees(v)) for v in values[3:])
-    kept = {k: a.value for k, a in attrs.items() if k not in ("degrees", "rotation_format")}
-    kept["degrees"] = "true"
-    return text, kept
 
 
 def printed(analysis, version: str | None = None, resolve_poses: bool = False, degrees: bool = False) -> str:
@@ -122,6 +78,10 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
             f"print it as {analysis.version} with --version {analysis.version}",
             root.tag_span,
         )
+    if resolve_poses and target_t < (1, 7):
+        raise PrintRefused(
+            f"--resolve-poses writes relative_to, which SDFormat has from 1.7 on: print as 1.7 or newer, not {target}", root.tag_span
+        )
     if source < (1, 8) <= target_t:
         for el in root.iter():
             name = el.get("name") or ""
@@ -132,7 +92,7 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
                     el.attr("name").value_span,
                 )
     includes = _includes(graphs, source)
-    poses = _resolved(graphs, degrees) if resolve_poses else {}
+    poses = resolved(analysis) if resolve_poses else {}
     writer = _Writer(graphs, analysis.text, target, includes, poses, degrees, resolve_poses, unflatten=source < (1, 8) <= target_t)
     writer.frames_1_7 = source < (1, 7) <= target_t
     out = writer.run(root)
@@ -158,40 +118,6 @@ def _includes(graphs, version) -> dict[int, object]:
         if any(c.tag.endswith(":params") for c in inc.element.children):
             raise PrintRefused("an <include> with <experimental:params> cannot be expanded by print yet", where)
         out[id(inc.element)] = scope
-    return out
-
-
-def _resolved(graphs, degrees: bool) -> dict[int, _Pose]:
-    """id(<pose> element, or of the entity element for an include's model) -> the pose to write."""
-    out: dict[int, _Pose] = {}
-    inverses: dict[int, Transform] = {}
-    for node in graphs.nodes:
-        scope = node.scope
-        entity = node.entity
-        if scope is None or entity is None or node.kind not in ("link", "joint", "frame", "model"):
-            continue
-        base = scope.node
-        x_root_base = graphs.pose(base) if base is not None else None
-        x_root_node = graphs.pose(node)
-        if x_root_base is None or x_root_node is None:
-            continue
-        inv = inverses.get(id(base))
-        if inv is None:
-            inv = inverses[id(base)] = x_root_base.inverse()
-        x = inv * x_root_node
-        spec = getattr(entity, "pose", None)
-        element = spec.element if spec is not None else None
-        if node.kind in ("joint", "frame"):
-            rel = "world" if scope.kind == "world" else "__model__"
-        else:
-            rel = None
-        if node.kind == "model" and getattr(entity, "from_include", None) is not None:
-            continue  # an include's model: its pose is always written (see _Writer), relative to its parent
-        if element is None:
-            if node.kind in ("joint", "frame"):
-                out[id(entity.element)] = _Pose(x, rel)  # no <pose>: one is added (relative_to changes its default)
-            continue
-        out[id(element)] = _Pose(x, rel)
     return out
 
 
@@ -258,11 +184,13 @@ class _Writer:
             if self.resolve:
                 if tag == "model":
                     self._drop_attr(d, "placement_frame", text, repl)
-                elif tag in ("joint", "frame") and id(d) in self.poses and d.child("pose") is None:
+                elif id(d) in self.poses and d.child("pose") is None:
                     p = self.poses[id(d)]
                     nl = self._newline(text)
                     indent = _indent_of(text, d.span.start)
-                    pose = nl + indent + "  " + self._pose_element({"relative_to": p.relative_to or "__model__"}, p.transform)
+                    pose = self._pose_element({"relative_to": p.relative_to or "__model__"}, p.transform)
+                    if d.self_closing or text[d.stag_end : d.stag_end + 1] != "<":  # else: on the line of the start tag
+                        pose = nl + indent + "  " + pose
                     if d.self_closing:  # <frame .../>: opened to hold the pose
                         repl.append((d.stag_end - 2, d.stag_end, ">" + pose + nl + indent + f"</{tag}>"))
                     else:
@@ -332,7 +260,7 @@ class _Writer:
             repl.append((start, a.span.end, ""))
 
     def _pose_element(self, attrs: dict[str, str], x: Transform) -> str:
-        values, extra = _pose_text(x, self.degrees)
+        values, extra = pose_text(x, self.degrees)
         attrs = {**extra, **attrs}
         return "<pose" + "".join(f' {k}="{_escape_attr(v)}"' for k, v in attrs.items()) + f">{values}</pose>"
 
@@ -347,7 +275,7 @@ class _Writer:
         attrs = None
         body = None
         if self.degrees:
-            found = _degrees_of(el)
+            found = degrees_of(el)
             if found is not None:
                 body, attrs = found
         if self.unflatten and el.parent is not None and el.parent.tag == "inertial":
