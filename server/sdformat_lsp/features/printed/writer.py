@@ -13,7 +13,7 @@
 - ``resolve_poses``: every pose SDFormat lets a document write relative to the model's frame
   (the world's in a world) is written so: links, joints, frames, nested models, and the
   visuals, collisions, sensors, lights, particle emitters and projectors of links (see
-  ``printed_poses``, which says why inertial and camera poses stay relative to their parent).
+  ``poses``, which says why inertial and camera poses stay relative to their parent).
 - ``degrees``: angles in degrees (``degrees="true"``); quaternion poses stay quaternions unless
   resolved.
 
@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..formatting import FormatRefused, format_text
-from ..model.builder import version_tuple
-from ..model.transform import Transform
-from ..semantics.collector import collector_paused
-from ..text import Span
-from .printed_poses import degrees_of, pose_text, resolved
+from ...formatting import FormatRefused, format_text
+from ...model.builder import version_tuple
+from ...model.transform import Transform
+from ...semantics.collector import collector_paused
+from ...text import Span
+from .poses import degrees_of, pose_text, resolved
 
 LATEST = "1.12"
 _OLDEST_CONVERTED = (1, 6)
