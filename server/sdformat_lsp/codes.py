@@ -88,6 +88,11 @@ CODES: dict[str, Code] = {
         True,
     ),
     "URDF_XACRO": Code("The file is a xacro template", "Expand the template (xacro) before checking it.", True),
+    "URDF_XACRO_LEFTOVER": Code(
+        "Xacro elements are left in a URDF file",
+        "A .urdf file is read as URDF whatever it holds; URDF readers ignore xacro elements, so expand the template instead.",
+        True,
+    ),
     "UNUSED_SUPPRESSION": Code(
         "A suppression comment suppresses nothing",
         "A <!-- sdformat-lsp: disable ... --> comment names a code that no diagnostic it covers has: remove it or fix the code.",

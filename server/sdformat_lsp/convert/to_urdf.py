@@ -252,6 +252,13 @@ class UrdfMaker:
     def _unique(self, robot: Robot) -> None:
         """Every link and joint name once: libsdformat's converted model has one namespace for all of them."""
         seen: dict[str, str] = {}
+        scoped = [x.name for x in (*robot.links, *robot.joints) if "::" in x.name]
+        if scoped:
+            self.notes.warnings.append(
+                f"{len(scoped)} link and joint name(s) keep the '::' of their scope (such as '{scoped[0]}'): ROS tools read "
+                "them, but libsdformat 14.1 and later (Gazebo Harmonic on) refuse a URDF whose names hold '::'; "
+                "--name-separator __ writes names both read"
+            )
         for kind, names in (("link", [x.name for x in robot.links]), ("joint", [x.name for x in robot.joints])):
             for n in names:
                 if n in seen:

@@ -383,7 +383,7 @@ def _analyze_urdf(result: Analysis) -> None:
     """A URDF ``<robot>``: the model libsdformat converts it to, checked like SDFormat 1.11."""
     from ..formats.urdf import URDF_SDF_VERSION, urdf_to_model
 
-    model, diags = urdf_to_model(result.xml)
+    model, diags = urdf_to_model(result.xml, result.path)
     result.diagnostics.extend(diags)
     if model is None:
         return

@@ -639,7 +639,7 @@ class IncludeResolver:
         except ImportError:  # pragma: no cover - the URDF converter ships with the package
             return None
         try:
-            model, diags = urdf_to_model(sub.xml)
+            model, diags = urdf_to_model(sub.xml, sub.path)
         except Exception:  # a converter bug must not hide the includer's own diagnostics
             return None
         if not hasattr(sub, "_urdf_diagnostics"):

@@ -17,6 +17,7 @@ JOINT_PARENT_SAME_AS_CHILD = "JOINT_PARENT_SAME_AS_CHILD"
 MATERIAL = "URDF_MATERIAL"  # ours: urdfdom only logs these
 LINK_INVALID = "URDF_LINK_INVALID"  # ours: urdfdom ignores a link it cannot read completely
 XACRO = "URDF_XACRO"  # ours: a template to expand first
+XACRO_LEFTOVER = "URDF_XACRO_LEFTOVER"  # ours: xacro elements in a .urdf file, ignored by its readers
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 SDF_JOINT_TYPE = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic", "fixed": "fixed"}
