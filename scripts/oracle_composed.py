@@ -391,39 +391,54 @@ def compare(path: str, oracle: str, resource_dir: str | None = None, out: dict |
         return frame_problems(ours, out, path)
 
 
-def frame_problems(ours: Analysis, out: dict, path: str) -> list[str]:
+def frame_problems(ours: Analysis, out: dict, path: str, tally: dict | None = None) -> list[str]:
     """Every pose and attached-to link the oracle printed in ``out`` that ``ours`` does not give alike.
 
     Poses within 1e-9 (call it inside ``libsdformat12_proxy_poses`` when
     ``out`` is libsdformat 12's); entries the oracle could not resolve are
-    skipped.
+    skipped. ``tally`` (if given) counts the entries compared and those that
+    disagree: ``pose``/``pose_differs``, ``attached``/``attached_differs``
+    (frames' attached_to, canonical links, joints' parent and child links),
+    ``missing`` (entities we do not have).
     """
     problems: list[str] = []
     g = ours.graphs
+    count = tally if tally is not None else {}
+
+    def bump(key: str) -> None:
+        count[key] = count.get(key, 0) + 1
     for e in out.get("poses", []):
         spath = [p for p in e["scope"].split("::") if p] if e["scope"] else []
         label = f"{e['scope']}::{e['name']}" if e["scope"] else e["name"]
         scope = _scope_of(ours, spath) if spath else None
         if spath and scope is None:
             problems.append(f"{path}: {label}: scope not found by sdformat-lsp")
+            bump("missing")
             continue
         node = scope.frames.get(e["name"]) if scope is not None else (ours.root_scope.node if ours.root_scope else None)
         if node is None or node.kind != e["kind"]:
             problems.append(f"{path}: {e['kind']} {label}: not found by sdformat-lsp")
+            bump("missing")
             continue
         if e.get("relative_to_scope") is not None and not e.get("resolve_errors"):
             mine = ours.pose_in_scope(node) if spath else transform_of(node.entity.pose)  # the root: its pose as written
             theirs = Transform.from_xyzrpy(*e["relative_to_scope"])
+            bump("pose")
             if mine is None or not _close(mine, theirs):
+                bump("pose_differs")
                 problems.append(f"{path}: {label}: pose ours {mine.as_list() if mine else None} != libsdformat {e['relative_to_scope']}")
         base = scope
         if e["kind"] == "frame" and e.get("attached_to") is not None:
             mine_at = relative_name(g, g.attached_link(node), base)
+            bump("attached")
             if not _same_name(mine_at, e["attached_to"]):
+                bump("attached_differs")
                 problems.append(f"{path}: frame {label}: attached to ours {mine_at} != libsdformat {e['attached_to']}")
         elif e["kind"] == "model" and e.get("canonical_link") and not node.static:
             mine_at = relative_name(g, g.attached_link(node), node.inner)
+            bump("attached")
             if mine_at != e["canonical_link"]:
+                bump("attached_differs")
                 problems.append(f"{path}: model {label}: attached to ours {mine_at} != libsdformat canonical {e['canonical_link']}")
         elif e["kind"] == "joint":
             joint = node.entity
@@ -434,7 +449,9 @@ def frame_problems(ours: Analysis, out: dict, path: str) -> list[str]:
                 target = g.resolve(ref, node.scope, allow_world=True, record=False).target
                 link = target if target is WORLD_SENTINEL else (g.attached_link(target) if target is not None else None)
                 mine_at = relative_name(g, link, base)
+                bump("attached")
                 if not _same_name(mine_at, e[key]):
+                    bump("attached_differs")
                     problems.append(f"{path}: joint {label}: {key} ours {mine_at} != libsdformat {e[key]}")
     return problems
 

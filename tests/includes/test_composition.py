@@ -65,6 +65,16 @@ CASES = {
     "c6_merge_in_nested.sdf": ((), {"n::AF": "n::AL", "n::F": "n::AL", "n": "n::NL"}),
     # SDFormat 1.10 merges into worlds; a world takes no links: the merge is the one problem, nothing downstream
     "c6_world_merge_links.sdf": (("MERGE_INCLUDE_UNSUPPORTED",), {}),
+    # an include's <static> overrides the model's before libsdformat loads it, merged or not, nested or not;
+    # merged joints are checked again in the top-level model they joined (static_pair: static, a joint L1 -> F
+    # valid alone; movable_pair: the same, not static, JOINT_PARENT_SAME_AS_CHILD alone)
+    "s_merge_static_false.sdf": (("JOINT_PARENT_SAME_AS_CHILD",), {"F": "L1"}),
+    "s_merge_static_true.sdf": (("JOINT_PARENT_SAME_AS_CHILD",), {"F": "L1"}),
+    "s_merge_static_true_nested.sdf": ((), {"n::F": "n::L1"}),
+    "s_model_static_false.sdf": ((), {"static_pair::F": "static_pair::L1"}),
+    "s_nested_static_false.sdf": ((), {"wrapper::static_pair::F": "wrapper::static_pair::L1"}),
+    "s_top_static_false.sdf": (("JOINT_PARENT_SAME_AS_CHILD",), {"static_pair::F": "static_pair::L1"}),
+    "s_top_static_true.sdf": ((), {"movable_pair::F": "movable_pair::__model__"}),
 }
 # libsdformat 12 reads SDFormat 1.9 at most and refuses every merge into a world
 NOT_FOR_THE_ORACLE = {"c6_world_merge_links.sdf"}
@@ -112,6 +122,18 @@ def test_static_override_is_reported_on_the_include():
     a = run("a_include_static_false.sdf")
     (d,) = [d for d in a.diagnostics if d.is_error]
     assert a.text[d.span.start : d.span.end] == "static" and "<static>false</static>" in d.message
+
+
+def test_static_override_errors_say_the_include_made_them():
+    """The included file is valid alone: the error is the include's, and it says which <static> made it."""
+    a = run("s_top_static_false.sdf")
+    (d,) = [d for d in a.diagnostics if d.is_error]
+    assert "with this include's <static>false</static>" in d.message
+    a = run("s_merge_static_true.sdf")
+    (d,) = [d for d in a.diagnostics if d.is_error]
+    assert a.text[d.span.start : d.span.end] == "model://movable_pair" and "static" in d.message
+    assert d.related and d.related[0].path.endswith("movable_pair/model.sdf")
+    assert not load_file(str(MODELS / "static_pair" / "model.sdf"), Options()).has_errors
 
 
 def test_merged_duplicates_are_reported_once_on_the_include():

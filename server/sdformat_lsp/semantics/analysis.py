@@ -12,7 +12,7 @@ import gc
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
 from ..diagnostics import Diagnostic, Severity, error, warning
@@ -23,6 +23,7 @@ from ..xml import XmlDocument, parse
 from .checks import check
 from .domain import check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
+from .merged_checks import merged_joint_checks
 from .inertia import inertial_warnings
 from .pose import Transform
 from .model_config import MODEL_CONFIG, check_model_config
@@ -55,6 +56,9 @@ class Options:
     # per-code severities from the configuration file: code -> error|warning|info|hint|off
     severity: Mapping[str, str] | None = None
     suppressions: bool = True  # honour <!-- sdformat-lsp: disable... --> comments
+    # an <include>'s <static>, which libsdformat writes into the included model before loading it
+    # (parser.cc), so the included file is checked as a model that is, or is not, static (None: as written)
+    root_static: bool | None = None
 
 
 @dataclass
@@ -67,6 +71,7 @@ class Analysis:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     version: str | None = None
     includes: list = field(default_factory=list)  # includes.IncludeRecord per <include> of this document
+    root_static_written: bool | None = None  # the root model's own <static>, when Options.root_static overrides it
 
     def included_analysis(self, path: str) -> "Analysis | None":
         """The analysis of a file included (at any depth) by this document."""
@@ -316,6 +321,9 @@ def _resume_collector() -> None:
 def _analyze_into(result: Analysis, options: Options) -> None:
     xml = result.xml
     doc, diags = build(xml)
+    if options.root_static is not None and doc.models and not doc.worlds and doc.models[0].static != options.root_static:
+        result.root_static_written = doc.models[0].static
+        doc = replace(doc, models=(replace(doc.models[0], static=options.root_static), *doc.models[1:]))
     result.document = doc
     result.version = doc.version
     result.diagnostics.extend(_root_checks(doc, xml))
@@ -350,12 +358,14 @@ def _analyze_into(result: Analysis, options: Options) -> None:
         if graphs.over_budget is not None:
             result.diagnostics.append(_over_budget(graphs))
         result.diagnostics.extend(check(xml, graphs, version))
+        result.diagnostics.extend(merged_joint_checks(graphs))
         if hasattr(resolver, "finish"):
             result.diagnostics.extend(resolver.finish(graphs))
         # other worlds of a multi-world file are checked on their own
         for world in doc.worlds[1:]:
             g = FrameGraphs(world, version, resolver)
             result.diagnostics.extend(check(xml, g, version, names=False))  # names were checked over the whole document
+            result.diagnostics.extend(merged_joint_checks(g))
             g.include_resolver = None
     finally:
         # Includes are resolved while the graphs are built, never after: the resolver and the

@@ -244,8 +244,10 @@ class Checker:
                     bad = True
             if p is not None:
                 top = top_level_scope(scope)
-                if p.target is node:
-                    d = error("JOINT_PARENT_LINK_INVALID", f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'", p.ref.span)
+                if p.target is node or p.ref.text == joint.name:
+                    msg = (f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'" if p.target is node
+                           else f"joint '{joint.name}' has the name of its parent '{p.ref.text}': rename the joint")
+                    d = error("JOINT_PARENT_LINK_INVALID", msg, p.ref.span)
                     self.out.append(self._top_only(d, scope, "joint's parent"))
                     bad = bad or top
                 elif p.target is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..model import Frame, Include, Joint, Link, Model, PoseSpec, Ref, World
+from ..model import Frame, Include, Joint, Link, Model, PoseSpec, Ref, World, version_tuple
 from .pose import IDENTITY, Transform, transform_of
 
 if TYPE_CHECKING:  # networkx costs ~70 ms to import: only the features that walk the graphs load it
@@ -410,7 +410,11 @@ class FrameGraphs:
         stack: list[tuple[Model, Scope | None, int]] = [(model, parent, -1)]
         while stack:
             m, p, slot = stack.pop()
-            scope = Scope("model", m.name, m, p, version=self.version, path=getattr(m.source, "path", None) if m.source else (p.path if p else None))
+            written = getattr(m.source, "version", None) if m.source is not None else None
+            version = version_tuple(written) if written else (0, 0)
+            if version == (0, 0):  # written in the analysed document, or no usable version: the enclosing file's
+                version = p.version if p is not None else self.version
+            scope = Scope("model", m.name, m, p, version=version, path=getattr(m.source, "path", None) if m.source else (p.path if p else None))
             self.scopes.append(scope)
             node = self._node("model", m.name, p, m)
             node.inner = scope
@@ -426,21 +430,27 @@ class FrameGraphs:
                 if slot >= 0:
                     p.models_order[slot] = scope
             nested: list[tuple[Model, Scope, int]] = []
+            legacy = _LegacyNames() if scope.version < (1, 7) else None
             for item in _in_element_order(m):
                 if isinstance(item, Include):
+                    before = len(scope.models_order)
                     self._include(item, scope)
+                    if legacy is not None and len(scope.models_order) > before and scope.models_order[-1] is not None:
+                        legacy.name(scope.models_order[-1].name, "model")
                 elif isinstance(item, Model):
                     scope.models_order.append(None)  # filled when the nested model's scope is made
                     nested.append((item, scope, len(scope.models_order) - 1))
+                    if legacy is not None:
+                        legacy.name(item.name, "model")
                 elif isinstance(item, Link):
-                    link = self._node("link", item.name, scope, item)
+                    link = self._node("link", legacy.name(item.name, "link") if legacy else item.name, scope, item)
                     self._add_member(scope, link)
                     scope.links_order.append(link)
                     self._inner_poses(item, scope)
                 elif isinstance(item, Joint):
-                    self._add_member(scope, self._node("joint", item.name, scope, item))
+                    self._add_member(scope, self._node("joint", legacy.name(item.name, "joint") if legacy else item.name, scope, item))
                 elif isinstance(item, Frame):
-                    self._add_member(scope, self._node("frame", item.name, scope, item))
+                    self._add_member(scope, self._node("frame", legacy.name(item.name, "frame") if legacy else item.name, scope, item))
             stack.extend(reversed(nested))
         assert top is not None
         return top
@@ -469,6 +479,9 @@ class FrameGraphs:
             res = Resolution(ref, scope, None, (), "empty", scope)
         elif text == "__root__":
             res = Resolution(ref, scope, None, (), "reserved", scope)
+        elif text == WORLD and allow_world and scope.kind == "model":
+            # a joint's parent 'world' is the world, whatever the model names so (Joint::ResolveParentLink)
+            res = Resolution(ref, scope, WORLD_SENTINEL, ((ref.span.start, ref.span.end, None),), None, None)
         elif "::" in text and self.version < (1, 8) and text in scope.frames:
             # before 1.8 '::' was not a scope separator: flattened models use it in plain names
             node = scope.frames[text]
@@ -828,6 +841,43 @@ def _in_element_order(model: Model) -> list:
     items += [(inc.element.span.start, len(items) + i, inc) for i, inc in enumerate(model.includes)]
     items.sort(key=lambda t: (t[0], t[1]))
     return [t[2] for t in items]
+
+
+class _LegacyNames:
+    """libsdformat's renaming of clashing names in files older than SDFormat 1.7 (``Model::Load``).
+
+    In element order, a link, joint or frame whose name an earlier nested
+    model, link, joint or frame of the model already has is renamed
+    ``NAME_link`` / ``NAME_joint`` / ``NAME_frame`` (then ``NAME_joint0``,
+    ``NAME_joint1``... while taken), with a warning; from 1.7 on the clash is
+    an error. So in a 1.6 model whose joint is named like its child link,
+    that name means the link. A second entity of one kind with one name is
+    dropped by libsdformat (its own error): it keeps its name here and is not
+    listed.
+    """
+
+    __slots__ = ("taken", "by_kind")
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+        self.by_kind: dict[str, set[str]] = {}
+
+    def name(self, name: str, kind: str) -> str:
+        own = self.by_kind.setdefault(kind, set())
+        if name in own or kind == "model":
+            own.add(name)
+            self.taken.add(name)
+            return name
+        own.add(name)
+        new = name
+        if name in self.taken:
+            new = f"{name}_{kind}"
+            i = 0
+            while new in self.taken:
+                new = f"{name}_{kind}{i}"
+                i += 1
+        self.taken.add(new)
+        return new
 
 
 class _WorldSentinel(FrameNode):

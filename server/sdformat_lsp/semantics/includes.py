@@ -516,7 +516,9 @@ class IncludeResolver:
             run = {}
             run_token = _RUN.set(run)
         try:
-            key = (path, *self.key_suffix)
+            # libsdformat writes the include's <static> into the included model before loading it
+            override = inc.static
+            key = (path, *self.key_suffix, override)
             sub = self.cache.get(key, run, self.open_documents)
             if sub is not None:
                 return sub
@@ -544,7 +546,7 @@ class IncludeResolver:
             try:
                 from .analysis import analyze
 
-                sub = analyze(text, path, self.options, extra=problems)
+                sub = analyze(text, path, replace(self.options, root_static=override), extra=problems)
             finally:
                 _ACTIVE.reset(token)
             resolver = getattr(sub, "_include_resolver", None)
@@ -606,7 +608,7 @@ class IncludeResolver:
                 self._emit(d)
         if inc.merge:
             self._check_merge(model, inc, span, scope, sub)
-        if inc.static is False and model.static and not model.links and not model.models and not model.includes:
+        if inc.static is False and sub.root_static_written and not model.links and not model.models and not model.includes:
             st = inc.element.child("static")
             self._emit(
                 error(
@@ -687,15 +689,19 @@ class IncludeResolver:
         checks only at the top level (``checks.ROOT_ONLY``): they apply where
         the model lands at the top of a world or of the file, and when it is
         merged (libsdformat loads a merged model on its own first); nested
-        deeper, they become one information. A problem that exists only
-        because the root model is not static is gone when ``<static>`` makes it
-        static.
+        deeper, they become one information. The file was analysed with the
+        include's ``<static>`` in place of its own (``Options.root_static``), as
+        libsdformat writes it there before loading: the checks that depend on
+        it (frames on the canonical link or on the static model, joints whose
+        parent and child land on one link, a model without link) are those of
+        the model as included.
         """
         diags = [d for d in sub.diagnostics if d.severity == Severity.ERROR and d.code != "URDF_UNSUPPORTED"]
         diags += [d for d in getattr(sub, "_urdf_diagnostics", ()) if d.severity == Severity.ERROR]
         top_level = inc.merge or scope.kind in ("world", "sdf")
         unchecked = [d for d in diags if d.data.get(ROOT_ONLY) and not top_level]
-        diags = [d for d in diags if not (d.data.get(ROOT_ONLY) and not top_level) and not (d.data.get(ROOT_NOT_STATIC) and inc.static)]
+        # (a root model without link made movable by <static>false</static> is reported on that <static>, by _model_of)
+        diags = [d for d in diags if not (d.data.get(ROOT_ONLY) and not top_level) and not (d.data.get(ROOT_NOT_STATIC) and sub.root_static_written)]
         if unchecked:
             first = min(unchecked, key=lambda d: d.span.start)
             more = f" (and {len(unchecked) - 1} more)" if len(unchecked) > 1 else ""
@@ -745,6 +751,8 @@ class IncludeResolver:
             )
             return
         where = name if first["path"] == sub.path else f"{os.path.basename(first['path'] or '')} (included by {name})"
+        if sub.root_static_written is not None:  # true of the model as this include makes it, not of the file alone
+            where += f" with this include's <static>{'true' if inc.static else 'false'}</static>"
         if count == 1:
             message = f"error in the included file {where}: {first['message']}"
         else:

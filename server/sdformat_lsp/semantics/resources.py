@@ -328,6 +328,33 @@ def select_entry(versions: list[str | None]) -> tuple[int | None, str | None]:
     return index, best_text
 
 
+# an '&' that starts no character reference and none of XML's five entities
+_BARE_AMPERSAND = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)")
+
+
+def _parse_config(data: bytes):
+    """The root element of a model.config, read as leniently as libsdformat reads it.
+
+    libsdformat parses model.config with TinyXML-2, which keeps an ``&`` that
+    starts no known entity as a literal character ("door & car" in a
+    description); a strict XML parser refuses the whole file, and with it the
+    model. Only that is forgiven: anything else malformed is still an error.
+    """
+    from xml.etree import ElementTree
+
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError:
+        fixed = _BARE_AMPERSAND.sub(b"&amp;", data)
+        if fixed == data:
+            raise
+        try:
+            return ElementTree.fromstring(fixed)
+        except ElementTree.ParseError:
+            pass
+        raise
+
+
 def model_file(directory: str) -> ModelFile:
     """The SDFormat file of a model directory, chosen as libsdformat chooses it.
 
@@ -355,7 +382,7 @@ def model_file(directory: str) -> ModelFile:
     deps = (config,)
     try:
         # a FIFO or device named model.config must not block or exhaust memory (files.read_file)
-        root = ElementTree.fromstring(read_file(config, MAX_CONFIG_BYTES))
+        root = _parse_config(read_file(config, MAX_CONFIG_BYTES))
     except FileRefused as exc:
         problems.append(ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc.reason}"))
         return ModelFile(directory, None, config, None, tuple(problems), deps)
