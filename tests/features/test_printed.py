@@ -12,7 +12,7 @@ import pytest
 
 from sdformat_lsp.features.printed import PrintRefused, printed
 from sdformat_lsp.model.transform import quat_from_rpy, rotation_matrix
-from sdformat_lsp.queries.poses import element_pose_in_scope
+from sdformat_lsp.queries.poses import element_pose_in_scope, relative_pose
 from sdformat_lsp.semantics import analyze
 from sdformat_lsp.xml import decode_source
 
@@ -64,7 +64,12 @@ def inner_poses(a) -> dict[tuple, tuple]:
                 x = a.pose_in_scope(node) if node.kind != "world" else None
             else:
                 found = element_pose_in_scope(a, pose_el)
-                x = found[0] if found is not None else None
+                x = None
+                if found is not None:
+                    x, scope = found
+                    if scope.real is not scope:  # merged by an include: from the proxy frame to the model it joined
+                        to_real = relative_pose(a, scope.node, scope.real.node)
+                        x = to_real * x if to_real is not None else None
             key = (owner, child.tag, child.get("name") or "")
             out[key] = None if x is None else (x.p, rotation_matrix(x.q))
     return out
@@ -142,10 +147,11 @@ def test_cli_version_and_refusals(tmp_path):
     older = run("--version", "1.8", str(doc), cwd=tmp_path)
     assert older.returncode == 1 and older.stdout == "" and "m.sdf:1:2: cannot print SDFormat 1.9 as 1.8" in older.stderr
     old = tmp_path / "old.sdf"
-    old.write_text('<sdf version="1.5"><model name="m"><link name="l"/></model></sdf>')
+    old.write_text('<sdf version="1.2"><model name="m"><link name="l"/></model></sdf>')
     refused = run(str(old), cwd=tmp_path)
-    assert refused.returncode == 1 and "converting SDFormat 1.5 to 1.12 is not supported" in refused.stderr
-    assert run("--version", "1.5", str(old), cwd=tmp_path).returncode == 0
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr == f"{old}:1:2: converting SDFormat 1.2 to 1.12 is not supported (only from 1.3 on); print it as 1.2 with --version 1.2\n"
+    assert run("--version", "1.2", str(old), cwd=tmp_path).returncode == 0
     broken = tmp_path / "broken.sdf"
     broken.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>')
     bad = run(str(broken), cwd=tmp_path)
@@ -216,3 +222,72 @@ def test_resolve_poses_needs_relative_to(tmp_path):
     old = analyze('<sdf version="1.6"><model name="m"><link name="l"/></model></sdf>', "/tmp/old.sdf")
     with pytest.raises(PrintRefused, match="from 1.7 on"):
         printed(old, version="1.6", resolve_poses=True)
+
+
+OLD_WORLD = """<?xml version="1.0"?>
+<sdf version="{v}">
+  <world name="w">
+    <physics type="ode">
+      <update_rate>500</update_rate>
+      <gravity>0 0 -9.5</gravity>
+      <magnetic_field>1 2 3</magnetic_field>
+      <ode><solver><dt>0.002</dt><iters>50</iters></solver></ode>
+    </physics>
+    <actor name="walker" static="true"><skin><filename>walk.dae</filename></skin></actor>
+    <model name="m">
+      <link name="a"/>
+      <link name="b"><pose>1 0 0 0 0 0</pose>
+        <sensor name="imu" type="imu"><imu>
+          <noise><type>gaussian</type><rate><mean>0.1</mean><stddev>0.2</stddev></rate><accel><bias_mean>0.3</bias_mean></accel></noise>
+        </imu></sensor>
+      </link>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 1 0</xyz></axis></joint>
+    </model>
+  </world>
+</sdf>
+"""
+
+
+@pytest.mark.parametrize("version", ["1.3", "1.4", "1.5"])
+def test_documents_older_than_1_6_are_converted_as_libsdformat_converts_them(version):
+    original = analyze(OLD_WORLD.format(v=version), f"/tmp/old-{version}.sdf")
+    assert not original.has_errors, original.diagnostics
+    out = printed(original)
+    again = analyze(out, "/tmp/old-printed.sdf")
+    assert not again.has_errors and again.version == "1.12", again.diagnostics
+    assert_same_frames(original, again, version)
+    squeezed = re.sub(r">\s+<", "><", out)
+    # 1.5 to 1.6: gravity and magnetic_field move to the world; the IMU noise is spread over the axes
+    assert "<physics" in squeezed and "<world name=\"w\"><gravity>0 0 -9.5</gravity><magnetic_field>1 2 3</magnetic_field>" in squeezed
+    axis = '<noise type="gaussian"><mean>0.1</mean><stddev>0.2</stddev></noise>'
+    assert f"<angular_velocity><x>{axis}</x><y>{axis}</y><z>{axis}</z></angular_velocity>" in squeezed
+    assert '<linear_acceleration><x><noise type="gaussian"><bias_mean>0.3</bias_mean></noise></x>' in squeezed
+    assert "<noise><type>" not in squeezed
+    old_axis = version in ("1.3", "1.4")  # 1.4 to 1.5: the axes of a world's models were in the model frame
+    assert ('<xyz expressed_in="__model__">0 1 0</xyz>' in out) == old_axis
+    assert ('<static>true</static>' in out and 'static="true"' not in out) == old_axis
+    # 1.3 to 1.4: physics rates
+    assert ("<real_time_update_rate>500</real_time_update_rate>" in out and "<max_step_size>0.002</max_step_size>" in out) == (version == "1.3")
+    # --version stops the conversion where asked: 1.4 printed as 1.5 keeps use_parent_model_frame
+    if version == "1.4":
+        as_1_5 = printed(original, version="1.5")
+        assert "<use_parent_model_frame>true</use_parent_model_frame>" in as_1_5 and "expressed_in" not in as_1_5
+
+
+def test_merged_includes_are_printed_as_libsdformat_merges_them():
+    path = ROOT / "tests" / "includes" / "fixtures" / "composition" / "realistic" / "models" / "x500_mono_cam" / "model.sdf"
+    original = analyze(path.read_text(), str(path))
+    assert not original.has_errors and any(inc.merge for inc, _ in original.graphs.included)
+    for options in ({}, {"resolve_poses": True}):
+        out = printed(original, **options)
+        assert "<include" not in out and "merge=" not in out
+        assert '<frame name="_merged__mono_cam__model__" attached_to="camera_link">' in out
+        assert '<model name="mono_cam"' not in out  # merged: no model of its own
+        again = analyze(out, "/tmp/printed-x500-mono-cam.sdf")
+        assert not [d for d in again.diagnostics if d.is_error], again.diagnostics
+        assert_same_frames(original, again, options)
+        assert_same_inner_poses(original, again, options)
+    plain = printed(original)
+    # what the merged model wrote as its own frame (or left to the default) is the proxy frame now
+    assert '<link name="camera_link"><pose relative_to="_merged__mono_cam__model__">' in plain
+    assert '<frame name="_merged__x500_base__model__" attached_to="base_link">\n      <pose relative_to="_merged__x500__model__">0 0 0.24 0 0 0</pose>' in plain

@@ -99,7 +99,8 @@ def resolved(analysis) -> dict[int, Pose]:
             continue
         if node.kind not in ("link", "joint", "frame", "model"):
             continue
-        base = scope.node
+        real = scope.real  # for an entity merged by an include, the model it joined (not the proxy frame)
+        base = real.node
         x_root_base = graphs.pose(base) if base is not None else None
         x_root_node = graphs.pose(node)
         if x_root_base is None or x_root_node is None:
@@ -116,8 +117,8 @@ def resolved(analysis) -> dict[int, Pose]:
         element = spec.element if spec is not None else None
         rel = ("world" if scope.kind == "world" else "__model__") if node.kind in ("joint", "frame") else None
         if element is None:
-            if node.kind in ("joint", "frame"):
-                out[id(entity.element)] = Pose(x, rel)  # no <pose>: one is added (relative_to changes its default)
+            if node.kind in ("joint", "frame") or real is not scope:  # a merged link's default is the proxy frame
+                out[id(entity.element)] = Pose(x, rel or ("world" if real.kind == "world" else "__model__"))
             continue
         out[id(element)] = Pose(x, rel)
     return out

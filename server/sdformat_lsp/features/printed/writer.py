@@ -3,13 +3,15 @@
 - Includes are expanded: each ``<include>`` becomes the ``<model>`` it brings in, named as the
   include names it, with its ``<static>`` as the include sets it, and placed where libsdformat
   places it: its ``<pose>`` is the resolved pose of the model frame relative to the parent
-  model (or the world), so a ``placement_frame`` has been applied and is dropped.
-- The ``version`` becomes the newest SDFormat (or the one asked for). From 1.8 on the versions
-  differ in nothing a document has to change; from 1.7 the only rule that applies to documents
-  is dropping an empty ``relative_to`` of an inertial pose (``unflatten``, for ``::`` names that
-  old tools wrote into worlds, is refused); from 1.6, ``<pose frame>`` becomes ``relative_to``
-  and ``<use_parent_model_frame>`` becomes ``<xyz expressed_in="__model__">`` (libsdformat's
-  ``1_6.convert``). Older documents are refused: ``1_5.convert`` and earlier are not implemented.
+  model (or the world), so a ``placement_frame`` has been applied and is dropped. A
+  ``merge="true"`` include is merged as libsdformat merges it (``merge``).
+- The ``version`` becomes the newest SDFormat (or the one asked for); each file (the document
+  and every included one) is converted from its own version, as libsdformat converts it. From
+  1.8 on the versions differ in nothing a document has to change; from 1.7 an empty
+  ``relative_to`` of an inertial pose goes (``unflatten``, for ``::`` names that old tools
+  wrote into worlds, is refused); from 1.6, ``<pose frame>`` becomes ``relative_to`` and
+  ``<use_parent_model_frame>`` becomes ``<xyz expressed_in="__model__">`` (``1_6.convert``);
+  from 1.3, 1.4 and 1.5 the rules of ``legacy``. Older documents are refused.
 - ``resolve_poses``: every pose SDFormat lets a document write relative to the model's frame
   (the world's in a world) is written so: links, joints, frames, nested models, and the
   visuals, collisions, sensors, lights, particle emitters and projectors of links (see
@@ -29,13 +31,15 @@ from dataclasses import dataclass
 
 from ...formatting import FormatRefused, format_text
 from ...model.builder import version_tuple
-from ...model.transform import Transform
+from ...model.transform import IDENTITY, Transform
 from ...semantics.collector import collector_paused
 from ...text import Span
+from .legacy import OLDEST, Legacy
+from .merge import KEPT, child_rules, open_merged
 from .poses import degrees_of, pose_text, resolved
+from .splice import escape_attr, escape_text, indent_of, line_start
 
 LATEST = "1.12"
-_OLDEST_CONVERTED = (1, 6)
 
 
 @dataclass
@@ -46,14 +50,6 @@ class PrintRefused(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-
-def _escape_text(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _escape_attr(s: str) -> str:
-    return _escape_text(s).replace('"', "&quot;")
 
 
 def printed(analysis, version: str | None = None, resolve_poses: bool = False, degrees: bool = False) -> str:
@@ -72,9 +68,9 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
     target_t = version_tuple(target)
     if target_t < source or target_t > version_tuple(LATEST) or target_t < (1, 0):
         raise PrintRefused(f"cannot print SDFormat {analysis.version} as {target}: choose a version from {analysis.version} to {LATEST}", root.tag_span)
-    if source < _OLDEST_CONVERTED and target_t != source:
+    if source < OLDEST and target_t != source:
         raise PrintRefused(
-            f"converting SDFormat {analysis.version} to {target} is not supported (only from 1.6 on); "
+            f"converting SDFormat {analysis.version} to {target} is not supported (only from {OLDEST[0]}.{OLDEST[1]} on); "
             f"print it as {analysis.version} with --version {analysis.version}",
             root.tag_span,
         )
@@ -93,9 +89,8 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
                 )
     includes = _includes(graphs, source)
     poses = resolved(analysis) if resolve_poses else {}
-    writer = _Writer(graphs, analysis.text, target, includes, poses, degrees, resolve_poses, unflatten=source < (1, 8) <= target_t)
-    writer.frames_1_7 = source < (1, 7) <= target_t
-    out = writer.run(root)
+    writer = _Writer(graphs, analysis.text, target, includes, poses, degrees, resolve_poses)
+    out = writer.run(root, source)
     if not writer.expanded:
         return out
     try:
@@ -104,50 +99,59 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
         return out
 
 
-def _includes(graphs, version) -> dict[int, object]:
-    """id(<include> element) -> the scope of the model it brings in; refuses what cannot be expanded."""
+def _includes(graphs, version) -> dict[int, tuple]:
+    """id(<include> element) -> (the include, the scope of the model it brings in, for a merge the
+    view of the merged entities); refuses what cannot be expanded."""
     out = {}
     for inc, scope in graphs.included:
         where = inc.element.tag_span
-        if inc.merge:
-            raise PrintRefused('an <include merge="true"> cannot be expanded by print yet', where)
         model = scope.entity
         src = getattr(model, "source", None)
         if src is None or src.xml.root is None or src.xml.root.tag != "sdf":
             raise PrintRefused("only SDFormat files can be expanded by print (this include brings in a URDF or an actor)", where)
         if any(c.tag.endswith(":params") for c in inc.element.children):
             raise PrintRefused("an <include> with <experimental:params> cannot be expanded by print yet", where)
-        out[id(inc.element)] = scope
+        out[id(inc.element)] = (inc, scope)
     return out
 
 
 class _Writer:
     """Splices the changes into the source text: what is not changed is copied as written."""
 
-    def __init__(self, graphs, text, version, includes, poses, degrees, resolve, unflatten) -> None:
+    def __init__(self, graphs, text, version, includes, poses, degrees, resolve) -> None:
         self.graphs = graphs
         self.text = text
         self.version = version
+        self.target = version_tuple(version)
         self.includes = includes
         self.poses = poses
         self.degrees = degrees
         self.resolve = resolve
-        self.unflatten = unflatten
         self.expanded = False  # an include was expanded: the result is re-indented by the formatter
-        self.frames_1_7 = False  # 1.6 to 1.7: pose@frame is relative_to, use_parent_model_frame is expressed_in
+        self.merge_rel: dict[int, str] = {}  # id(<pose>) -> the proxy frame its relative_to becomes (merge.py)
         self.newlines: dict[int, str] = {}
 
-    def run(self, root) -> str:
-        return '<?xml version="1.0" ?>\n' + self._render(root, self.text, None, top=True) + "\n"
+    def run(self, root, source: tuple[int, int]) -> str:
+        return '<?xml version="1.0" ?>\n' + self._render(root, self.text, None, source, top=True) + "\n"
 
-    def _render(self, el, text: str, override, top: bool = False) -> str:
-        """The source of ``el`` in ``text`` with every change inside it applied."""
+    def _render(self, el, text: str, override, source: tuple[int, int], top: bool = False) -> str:
+        """The source of ``el`` in ``text`` (a file of SDFormat ``source``) with every change inside it applied.
+
+        Each file is converted from its own version: libsdformat converts an included file
+        before it merges it into the including document."""
         repl: list[tuple[int, int, str]] = []
+        frames_1_7 = source < (1, 7) <= self.target  # pose@frame is relative_to, use_parent_model_frame is expressed_in
+        inertial_1_8 = source < (1, 8) <= self.target  # an empty relative_to of an inertial pose goes
+        legacy = Legacy(source, self.target, text, self._newline(text)) if source < (1, 6) else None
         if top:
             v = el.attr("version")
             if v is not None:
-                repl.append((v.value_span.start, v.value_span.end, _escape_attr(self.version)))
-        if override is not None:
+                repl.append((v.value_span.start, v.value_span.end, escape_attr(self.version)))
+        merged = None  # the proxy frame's name, in a merged model
+        if override is not None and "merge" in override:
+            open_merged(self, el, text, override["merge"], repl)
+            merged = override["merge"].node.name
+        elif override is not None:
             self._override(el, text, override, repl)
         elif self.resolve and el.tag == "model":
             self._drop_attr(el, "placement_frame", text, repl)
@@ -155,39 +159,56 @@ class _Writer:
         while stack:
             d = stack.pop()
             tag = d.tag
+            if merged is not None and d.parent is el:
+                if tag not in KEPT and ":" not in tag:
+                    continue  # dropped by the merge (open_merged)
+                if tag != "include":
+                    child_rules(self, d, text, merged, repl)
             if tag == "plugin" or ":" in tag:
                 continue  # someone else's content: as written
             if tag == "include":
-                scope = self.includes.get(id(d))
-                if scope is not None:
+                found = self.includes.get(id(d))
+                if found is not None:
+                    inc, scope = found
                     model = scope.entity
-                    x = None
-                    parent = scope.parent.node if scope.parent is not None else None
-                    if parent is not None and scope.node is not None:
-                        a, b = self.graphs.pose(parent), self.graphs.pose(scope.node)
-                        if a is not None and b is not None:
-                            x = a.inverse() * b
-                    inner = self._render(model.element, model.source.text, {"name": model.name, "static": model.static, "pose": x})
+                    if inc.merge:
+                        over = {"merge": scope}
+                    else:
+                        over = {"name": model.name, "static": model.static, "pose": None, "relative_to": None}
+                        real = scope.parent.real if scope.parent is not None else None
+                        if real is not None and real.node is not None and scope.node is not None:
+                            a, b = self.graphs.pose(real.node), self.graphs.pose(scope.node)
+                            if a is not None and b is not None:
+                                over["pose"] = a.inverse() * b
+                            if real is not scope.parent:  # in a merged model: the default would be the proxy
+                                over["relative_to"] = "world" if real.kind == "world" else "__model__"
+                    inner = self._render(model.element, model.source.text, over, scope.version or source)
                     self.expanded = True
                     repl.append((d.span.start, d.span.end, inner))
                 continue
             if tag == "pose":
-                new = self._pose(d)
+                new = self._pose(d, inertial_1_8)
                 if new is not None:
                     repl.append((d.span.start, d.span.end, new))
-                elif self.frames_1_7 and d.attr("frame") is not None:
+                elif frames_1_7 and d.attr("frame") is not None:
                     a = d.attr("frame")
                     repl.append((a.name_span.start, a.name_span.end, "relative_to"))
                 continue
-            if self.frames_1_7 and tag in ("axis", "axis2") and d.parent is not None and d.parent.tag == "joint":
-                self._axis_1_7(d, text, repl)
+            if legacy is not None and legacy.visit(d, repl):
+                continue
+            if tag in ("axis", "axis2") and d.parent is not None and d.parent.tag == "joint":
+                in_model_frame = legacy is not None and legacy.axis_in_model_frame(d)
+                if frames_1_7:
+                    self._axis_1_7(d, text, repl, in_model_frame)
+                elif in_model_frame and d.child("use_parent_model_frame") is None:  # printed as 1.5 or 1.6
+                    repl.append((d.stag_end, d.stag_end, "<use_parent_model_frame>true</use_parent_model_frame>"))
             if self.resolve:
                 if tag == "model":
                     self._drop_attr(d, "placement_frame", text, repl)
                 elif id(d) in self.poses and d.child("pose") is None:
                     p = self.poses[id(d)]
                     nl = self._newline(text)
-                    indent = _indent_of(text, d.span.start)
+                    indent = indent_of(text, d.span.start)
                     pose = self._pose_element({"relative_to": p.relative_to or "__model__"}, p.transform)
                     if d.self_closing or text[d.stag_end : d.stag_end + 1] != "<":  # else: on the line of the start tag
                         pose = nl + indent + "  " + pose
@@ -211,15 +232,16 @@ class _Writer:
         """An included model: its name, static and pose as the include sets them."""
         name = el.attr("name")
         if name is not None:
-            repl.append((name.value_span.start, name.value_span.end, _escape_attr(override["name"])))
+            repl.append((name.value_span.start, name.value_span.end, escape_attr(override["name"])))
         self._drop_attr(el, "placement_frame", text, repl)
         for child in el.children:
             if child.tag in ("pose", "static"):
-                repl.append((_line_start(text, child.span.start), child.span.end, ""))
+                repl.append((line_start(text, child.span.start), child.span.end, ""))
         nl = self._newline(text)
         added = ""
         if override["pose"] is not None:
-            added += nl + self._pose_element({}, override["pose"])
+            rel = {"relative_to": override["relative_to"]} if override["relative_to"] else {}
+            added += nl + self._pose_element(rel, override["pose"])
         if override["static"]:
             added += nl + "<static>true</static>"
         if added:
@@ -235,15 +257,17 @@ class _Writer:
             found = self.newlines[id(text)] = "\r\n" if "\r\n" in text else "\n"
         return found
 
-    def _axis_1_7(self, axis, text: str, repl) -> None:
+    def _axis_1_7(self, axis, text: str, repl, in_model_frame: bool) -> None:
         """libsdformat's 1_6.convert: <use_parent_model_frame>true</use_parent_model_frame> becomes
-        <xyz expressed_in="__model__">, and the element goes."""
+        <xyz expressed_in="__model__">, and the element goes. ``in_model_frame``: a 1.4 axis, which
+        1_4.convert gives the element (after any written one, so a written one decides)."""
         flag = axis.child("use_parent_model_frame")
-        if flag is None:
+        if flag is None and not in_model_frame:
             return
-        repl.append((_line_start(text, flag.span.start), flag.span.end, ""))
-        if flag.text.strip() not in ("true", "True", "TRUE", "1"):
-            return
+        if flag is not None:
+            repl.append((line_start(text, flag.span.start), flag.span.end, ""))
+            if flag.text.strip() not in ("true", "True", "TRUE", "1"):
+                return
         xyz = axis.child("xyz")
         if xyz is None:
             repl.append((axis.stag_end, axis.stag_end, '<xyz expressed_in="__model__">0 0 1</xyz>'))
@@ -259,12 +283,12 @@ class _Writer:
                 start -= 1
             repl.append((start, a.span.end, ""))
 
-    def _pose_element(self, attrs: dict[str, str], x: Transform) -> str:
-        values, extra = pose_text(x, self.degrees)
+    def _pose_element(self, attrs: dict[str, str], x: Transform | None) -> str:
+        values, extra = pose_text(x if x is not None else IDENTITY, self.degrees)
         attrs = {**extra, **attrs}
-        return "<pose" + "".join(f' {k}="{_escape_attr(v)}"' for k, v in attrs.items()) + f">{values}</pose>"
+        return "<pose" + "".join(f' {k}="{escape_attr(v)}"' for k, v in attrs.items()) + f">{values}</pose>"
 
-    def _pose(self, el) -> str | None:
+    def _pose(self, el, inertial_1_8: bool) -> str | None:
         """The new text of a <pose> element, or None to keep it as written."""
         replaced = self.poses.get(id(el))
         if replaced is not None:
@@ -278,35 +302,15 @@ class _Writer:
             found = degrees_of(el)
             if found is not None:
                 body, attrs = found
-        if self.unflatten and el.parent is not None and el.parent.tag == "inertial":
+        proxy = self.merge_rel.get(id(el))
+        if proxy is not None:
+            attrs = {k: v for k, v in (attrs or {k: a.value for k, a in el.attributes.items()}).items() if k != "relative_to"}
+            attrs["relative_to"] = proxy
+        if inertial_1_8 and el.parent is not None and el.parent.tag == "inertial":
             rel = el.attr("relative_to")
             if rel is not None and rel.value == "":
                 attrs = {k: v for k, v in (attrs or {k: a.value for k, a in el.attributes.items()}).items() if k != "relative_to"}
         if attrs is None:
             return None
         body = body if body is not None else el.text.strip()
-        return "<pose" + "".join(f' {k}="{_escape_attr(v)}"' for k, v in attrs.items()) + f">{_escape_text(body)}</pose>"
-
-
-def _indent_of(text: str, at: int) -> str:
-    """The white space that starts the line holding offset ``at`` (a walk back over that line only)."""
-    start = at
-    while start > 0 and text[start - 1] not in "\r\n":
-        start -= 1
-    end = start
-    while end < at and text[end] in " \t":
-        end += 1
-    return text[start:end]
-
-
-def _line_start(text: str, at: int) -> int:
-    """``at`` moved back over the spaces before it, and the line break before them when the line holds nothing else."""
-    start = at
-    while start > 0 and text[start - 1] in " \t":
-        start -= 1
-    if start > 0 and text[start - 1] in "\r\n":
-        start -= 1
-        if start > 0 and text[start - 1 : start + 1] == "\r\n":
-            start -= 1
-        return start
-    return at
+        return "<pose" + "".join(f' {k}="{escape_attr(v)}"' for k, v in attrs.items()) + f">{escape_text(body)}</pose>"
