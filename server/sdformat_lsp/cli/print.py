@@ -16,6 +16,7 @@ from .loading import first_error, load_file
 
 
 def print_command(args: argparse.Namespace) -> int:
+    from ..convert.to_sdf import urdf_to_sdf
     from ..features.printed import PrintRefused, printed  # here: check never needs it
 
     options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []))
@@ -25,7 +26,7 @@ def print_command(args: argparse.Namespace) -> int:
         print(f"{problem} (cannot print the document)", file=sys.stderr)
         return 1
     try:
-        out = printed(a, args.version, args.resolve_poses, args.degrees)
+        out = printed(a, args.version, args.resolve_poses, args.degrees, urdf_to_sdf=urdf_to_sdf)
     except PrintRefused as exc:
         text = a.text
         where = args.file

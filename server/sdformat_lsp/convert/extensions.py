@@ -19,8 +19,9 @@ from ..model.transform import Transform
 from ..xml import XmlElement
 
 
-def serialize(el: XmlElement, pose: Transform | None = None, indent: str = "") -> str:
-    """``el`` as XML text (iteratively); with ``pose``, its ``<pose>`` child is replaced by that pose."""
+def serialize(el: XmlElement, pose: Transform | None = None, indent: str = "", texts: dict[int, str] | None = None) -> str:
+    """``el`` as XML text (iteratively); with ``pose``, its ``<pose>`` child is replaced by that pose;
+    ``texts``: id(element) -> the text to write for it instead of its own."""
     lines: list[str] = []
     stack: list[tuple[XmlElement, str, bool]] = [(el, indent, False)]
     while stack:
@@ -33,7 +34,7 @@ def serialize(el: XmlElement, pose: Transform | None = None, indent: str = "") -
         replaced = cur is el and pose is not None
         if replaced:
             children = [c for c in children if c.tag != "pose"]
-        text = cur.text.strip()
+        text = texts.get(id(cur), cur.text).strip() if texts else cur.text.strip()
         if not children and not replaced:
             lines.append(f"{ind}<{cur.tag}{attrs}>{escape(text)}</{cur.tag}>" if text else f"{ind}<{cur.tag}{attrs}/>")
             continue

@@ -288,6 +288,19 @@ class SdfWriter:
                     out += f"<{sdf}>{c.text.strip()}</{sdf}>"
         return out
 
+    def _homes(self, el) -> dict[int, str] | None:
+        """A ``<gazebo>`` joint's ``<parent>`` and ``<child>`` naming a lumped link: the link it went
+        into, as libsdformat renames them when it reads the URDF."""
+        if el.tag != "joint":
+            return None
+        out = {}
+        for tag in ("parent", "child"):
+            ref = el.child(tag)
+            link = self.links.get(ref.text.strip()) if ref is not None else None
+            if link is not None and self.reducible(link):
+                out[id(ref)] = self.home(link)[0].name
+        return out
+
     def _extensions(self) -> list[str]:
         """``<gazebo>`` blocks: model-level SDFormat elements and what a link's block holds (sensors, plugins...)."""
         out: list[str] = []
@@ -296,7 +309,7 @@ class SdfWriter:
             ref = ext.get("reference")
             for c in ext.children:
                 if ref is None and c.tag not in ("static",):
-                    out += ["    " + line for line in serialize(c).splitlines()]
+                    out += ["    " + line for line in serialize(c, texts=self._homes(c)).splitlines()]
                 elif ref is not None and c.tag in ("sensor", "plugin") and ref in self.links:
                     continue  # written into the link (see _link)
                 elif c.tag not in ("static", "preserveFixedJoint", "disableFixedJointLumping", "springStiffness", "springReference"):

@@ -52,13 +52,17 @@ class PrintRefused(Exception):
         return self.message
 
 
-def printed(analysis, version: str | None = None, resolve_poses: bool = False, degrees: bool = False) -> str:
-    """The document of ``analysis`` (which must check without errors) as text."""
+def printed(analysis, version: str | None = None, resolve_poses: bool = False, degrees: bool = False, urdf_to_sdf=None) -> str:
+    """The document of ``analysis`` (which must check without errors) as text.
+
+    ``urdf_to_sdf``: the URDF converter (``convert.to_sdf.urdf_to_sdf``, given by the shell so
+    that this feature does not reach into a sibling layer), needed to expand included URDF files.
+    """
     with collector_paused():
-        return _printed(analysis, version, resolve_poses, degrees)
+        return _printed(analysis, version, resolve_poses, degrees, urdf_to_sdf)
 
 
-def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) -> str:
+def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, urdf_to_sdf) -> str:
     graphs = analysis.graphs
     root = analysis.xml.root
     if graphs is None or root is None:
@@ -87,9 +91,10 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
                     f"that conversion: print it as {analysis.version} with --version {analysis.version}",
                     el.attr("name").value_span,
                 )
-    includes = _includes(graphs, source)
+    includes = _includes(graphs, source, urdf_to_sdf)
     poses = resolved(analysis) if resolve_poses else {}
     writer = _Writer(graphs, analysis.text, target, includes, poses, degrees, resolve_poses)
+    writer.urdf_to_sdf = urdf_to_sdf
     out = writer.run(root, source)
     if not writer.expanded:
         return out
@@ -99,7 +104,7 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool) 
         return out
 
 
-def _includes(graphs, version) -> dict[int, tuple]:
+def _includes(graphs, version, urdf_to_sdf) -> dict[int, tuple]:
     """id(<include> element) -> (the include, the scope of the model it brings in, for a merge the
     view of the merged entities); refuses what cannot be expanded."""
     out = {}
@@ -107,8 +112,11 @@ def _includes(graphs, version) -> dict[int, tuple]:
         where = inc.element.tag_span
         model = scope.entity
         src = getattr(model, "source", None)
-        if src is None or src.xml.root is None or src.xml.root.tag != "sdf":
-            raise PrintRefused("only SDFormat files can be expanded by print (this include brings in a URDF or an actor)", where)
+        root = src.xml.root if src is not None else None
+        if root is None or root.tag not in ("sdf", "robot"):
+            raise PrintRefused("only SDFormat and URDF models can be expanded by print (this include brings in something else)", where)
+        if root.tag == "robot" and urdf_to_sdf is None:
+            raise PrintRefused("expanding an included URDF needs the URDF converter, which this caller did not give", where)
         if any(c.tag.endswith(":params") for c in inc.element.children):
             raise PrintRefused("an <include> with <experimental:params> cannot be expanded by print yet", where)
         out[id(inc.element)] = (inc, scope)
@@ -182,7 +190,10 @@ class _Writer:
                                 over["pose"] = a.inverse() * b
                             if real is not scope.parent:  # in a merged model: the default would be the proxy
                                 over["relative_to"] = "world" if real.kind == "world" else "__model__"
-                    inner = self._render(model.element, model.source.text, over, scope.version or source)
+                    if model.source.xml.root.tag == "robot":
+                        inner = self._urdf(model.source, over, d)
+                    else:
+                        inner = self._render(model.element, model.source.text, over, scope.version or source)
                     self.expanded = True
                     repl.append((d.span.start, d.span.end, inner))
                 continue
@@ -227,6 +238,21 @@ class _Writer:
             pos = b
         out.append(text[pos : span.end])
         return "".join(out)
+
+    def _urdf(self, sub, override, include) -> str:
+        """An included URDF: converted as libsdformat converts it, printed with the same options, placed by the include."""
+        from ...semantics import analyze
+        from ...xml import parse
+
+        conversion = self.urdf_to_sdf(sub)
+        if conversion.text is None:
+            raise PrintRefused(f"the included URDF cannot be converted: {'; '.join(conversion.errors[:1])}", include.tag_span)
+        if self.target < (1, 7):
+            raise PrintRefused(f"an included URDF converts to SDFormat 1.7 or newer, not {self.version}", include.tag_span)
+        converted = analyze(conversion.text, sub.path)
+        text = _printed(converted, LATEST, self.resolve, self.degrees, None)
+        model = parse(text).root.child("model")
+        return self._render(model, text, override, self.target)
 
     def _override(self, el, text, override, repl) -> None:
         """An included model: its name, static and pose as the include sets them."""
