@@ -249,8 +249,11 @@ def test_install_and_go_first_diagnostics(window: Window):
     REPORT["server_started_after_workbench_s"] = round(time.monotonic() - window.started - REPORT["workbench_ready_s"], 2)  # type: ignore[attr-defined]
     assert "(bundled)" in window.server_log(), window.server_log()[:2000]
     t = window.open("broken_arm.sdf")
+    REPORT["editor_shown_s"] = round(time.monotonic() - t, 3)  # Quick Open's Enter -> the editor tab
     window.page.wait_for_selector(".monaco-editor .squiggly-error", timeout=WAIT_MS)
     REPORT["first_diagnostics_s"] = round(time.monotonic() - t, 3)
+    print(f"\nfirst diagnostics {REPORT['first_diagnostics_s']:.3f} s after opening the file in a ready window "
+          f"(the issue's target: at most 1 s; not asserted: no timed tests)")
     assert window.page.inner_text("#status\\.editor\\.mode").strip() == "SDFormat"
 
 

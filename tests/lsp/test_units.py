@@ -213,6 +213,33 @@ async def test_features_do_not_wait_for_the_debounce_and_share_the_run():
     h.scheduler.close()
 
 
+async def test_the_diagnostics_waiter_wakes_before_the_other_requests_of_an_opened_file():
+    """When a file opens, VS Code sends document symbols, colours, code actions, the diagnostic pull,
+    frames and hints at once; all wait for the same first analysis. The pull is answered first: the
+    others compute their answers on the event loop after it, not before (first diagnostics sooner)."""
+    h = _Harness()
+    h.gate.clear()
+    slow = "<!--slow-->" + BAD
+    doc = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=slow))
+    h.scheduler.schedule(doc, immediate=True)
+    await h.until(lambda: h.calls == [slow])
+    order: list[str] = []
+
+    async def wait(name, coro):
+        await coro
+        order.append(name)
+
+    waiters = [asyncio.ensure_future(wait(f"feature{i}", h.scheduler.analysis(URI))) for i in range(3)]
+    waiters.append(asyncio.ensure_future(wait("diagnostics", h.scheduler.settled(URI))))
+    waiters += [asyncio.ensure_future(wait(f"feature{i}", h.scheduler.analysis(URI))) for i in range(3, 5)]
+    await asyncio.sleep(0.05)
+    h.gate.set()
+    await asyncio.wait_for(asyncio.gather(*waiters), 5)
+    assert order[0] == "diagnostics", order
+    assert h.calls == [slow]  # one analysis for all of them
+    h.scheduler.close()
+
+
 async def test_waiting_for_diagnostics_of_a_superseded_revision_fails():
     h = _Harness(delay=0.2)
     h.gate.clear()
@@ -228,7 +255,7 @@ async def test_waiting_for_diagnostics_of_a_superseded_revision_fails():
     h.gate.set()
     revision, analysis = await h.scheduler.settled(URI)
     assert revision == doc.revision and analysis.text == BAD
-    assert h.published == [(2, BAD)]
+    await h.until(lambda: h.published == [(2, BAD)])  # pushed right after the waiter got it
 
 
 async def test_a_crashing_analysis_becomes_a_diagnostic():

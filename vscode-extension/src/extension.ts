@@ -417,20 +417,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   bundledLauncher = launcher && fs.existsSync(launcher) ? launcher : undefined;
   context.subscriptions.push(output);
 
-  frames = new FrameSource(() => (client && client.state === State.Running ? client : undefined));
-  const preview = new FramePreview(context.extensionUri, frames, (line) => output.appendLine(line));
-  const tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: new FrameTreeProvider(frames), showCollapseAll: true });
+  let tree: vscode.TreeView<unknown> | undefined;
+  let preview: FramePreview | undefined;
+  frames = new FrameSource(
+    () => (client && client.state === State.Running ? client : undefined),
+    () => Boolean(tree?.visible) || Boolean(preview?.isOpen),
+  );
+  preview = new FramePreview(context.extensionUri, frames, (line) => output.appendLine(line));
+  tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: new FrameTreeProvider(frames), showCollapseAll: true });
+  const shown = preview;
   context.subscriptions.push(
     frames,
     preview,
     tree,
+    tree.onDidChangeVisibility((e) => {
+      if (e.visible) frames?.schedule(0);
+    }),
     vscode.commands.registerCommand('sdformat.revealFrame', (entry) => revealFrame(entry)),
     vscode.commands.registerCommand('sdformat.showPreview', () => {
-      preview.show();
+      shown.show();
       frames?.schedule(0);
     }),
     vscode.commands.registerCommand('sdformat.refreshFrames', () => frames?.refresh()),
-    vscode.commands.registerCommand('sdformat.previewStatus', () => preview.lastRendered),
+    vscode.commands.registerCommand('sdformat.previewStatus', () => shown.lastRendered),
     vscode.commands.registerCommand('sdformat.restartServer', () => restart()),
     vscode.commands.registerCommand('sdformat.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('sdformat.convertToUrdf', () => convertToUrdf()),
@@ -449,10 +458,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  starting = startClient();
-  await starting;
+  // Activation does not wait for the server: VS Code finishes starting the window (and the other
+  // extensions) while Python starts; documents opened meanwhile are sent once the client runs.
+  starting = startClient().then(() => followPythonInterpreter(context));
+  return;
+}
 
-  // Follow interpreter changes in the Python extension when we use its interpreter.
+/** Resolves once the server started at activation (or the latest restart) is running or has failed. */
+export function started(): Promise<void> {
+  return (starting ?? Promise.resolve()).catch(() => undefined);
+}
+
+/** Follow interpreter changes in the Python extension when we use its interpreter. */
+function followPythonInterpreter(context: vscode.ExtensionContext): void {
   const onPythonChange =
     pythonApi?.environments?.onDidChangeActiveEnvironmentPath ?? pythonApi?.settings?.onDidChangeExecutionDetails;
   if (onPythonChange) {

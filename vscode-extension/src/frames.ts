@@ -28,7 +28,15 @@ export class FrameSource implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private generation = 0;
 
-  constructor(private readonly client: () => LanguageClient | undefined) {
+  /**
+   * `wanted`: whether anyone shows the frames now (the tree view visible, the preview open). Until
+   * then nothing is asked: a file that opens costs the server no frames request while its first
+   * diagnostics are computed, and a hidden view costs nothing on every edit.
+   */
+  constructor(
+    private readonly client: () => LanguageClient | undefined,
+    private readonly wanted: () => boolean = () => true,
+  ) {
     this.subscriptions.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -39,7 +47,9 @@ export class FrameSource implements vscode.Disposable {
 
   schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), ms);
+    this.timer = setTimeout(() => {
+      if (this.wanted()) void this.refresh();
+    }, ms);
   }
 
   async refresh(): Promise<void> {
@@ -130,6 +140,11 @@ function nonce(): string {
 /** The 3D preview: one panel, following the active document. */
 export class FramePreview implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+
+  /** Whether the 3D view is open (it then follows the active document). */
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What the webview last reported drawing (for the output channel and tests). */
   lastRendered: { frames: number; visuals: number; meshes: number; failedMeshes: number } | undefined;

@@ -25,6 +25,7 @@ const TIMEOUT = 60000;
 
 interface ExtensionModule {
   activate(context: unknown): Promise<void>;
+  started(): Promise<void>;
   deactivate(): Promise<void>;
 }
 
@@ -47,6 +48,14 @@ function loadExtension(mock: ReturnType<typeof createVscodeMock>): ExtensionModu
       Module._load = originalLoad;
     },
   };
+  return ext;
+}
+
+/** Activates a fresh copy of the extension and waits for the server start it begins (activation does not). */
+async function activateAndStart(mock: ReturnType<typeof createVscodeMock>, context: unknown): Promise<ExtensionModule> {
+  const ext = loadExtension(mock);
+  await ext.activate(context);
+  await ext.started();
   return ext;
 }
 
@@ -100,7 +109,7 @@ describe('extension (bundle, mock vscode)', () => {
   it('a missing command gives one error with buttons', { timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({ 'sdformat.server.command': ['surely-not-a-command-4711', '--stdio'] });
     mock.onMessage(() => 'Open Settings');
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     const [m] = mock.messages;
@@ -116,7 +125,7 @@ describe('extension (bundle, mock vscode)', () => {
     const savedPath = process.env.PATH;
     process.env.PATH = path.join(os.tmpdir(), 'sdformat-lsp-empty-path');
     try {
-      await loadExtension(mock).activate(mock.context);
+      await activateAndStart(mock, mock.context);
     } finally {
       process.env.PATH = savedPath;
     }
@@ -138,7 +147,7 @@ describe('extension (bundle, mock vscode)', () => {
     const savedPath = process.env.PATH;
     process.env.PATH = path.join(os.tmpdir(), 'sdformat-lsp-empty-path');
     try {
-      await loadExtension(mock).activate({ ...mock.context, extensionPath: ext });
+      await activateAndStart(mock, { ...mock.context, extensionPath: ext });
     } finally {
       process.env.PATH = savedPath;
     }
@@ -155,7 +164,7 @@ describe('extension (bundle, mock vscode)', () => {
   it('a command set in the workspace settings: Open Settings opens the Workspace settings', { timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({}, { workspaceSettings: { 'sdformat.server.command': ['surely-not-a-command-4711'] } });
     mock.onMessage(() => 'Open Settings');
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     assert.match(mock.messages[0].message, /surely-not-a-command-4711/);
@@ -169,7 +178,7 @@ describe('extension (bundle, mock vscode)', () => {
       { workspaceSettings: { 'sdformat.server.command': ['surely-not-a-command-4711'] }, trusted: false },
     );
     mock.onMessage(() => 'Open Settings');
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     assert.match(mock.messages[0].message, /surely-not-a-user-command-4711/);
@@ -179,7 +188,7 @@ describe('extension (bundle, mock vscode)', () => {
 
   it('a python without the module gives one error telling how to install', { skip: noPython, timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-m', 'sdformat_lsp_surely_missing_4711'] });
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     assert.match(mock.messages[0].message, /not installed/);
@@ -191,7 +200,7 @@ describe('extension (bundle, mock vscode)', () => {
     const crash = "import sys; sys.stderr.write('boom: startup failed\\n'); sys.exit(4)";
     const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-c', crash] });
     mock.onMessage(() => 'Show Output');
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await sleep(1000);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     assert.equal(mock.messages[0].kind, 'error');
@@ -213,7 +222,7 @@ describe('extension (bundle, mock vscode)', () => {
       { workspaceFolder: dir },
     );
     const expected = { resourcePaths: [path.join(dir, 'models'), path.join(dir, 'more')], debounceMs: 250, maxDocumentSizeMB: 4 };
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
 
     const init = await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
     assert.deepEqual(init.params.initializationOptions, expected);
@@ -246,7 +255,7 @@ describe('extension (bundle, mock vscode)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
     const log = path.join(dir, 'log.jsonl');
     const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, STUB, log] }, { workspaceFolder: dir });
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await waitFor(() => readLog(log).find((e) => e.response === 'cfg-1'));
     mock.changeSettings({ 'sdformat.inlayHints.angles': 'radians', 'sdformat.inlayHints.enabled': false });
     const change = await waitFor(() => readLog(log).find((e) => e.method === 'workspace/didChangeConfiguration'));
@@ -265,7 +274,7 @@ describe('extension (bundle, mock vscode)', () => {
     const log = path.join(dir, 'log.jsonl');
     const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, STUB, log] }, { workspaceFolder: dir, remoteName: 'ssh-remote' });
     mock.onMessage(() => 'Open Settings');
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
     // VS Code fires the event for the User settings, but the value that applies (the remote's) is unchanged.
     mock.changeSettings({ 'sdformat.server.command': [PYTHON, STUB, log] });
@@ -284,7 +293,7 @@ describe('extension (bundle, mock vscode)', () => {
   it('in a remote window the error message opens the Remote settings', { timeout: TIMEOUT }, async () => {
     const mock = createVscodeMock({ 'sdformat.server.command': ['surely-not-a-command-4711'] }, { remoteName: 'wsl' });
     mock.onMessage(() => 'Open Settings');
-    await loadExtension(mock).activate(mock.context);
+    await activateAndStart(mock, mock.context);
     await sleep(300);
     assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
     assert.ok(mock.executed.some((e) => e.command === 'workbench.action.openRemoteSettings'), JSON.stringify(mock.executed));
@@ -318,7 +327,7 @@ describe('extension (bundle, mock vscode)', () => {
     const savedPythonPath = process.env.PYTHONPATH;
     process.env.PYTHONPATH = dir;
     try {
-      await loadExtension(mock).activate(mock.context);
+      await activateAndStart(mock, mock.context);
       await waitFor(() => readLog(log).find((e) => e.method === 'initialize'));
       assert.ok(calls.length > 0, 'asked the Python extension');
       assert.ok(mock.output.join('').includes(`Starting: ${python} -m sdformat_lsp (python-extension)`), mock.output.join(''));

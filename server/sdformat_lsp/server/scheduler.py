@@ -248,16 +248,33 @@ class Scheduler:
             return slot.running[1]
         if isinstance(slot.analysis, Analysis):
             slot.analysis = Husk(slot.analysis)  # free it before the next one is built
-        fut: asyncio.Future[Analysis] = loop.create_task(self._start(doc.text, doc.path))
+        fut: asyncio.Future[Analysis] = loop.create_task(self._start(doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision)))
         slot.running = (revision, fut)
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
         return fut
 
-    async def _start(self, text: str, path: str | None) -> Analysis:
+    async def _start(self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None]) -> Analysis:
         """The text is fixed now; the run waits for settings that are being fetched."""
         if not self.gate.is_open:
             await self.gate.wait()
-        return await asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path)
+        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path)
+        run.add_done_callback(done)  # before this task's own wake-up: see _settle_early
+        return await run
+
+    def _settle_early(self, uri: str, revision: int, run: asyncio.Future[Analysis]) -> None:
+        """The analysis of the current text is done: whoever waits for the settled result (a
+        diagnostic pull) gets it now, one step of the event loop before the requests that await the
+        analysis itself (document symbols, colours, hints, frames... all sent with the pull when a
+        file opens) wake up and compute their answers: the problems reach the editor first. The
+        same result the debounced run would give: it reuses this analysis of this revision."""
+        if run.cancelled() or run.exception() is not None:
+            return
+        doc = self.store.get(uri)
+        slot = self._slots.get(uri)
+        if doc is None or doc.revision != revision or slot is None or slot.settled_revision != revision:
+            return
+        if slot.settled is not None and not slot.settled.done():
+            slot.settled.set_result(run.result())
 
     def _run(self, text: str, path: str | None) -> Analysis:
         """In a worker thread: the core never raises on bad input, but a bug must not kill the server."""
