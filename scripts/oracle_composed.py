@@ -362,6 +362,8 @@ def relative_name(g, node: FrameNode | None, base: Scope) -> str | None:
 
 def _scope_of(a: Analysis, path: list[str]) -> Scope | None:
     s = a.root_scope
+    if s is not None and s.kind == "world" and path and path[0] != s.name and a.graphs is not None:
+        s = next((r for r in a.graphs.other_roots if r.name == path[0]), None)  # a second world of the file
     for part in path[1:]:
         s = s.children.get(part) if s is not None else None
     return s

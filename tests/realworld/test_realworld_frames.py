@@ -37,6 +37,12 @@ CASES = {
     "joint_named_world.sdf": (("JOINT_PARENT_LINK_INVALID", "RESERVED_NAME"), {"world": ([0, 0, 1, 0, 0, 0], "nozzle")}),
     # a bare '&' in model.config: libsdformat reads it (TinyXML-2), so the model is included
     "config_ampersand.world": ((), {"sign_1::lobby_sign::board": ([2, 3, 1.2, 0, 0, 1.5], "sign_1::lobby_sign::board")}),
+    # every world of a file with several: the second one's frames listed under its name
+    "multi_world.sdf": (
+        (),
+        {"box::link": ([1, 0, 1, 0, 0, 0], "box::link"), "two::box::link": ([0, 2, 3, 0, 0, 0], "two::box::link"),
+         "two::above": ([0, 2, 4, 0, 0, 0], "two::box::link")},
+    ),
 }
 
 
@@ -70,6 +76,15 @@ def test_legacy_joint_named_like_its_link_is_no_cycle():
     """Its pose is relative to the link it is named like (libsdformat renamed the joint), not to itself."""
     a = run("legacy_names.sdf")
     assert not [d for d in a.diagnostics if "CYCLE" in d.code]
+
+
+def test_a_second_world_hovers_like_the_first():
+    from sdformat_lsp.features import hover
+
+    a = run("multi_world.sdf")
+    offset = a.text.index('name="above"') + 7
+    text = hover(a, offset, markdown=False).text
+    assert "xyz: 0 2 4" in text and "Attached to: box::link" in text, text
 
 
 def _script():

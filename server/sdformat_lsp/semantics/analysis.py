@@ -153,23 +153,31 @@ class Analysis:
         return FrameFacts(node, node.scoped_name(), scope, in_scope, in_root, link, _link_name(link))
 
     def frames(self) -> list[dict]:
-        """Every frame of the root scope, as ``check --frames`` prints them."""
+        """Every frame of the root scope, as ``check --frames`` prints them.
+
+        In a file with several worlds, the frames of the second and later
+        worlds are listed under their world's name (``w2::box::link``,
+        ``w2::world``), relative to that world.
+        """
         if self.graphs is None:
             return []
         out = []
+        others = {id(s) for s in self.graphs.other_roots}
         for n in self.graphs.nodes:
             facts = self.frame_facts(n)
             pose = facts.in_root
-            names = [facts.name]
+            root = self.graphs.root_of(n) if others else None
+            prefix = f"{root.name}::" if root is not None and id(root) in others else ""
+            names = [prefix + facts.name]
             if n.kind == "model" and n.scope is not None:
-                names.append(facts.name + "::__model__")
+                names.append(prefix + facts.name + "::__model__")
             for name in names:
                 out.append(
                     {
                         "name": name,
                         "kind": n.kind,
                         "pose": pose.as_list() if pose is not None else None,
-                        "attached_to": facts.attached_to,
+                        "attached_to": prefix + facts.attached_to if prefix and facts.attached_to else facts.attached_to,
                     }
                 )
         if self.graphs.version < (1, 8) and self.graphs.root.kind == "world":
@@ -353,7 +361,8 @@ def _analyze_into(result: Analysis, options: Options) -> None:
             root = resolver.top_level(xml, version)  # <sdf><include> (the file is the included model)
         if root is None:
             return
-        graphs = FrameGraphs(root, version, resolver, options.max_included_instances)
+        others = tuple(doc.worlds[1:]) if doc.worlds and root is doc.worlds[0] else ()
+        graphs = FrameGraphs(root, version, resolver, options.max_included_instances, other_worlds=others)
         result.graphs = graphs
         if graphs.over_budget is not None:
             result.diagnostics.append(_over_budget(graphs))
@@ -361,12 +370,6 @@ def _analyze_into(result: Analysis, options: Options) -> None:
         result.diagnostics.extend(merged_joint_checks(graphs))
         if hasattr(resolver, "finish"):
             result.diagnostics.extend(resolver.finish(graphs))
-        # other worlds of a multi-world file are checked on their own
-        for world in doc.worlds[1:]:
-            g = FrameGraphs(world, version, resolver)
-            result.diagnostics.extend(check(xml, g, version, names=False))  # names were checked over the whole document
-            result.diagnostics.extend(merged_joint_checks(g))
-            g.include_resolver = None
     finally:
         # Includes are resolved while the graphs are built, never after: the resolver and the
         # analysis pointed at each other, a cycle that kept every replaced analysis of a file

@@ -236,7 +236,7 @@ class FrameGraphs:
     """Scopes, nodes and both graphs of one document's root (a model or a world)."""
 
     def __init__(self, root: Model | World, version: tuple[int, int], include_resolver: IncludeResolver | None = None,
-                 max_instances: int = MAX_INCLUDED_INSTANCES) -> None:
+                 max_instances: int = MAX_INCLUDED_INSTANCES, other_worlds: tuple[World, ...] = ()) -> None:
         self.version = version
         self.include_resolver = include_resolver
         # Included models placed so far (at any depth) and the budget: files that include each
@@ -266,7 +266,17 @@ class FrameGraphs:
             self.root = self._world_scope(root)
         else:
             self.root = self._model_scopes(root, None)
+        # the other worlds of a file with several (libsdformat loads them all): roots of their own in the
+        # same graphs, so that every feature finds their frames; no name reaches from one world into another
+        self.other_roots: list[Scope] = [self._world_scope(w) for w in other_worlds]
         self._edges()
+
+    def root_of(self, node: FrameNode) -> Scope | None:
+        """The root scope ``node`` belongs to: ``root``, or one of ``other_roots``."""
+        s = node.inner if node.scope is None else node.scope
+        while s is not None and s.parent is not None:
+            s = s.parent
+        return s
 
     @property
     def attached(self) -> nx.DiGraph:
