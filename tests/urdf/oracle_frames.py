@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 
+from pathlib import Path
+
 from sdformat_lsp.model.transform import Transform, rotate, rotation_matrix
 
+TOL = 1e-7
+READ_BACK = {"continuous": "revolute"}  # libsdformat reads a URDF continuous joint as revolute
 
-def run(oracle: str, path: str) -> dict:
-    r = subprocess.run([oracle, path], capture_output=True, text=True, timeout=300)
+
+def run(oracle: str, path: str, env: dict | None = None) -> dict:
+    r = subprocess.run([oracle, path], capture_output=True, text=True, timeout=300, env=env)
     return json.loads(r.stdout)
 
 
@@ -58,3 +63,38 @@ def close(a: Transform, b: Transform, tol: float) -> bool:
 
 def vec_close(a, b, tol: float) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def _unit(v):
+    n = sum(x * x for x in v) ** 0.5
+    return tuple(x / n for x in v)
+
+
+def compare(
+    oracle: str, sdf: Path, urdf: Path, root: str | None, model: str | None = None, original: dict | None = None,
+    env: dict | None = None,
+) -> list[str]:
+    """Problems (empty when the URDF agrees); ``root`` is the root link, None when the world is the root."""
+    world, original = kinematics(original or run(oracle, str(sdf), env), model)
+    data = run(oracle, str(urdf), env)
+    if data["errors"]:
+        return [f"{urdf.name}: libsdformat refuses the URDF: {sorted({e['code'] for e in data['errors']})}"]
+    _, converted = kinematics(data)
+    base = world.inverse() if root is None else original["links"][root]  # X_M_R
+    problems = []
+    moving = {n: j for n, j in original["joints"].items() if j["type"] in ("revolute", "prismatic", "continuous")}
+    for name, j in moving.items():
+        c = converted["joints"].get(name)
+        if c is None:
+            problems.append(f"{sdf}: joint {name} is missing from the URDF")
+            continue
+        expected = base.inverse() * j["pose"]
+        if not close(expected, c["pose"], TOL):
+            problems.append(f"{sdf}: joint {name}: {expected.as_list()} != {c['pose'].as_list()}")
+        if j["axis"] is not None:  # libsdformat 12 keeps the length written; main normalises, as URDF readers do
+            axis = _unit(rotate(base.inverse().q, j["axis"]))
+            if c["axis"] is None or not vec_close(axis, c["axis"], TOL):
+                problems.append(f"{sdf}: axis of {name}: {axis} != {c['axis']}")
+        if c["type"] != READ_BACK.get(j["type"], j["type"]):
+            problems.append(f"{sdf}: joint {name} is {c['type']}, was {j['type']}")
+    return problems

@@ -10,20 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oracle_frames import close, kinematics, run, vec_close
+from oracle_frames import compare, run
 from random_trees import random_tree
 
 from sdformat_lsp.convert import UrdfOptions, sdf_to_urdf, urdf_to_sdf
-from sdformat_lsp.model.transform import rotate
 from sdformat_lsp.semantics import Options, analyze
 
-TOL = 1e-7
-READ_BACK = {"continuous": "revolute"}  # libsdformat reads a URDF continuous joint as revolute
-
-
-def _unit(v):
-    n = sum(x * x for x in v) ** 0.5
-    return tuple(x / n for x in v)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,32 +24,6 @@ def _convert(path: Path, options: UrdfOptions | None = None) -> str:
     result = sdf_to_urdf(a, options)
     assert result.text is not None, result.errors
     return result.text
-
-
-def compare(oracle: str, sdf: Path, urdf: Path, root: str | None, model: str | None = None, original: dict | None = None) -> list[str]:
-    """Problems (empty when the URDF agrees); ``root`` is the root link, None when the world is the root."""
-    world, original = kinematics(original or run(oracle, str(sdf)), model)
-    data = run(oracle, str(urdf))
-    assert not data["errors"], data["errors"]
-    _, converted = kinematics(data)
-    base = world.inverse() if root is None else original["links"][root]  # X_M_R
-    problems = []
-    moving = {n: j for n, j in original["joints"].items() if j["type"] in ("revolute", "prismatic", "continuous")}
-    for name, j in moving.items():
-        c = converted["joints"].get(name)
-        if c is None:
-            problems.append(f"{sdf.name}: joint {name} is missing from the URDF")
-            continue
-        expected = base.inverse() * j["pose"]
-        if not close(expected, c["pose"], TOL):
-            problems.append(f"{sdf.name}: joint {name}: {expected.as_list()} != {c['pose'].as_list()}")
-        if j["axis"] is not None:  # libsdformat 12 keeps the length written; main normalises, as URDF readers do
-            axis = _unit(rotate(base.inverse().q, j["axis"]))
-            if c["axis"] is None or not vec_close(axis, c["axis"], TOL):
-                problems.append(f"{sdf.name}: axis of {name}: {axis} != {c['axis']}")
-        if c["type"] != READ_BACK.get(j["type"], j["type"]):
-            problems.append(f"{sdf.name}: joint {name} is {c['type']}, was {j['type']}")
-    return problems
 
 
 def test_random_trees_keep_every_joint_frame_and_axis(urdf_oracle, tmp_path):

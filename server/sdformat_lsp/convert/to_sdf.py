@@ -26,10 +26,11 @@ from ..formats.urdf.writer import number, numbers
 from ..model.transform import Transform, transform_of
 from ..semantics import Analysis
 from .extensions import serialize
+from .gazebo_keys import collision_extras, joint_extras, link_extras, part_names, read_extensions, visual_extras
 
 SDF_VERSION = "1.11"  # what libsdformat converts a URDF to
 SCOPED_VERSION = "1.7"  # the newest version whose names may contain '::' (flattened nested models)
-_KEYS = {"selfCollide": "self_collide", "gravity": "gravity"}
+MATERIAL_SCRIPTS = "file://media/materials/scripts/gazebo.material"  # libsdformat's default for a <material> name
 
 
 @dataclass
@@ -74,6 +75,8 @@ class SdfWriter:
         self.links = reader.links
         self.warnings: list[str] = []
         self.colors = self._colors()
+        self.exts = read_extensions(reader.robot)
+        self.written: set[str] = set()  # links (the lumped ones too) and joints the extensions can go into
 
     def _colors(self) -> dict[str, str]:
         out = {}
@@ -170,24 +173,26 @@ class SdfWriter:
         if j is not None:
             out += _pose(transform_of(j.origin), j.parent if j.parent != WORLD else None, "      ")
         members = self._members(link)
+        self.written.update(owner.name for owner, _ in members)
         out += self._inertial(link, members)
+        exts = [e for owner, _ in members for e in self.exts.get(owner.name, [])]  # the link's own, then the lumped ones'
         for tag in ("visual", "collision"):
+            parts = [(owner, t, part) for owner, t in members for part in owner.element.children_named(tag)]
+            names = part_names(link.name, [(owner.name, part) for owner, _, part in parts], tag)
             used: set[str] = set()
-            for owner, t in members:
-                for i, part in enumerate(owner.element.children_named(tag)):
-                    name = part.get("name") or (f"{owner.name}_{tag}" + (f"_{i}" if i else ""))
-                    if owner is not link:
-                        name = f"{link.name}_fixed_joint_lump__{name}"
-                    while name in used:
-                        name += "_"
-                    used.add(name)
-                    out += self._part(tag, name, part, t)
+            for (owner, t, part), name in zip(parts, names):
+                while name in used:  # only when URDF names collide; libsdformat then refuses the file
+                    name += "_"
+                used.add(name)
+                out += self._part(tag, name, part, t, exts, link.name)
         for owner, t in members:
             for ext in self.r.robot.children_named("gazebo"):
                 if ext.get("reference") == owner.name:
                     for c in ext.children_named("sensor") + ext.children_named("plugin"):
                         moved = t * _pose_of(c) if c.tag == "sensor" else None
                         out += ["      " + line for line in serialize(c, moved).splitlines()]
+        for node in link_extras(exts):
+            out += node.lines("      ")
         if not link.element.child("inertial") and not link.has_inertial:
             self.warnings.append(f"link '{link.name}' has no <inertial>: SDFormat gives it a mass of 1 and a unit inertia")
         out.append("    </link>")
@@ -213,7 +218,7 @@ class SdfWriter:
             "      </inertial>",
         ]
 
-    def _part(self, tag: str, name: str, part, t: Transform) -> list[str]:
+    def _part(self, tag: str, name: str, part, t: Transform, exts, link: str) -> list[str]:
         geom = part.child("geometry")
         shape = geom.children[0] if geom is not None and geom.children else None
         if shape is None:
@@ -230,12 +235,23 @@ class SdfWriter:
             scale = f"<scale>{shape.get('scale')}</scale>" if shape.get("scale") else ""
             out.append(f"          <mesh><uri>{_esc(shape.get('filename', ''))}</uri>{scale}</mesh>")
         out.append("        </geometry>")
-        mat = part.child("material") if tag == "visual" else None
-        if mat is not None:
-            c = mat.child("color")
-            rgba = c.get("rgba") if c is not None else self.colors.get(mat.get("name") or "")
-            if rgba:
-                out.append(f"        <material><ambient>{rgba}</ambient><diffuse>{rgba}</diffuse></material>")
+        if tag == "collision":
+            for node in collision_extras(exts, link, name):
+                out += node.lines("        ")
+            out.append(f"      </{tag}>")
+            return out
+        mat = part.child("material")
+        script, blobs = visual_extras(exts, link, name)
+        c = mat.child("color") if mat is not None else None
+        rgba = (c.get("rgba") if c is not None else self.colors.get(mat.get("name") or "")) if mat is not None else None
+        lit = _lit(rgba) if rgba else None
+        colors = f"<ambient>{lit}</ambient><diffuse>{lit}</diffuse>" if lit else ""
+        if script:
+            colors += f"<script><name>{_esc(script)}</name><uri>{MATERIAL_SCRIPTS}</uri></script>"
+        if colors:
+            out.append(f"        <material>{colors}</material>")
+        for node in blobs:
+            out += node.lines("        ")
         out.append(f"      </{tag}>")
         return out
 
@@ -245,18 +261,22 @@ class SdfWriter:
             self.warnings.append(f"joint '{j.name}' is {j.type}: SDFormat has no such joint, so it is left out")
             return []
         to_revolute = kind == "fixed" and j.name in self.r.to_revolute
+        self.written.add(j.name)
         parent = j.parent if j.parent == WORLD else self.home(self.links[j.parent])[0].name
         out = [f"    <joint name={quoteattr(j.name)} type={quoteattr('revolute' if to_revolute else kind)}>",
                f"      <parent>{_esc(parent)}</parent>", f"      <child>{_esc(j.child)}</child>"]
         el = j.element
+        dynamics, extras = joint_extras(self.exts.get(j.name, []))
         if to_revolute:
             out.append("      <axis><xyz>0 0 1</xyz><limit><lower>0</lower><upper>0</upper></limit></axis>")
         elif kind != "fixed":
-            out += self._axis(j, el)
+            out += self._axis(j, el, dynamics)
+        for node in extras:
+            out += node.lines("      ")
         out.append("    </joint>")
         return out
 
-    def _axis(self, j, el) -> list[str]:
+    def _axis(self, j, el, keys) -> list[str]:
         axis = el.child("axis")
         xyz = axis.get("xyz") if axis is not None and axis.get("xyz") else "1 0 0"
         out = ["      <axis>", f"        <xyz>{xyz}</xyz>"]
@@ -266,7 +286,7 @@ class SdfWriter:
                 f"<lower>{limit.get('lower', '0')}</lower><upper>{limit.get('upper', '0')}</upper>")
             out.append(f"        <limit>{bounds}<effort>{limit.get('effort', '0')}</effort><velocity>{limit.get('velocity', '0')}</velocity></limit>")
         dyn = el.child("dynamics")
-        spring = self._joint_keys(j.name)
+        spring = "".join("".join(n.lines("")) for n in keys)
         if dyn is not None or spring:
             d = "" if dyn is None else f"<damping>{dyn.get('damping', '0')}</damping><friction>{dyn.get('friction', '0')}</friction>"
             out.append(f"        <dynamics>{d}{spring}</dynamics>")
@@ -275,17 +295,6 @@ class SdfWriter:
             out.append(f"        <mimic joint={quoteattr(mimic.get('joint'))}><multiplier>{mimic.get('multiplier', '1')}</multiplier>"
                        f"<offset>{mimic.get('offset', '0')}</offset></mimic>")
         out.append("      </axis>")
-        return out
-
-    def _joint_keys(self, name: str) -> str:
-        out = ""
-        for ext in self.r.robot.children_named("gazebo"):
-            if ext.get("reference") != name:
-                continue
-            for tag, sdf in (("springStiffness", "spring_stiffness"), ("springReference", "spring_reference")):
-                c = ext.child(tag)
-                if c is not None and read_number(c.text) is not None:
-                    out += f"<{sdf}>{c.text.strip()}</{sdf}>"
         return out
 
     def _homes(self, el) -> dict[int, str] | None:
@@ -310,16 +319,23 @@ class SdfWriter:
             for c in ext.children:
                 if ref is None and c.tag not in ("static",):
                     out += ["    " + line for line in serialize(c, texts=self._homes(c)).splitlines()]
-                elif ref is not None and c.tag in ("sensor", "plugin") and ref in self.links:
-                    continue  # written into the link (see _link)
-                elif c.tag not in ("static", "preserveFixedJoint", "disableFixedJointLumping", "springStiffness", "springReference"):
-                    skipped.add(f"<{c.tag}>")
+                elif ref is not None and ref not in self.written:
+                    skipped.add(ref)  # written into the link or joint (see _link, _joint) when there is one
         if skipped:
             self.warnings.append(
-                "not carried into the SDFormat by this conversion (libsdformat applies them when it reads the URDF itself): "
-                + ", ".join(sorted(skipped))
+                "<gazebo reference> blocks naming no link or joint of the converted model are left out, as libsdformat "
+                "leaves them out: " + ", ".join(f"'{n}'" for n in sorted(skipped))
             )
         return out
+
+
+def _lit(rgba: str) -> str | None:
+    """libsdformat's diffuse and ambient for a URDF color: red, green and blue divided by 0.8 (at most 1),
+    alpha kept (``CreateVisual``: Gazebo lights colors so that they look as in rviz)."""
+    values = [read_number(v) for v in rgba.split()]
+    if len(values) != 4 or None in values:
+        return None
+    return numbers([min(max(c / 0.8, 0.0), 1.0) for c in values[:3]] + [values[3]])  # type: ignore[operator]
 
 
 def _pose_of(el) -> Transform:
