@@ -59,14 +59,13 @@ def pose_text(x: Transform, degrees: bool) -> tuple[str, dict[str, str]]:
     return " ".join(number(v) for v in (*x.p, r, p, y)), attrs
 
 
-def degrees_of(el) -> tuple[str, dict[str, str]] | None:
-    """An Euler pose written in radians, rewritten in degrees (None: leave it as it is)."""
-    attrs = el.attributes
+def degrees_of(attrs: dict[str, str], body: str) -> tuple[str, dict[str, str]] | None:
+    """An Euler pose (its attributes and text) written in radians, rewritten in degrees (None: leave it as it is)."""
     fmt = attrs.get("rotation_format")
     deg = attrs.get("degrees")
-    if (fmt is not None and fmt.value.strip() != "euler_rpy") or (deg is not None and deg.value.strip().lower() in ("true", "1")):
+    if (fmt is not None and fmt.strip() != "euler_rpy") or (deg is not None and deg.strip().lower() in ("true", "1")):
         return None
-    words = el.text.split()
+    words = body.split()
     if len(words) != 6:
         return None
     try:
@@ -74,7 +73,7 @@ def degrees_of(el) -> tuple[str, dict[str, str]] | None:
     except ValueError:
         return None
     text = " ".join(number(v) for v in values[:3]) + " " + " ".join(number(math.degrees(v)) for v in values[3:])
-    kept = {k: a.value for k, a in attrs.items() if k not in ("degrees", "rotation_format")}
+    kept = {k: v for k, v in attrs.items() if k not in ("degrees", "rotation_format")}
     kept["degrees"] = "true"
     return text, kept
 

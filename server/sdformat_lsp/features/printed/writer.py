@@ -33,9 +33,11 @@ from ...formatting import FormatRefused, format_text
 from ...model.builder import version_tuple
 from ...model.transform import IDENTITY, Transform
 from ...semantics.collector import collector_paused
+from ...semantics.params import params_element
 from ...text import Span
 from .legacy import OLDEST, Legacy
 from .merge import KEPT, child_rules, open_merged
+from .params import SKIP_ATTRS, Ops, ParamsRefused, apply_ops, collect
 from .poses import degrees_of, pose_text, resolved
 from .splice import escape_attr, escape_text, indent_of, line_start
 
@@ -117,8 +119,6 @@ def _includes(graphs, version, urdf_to_sdf) -> dict[int, tuple]:
             raise PrintRefused("only SDFormat and URDF models can be expanded by print (this include brings in something else)", where)
         if root.tag == "robot" and urdf_to_sdf is None:
             raise PrintRefused("expanding an included URDF needs the URDF converter, which this caller did not give", where)
-        if any(c.tag.endswith(":params") for c in inc.element.children):
-            raise PrintRefused("an <include> with <experimental:params> cannot be expanded by print yet", where)
         out[id(inc.element)] = (inc, scope)
     return out
 
@@ -137,6 +137,9 @@ class _Writer:
         self.resolve = resolve
         self.expanded = False  # an include was expanded: the result is re-indented by the formatter
         self.merge_rel: dict[int, str] = {}  # id(<pose>) -> the proxy frame its relative_to becomes (merge.py)
+        self.param_ops: dict[int, Ops] = {}  # id(element of an included file) -> what <experimental:params> does to it
+        self.homes: dict[int, tuple] = {}  # id(element of an <experimental:params>) -> (its text, its version)
+        self.paths: dict[int, str | None] = {}  # id(source text) -> its file, for refusals
         self.newlines: dict[int, str] = {}
 
     def run(self, root, source: tuple[int, int]) -> str:
@@ -159,10 +162,16 @@ class _Writer:
         if override is not None and "merge" in override:
             open_merged(self, el, text, override["merge"], repl)
             merged = override["merge"].node.name
-        elif override is not None:
+        elif override is not None and "param" not in override:
             self._override(el, text, override, repl)
         elif self.resolve and el.tag == "model":
             self._drop_attr(el, "placement_frame", text, repl)
+        if override is not None and "param" in override:  # the content of an <experimental:params> child
+            for attr in SKIP_ATTRS:
+                self._drop_attr(el, attr, text, repl)
+        top_ops = self.param_ops.get(id(el)) if self.param_ops else None
+        if top_ops is not None:
+            apply_ops(self, el, text, top_ops, repl)
         stack = list(reversed(el.children))
         while stack:
             d = stack.pop()
@@ -172,6 +181,10 @@ class _Writer:
                     continue  # dropped by the merge (open_merged)
                 if tag != "include":
                     child_rules(self, d, text, merged, repl)
+            ops = self.param_ops.get(id(d)) if self.param_ops else None
+            if ops is not None and (tag != "pose" or ops.delete or ops.replace is not None):
+                if apply_ops(self, d, text, ops, repl):
+                    continue
             if tag == "plugin" or ":" in tag:
                 continue  # someone else's content: as written
             if tag == "include":
@@ -190,6 +203,7 @@ class _Writer:
                                 over["pose"] = a.inverse() * b
                             if real is not scope.parent:  # in a merged model: the default would be the proxy
                                 over["relative_to"] = "world" if real.kind == "world" else "__model__"
+                    self._params(d, model, text, source)
                     if model.source.xml.root.tag == "robot":
                         inner = self._urdf(model.source, over, d)
                     else:
@@ -198,7 +212,7 @@ class _Writer:
                     repl.append((d.span.start, d.span.end, inner))
                 continue
             if tag == "pose":
-                new = self._pose(d, inertial_1_8)
+                new = self._pose(d, inertial_1_8, ops)
                 if new is not None:
                     repl.append((d.span.start, d.span.end, new))
                 elif frames_1_7 and d.attr("frame") is not None:
@@ -238,6 +252,26 @@ class _Writer:
             pos = b
         out.append(text[pos : span.end])
         return "".join(out)
+
+    def _params(self, include, model, text: str, source) -> None:
+        """Record what the include's <experimental:params> changes in the included files (params.py)."""
+        self.paths[id(model.source.text)] = getattr(model.source, "path", None)
+        pe = params_element(include)
+        if pe is None:
+            return
+        if model.element is None or model.element.tag != "model":
+            raise PrintRefused("print cannot apply <experimental:params> to an included URDF", pe.tag_span, self.paths.get(id(text)))
+        try:
+            collect(self, pe, model.element, self.param_ops)
+        except ParamsRefused as exc:
+            raise PrintRefused(exc.message, exc.element.tag_span, self.paths.get(id(text))) from None
+        for x in pe.iter():
+            self.homes[id(x)] = (text, source)
+
+    def _param_content(self, p) -> str:
+        """A parameter's element as the included model gets it: its own text, rendered, without element_id and action."""
+        text, source = self.homes[id(p)]
+        return self._render(p, text, {"param": True}, source)
 
     def _urdf(self, sub, override, include) -> str:
         """An included URDF: converted as libsdformat converts it, printed with the same options, placed by the include."""
@@ -314,29 +348,34 @@ class _Writer:
         attrs = {**extra, **attrs}
         return "<pose" + "".join(f' {k}="{escape_attr(v)}"' for k, v in attrs.items()) + f">{values}</pose>"
 
-    def _pose(self, el, inertial_1_8: bool) -> str | None:
-        """The new text of a <pose> element, or None to keep it as written."""
+    def _pose(self, el, inertial_1_8: bool, ops=None) -> str | None:
+        """The new text of a <pose> element, or None to keep it as written. ``ops``: what an
+        ``<experimental:params>`` changes in it."""
         replaced = self.poses.get(id(el))
-        if replaced is not None:
+        if replaced is not None:  # resolved from the analysis, which applied the parameters
             keep = {k: a.value for k, a in el.attributes.items() if k not in ("relative_to", "degrees", "rotation_format", "frame")}
             if replaced.relative_to:
                 keep["relative_to"] = replaced.relative_to
             return self._pose_element(keep, replaced.transform)
-        attrs = None
-        body = None
+        attrs = {k: a.value for k, a in el.attributes.items()}
+        body = el.text.strip()
+        changed = False
+        if ops is not None and (ops.attrs or ops.text is not None):
+            attrs.update(ops.attrs)
+            body = ops.text if ops.text is not None else body
+            changed = True
         if self.degrees:
-            found = degrees_of(el)
+            found = degrees_of(attrs, body)
             if found is not None:
-                body, attrs = found
+                (body, attrs), changed = found, True
         proxy = self.merge_rel.get(id(el))
         if proxy is not None:
-            attrs = {k: v for k, v in (attrs or {k: a.value for k, a in el.attributes.items()}).items() if k != "relative_to"}
+            attrs = {k: v for k, v in attrs.items() if k != "relative_to"}
             attrs["relative_to"] = proxy
-        if inertial_1_8 and el.parent is not None and el.parent.tag == "inertial":
-            rel = el.attr("relative_to")
-            if rel is not None and rel.value == "":
-                attrs = {k: v for k, v in (attrs or {k: a.value for k, a in el.attributes.items()}).items() if k != "relative_to"}
-        if attrs is None:
+            changed = True
+        if inertial_1_8 and el.parent is not None and el.parent.tag == "inertial" and attrs.get("relative_to") == "":
+            attrs = {k: v for k, v in attrs.items() if k != "relative_to"}
+            changed = True
+        if not changed:
             return None
-        body = body if body is not None else el.text.strip()
         return "<pose" + "".join(f' {k}="{escape_attr(v)}"' for k, v in attrs.items()) + f">{escape_text(body)}</pose>"
