@@ -21,12 +21,9 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..files import FileRefused, check_path, read_file
 from ..semantics import Analysis, Options, analyze
-from ..semantics.includes import IncludeCache
 from ..semantics.resources import find_model_roots
-from ..text import UTF16, LineIndex
-from ..xml import decode_source
+from ..text import UTF16
 from . import settings as settings_mod
 from .convert import DiagnosticSupport, Place, document_diagnostics
 from .documents import Document, DocumentStore, uri_to_path
@@ -39,6 +36,7 @@ from .logs import ClientLogHandler
 from .project_config import CONFIG_GLOBS, ProjectConfigs, show_error
 from .scheduler import Scheduler, Superseded
 from .settings import Parsed, Settings
+from .sources import FileSources
 
 log = logging.getLogger("sdformat_lsp.server")
 
@@ -46,16 +44,10 @@ NAME = "sdformat-lsp"
 DIAGNOSTIC_IDENTIFIER = "sdformat"
 # How long analyses wait for the client to answer workspace/configuration.
 SETTINGS_TIMEOUT = 3.0
-# Files larger than this are not read just to place a related location.
-MAX_RELATED_FILE = 64 * 1024 * 1024
 # Files whose change on disk can change what an include brings in; watched
 # through workspace/didChangeWatchedFiles when the client can register watchers.
 WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config", *CONFIG_GLOBS)
 WATCHER_ID = "sdformat-include-watcher"
-
-
-def _path_key(path: str) -> str:
-    return os.path.normcase(os.path.abspath(path))
 
 
 class SdformatProtocol(LanguageServerProtocol):
@@ -119,14 +111,8 @@ class SdformatLanguageServer(LanguageServer):
         self.shutdown_requested = False
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sdformat-analysis")
         self.scheduler = Scheduler(self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled)
-        self._disk_lines: dict[str, tuple[int, int, LineIndex]] = {}
-        # Analyses of included files, shared by every document for the whole
-        # session; entries revalidate themselves against the files' mtimes.
-        self.include_cache = IncludeCache()
-        # The text of every open document with a path, for the core to read
-        # included files from (unsaved edits win over the disk): replaced, never
-        # mutated in place, on the event loop; read from analysis threads.
-        self._buffers: dict[str, tuple[str, int]] = {}
+        # the open documents' texts, the include cache, related files' lines: what analyses read besides the document
+        self.sources = FileSources(self.documents, self.scheduler.latest)
         self._refresh_after: set[str] = set()  # pull clients: ask them to pull again once these settle
         self.watching = False  # workspace/didChangeWatchedFiles registered
         self._release_initial_hold: Callable[[], None] = lambda: None
@@ -146,8 +132,8 @@ class SdformatLanguageServer(LanguageServer):
         return Options(
             resource_paths=paths,
             model_roots=self.model_roots(),
-            include_cache=self.include_cache,
-            open_documents=self.open_document,
+            include_cache=self.sources.include_cache,
+            open_documents=self.sources.open_document,
             max_document_bytes=self.settings.max_document_bytes,
             severity=cfg.severity or None,
         )
@@ -167,21 +153,6 @@ class SdformatLanguageServer(LanguageServer):
                 log.info("model roots found in the workspace: %s", list(self._model_roots))
         return self._model_roots
 
-    def open_document(self, path: str) -> tuple[str, int] | None:
-        """``Options.open_documents``: the editor's text of ``path`` and its revision, if it is open."""
-        return self._buffers.get(_path_key(path))
-
-    def track_buffer(self, doc: Document, *, closed: bool = False) -> None:
-        """Keep the core's view of the open documents current (on open, change and close)."""
-        path = doc.path
-        if path is None:
-            return
-        key = _path_key(path)
-        if closed:
-            self._buffers.pop(key, None)
-        else:
-            self._buffers[key] = (doc.text, doc.revision)
-
     def revalidate_dependents(self, paths: list[str] | set[str], *, immediate: bool, skip: str | None = None,
                               text: str | None = None) -> int:
         """Check again every open document (but ``skip``) whose includes read one of ``paths``.
@@ -193,7 +164,7 @@ class SdformatLanguageServer(LanguageServer):
         for doc in self.documents:
             if doc.uri == skip:
                 continue
-            hit = next((p for p in paths if self.depends_on(doc.uri, p)), None)
+            hit = next((p for p in paths if self.sources.depends_on(doc.uri, p)), None)
             if hit is None:
                 continue
             if text is not None:
@@ -217,60 +188,9 @@ class SdformatLanguageServer(LanguageServer):
         # (tests/core/test_memory.py) and are freed by reference counting.
         return analyze(text, path, self.options(path))
 
-    def lines_of(self, path: str, analysis: Analysis | None = None) -> LineIndex | None:
-        """The lines of another file, to place a span in it.
-
-        The text the core analysed is the authority (an included file's
-        analysis); failing that the editor's text, then the disk (cached).
-        """
-        if analysis is not None:
-            sub = analysis.included_analysis(path)
-            if sub is not None:
-                return sub.lines
-        doc = self.documents.by_path(path)
-        if doc is not None:
-            return doc.lines
-        try:
-            st = check_path(path)  # never block on a FIFO or read a device to place a note
-            cached = self._disk_lines.get(path)
-            if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
-                return cached[2]
-            text, _ = decode_source(read_file(path, MAX_RELATED_FILE))
-        except FileRefused:
-            return None
-        lines = LineIndex(text)
-        if len(self._disk_lines) >= 256 or sum(len(c[2].text) for c in self._disk_lines.values()) > MAX_RELATED_FILE:
-            self._disk_lines.clear()  # bounded in files and in characters
-        self._disk_lines[path] = (st.st_mtime_ns, st.st_size, lines)
-        return lines
-
-    def depends_on(self, uri: str, path: str) -> bool:
-        """Whether the latest analysis of ``uri`` read ``path`` through its includes (at any depth),
-        or searched a directory that holds it (a model that appears there can resolve an include)."""
-        latest = self.scheduler.latest(uri)
-        if latest is None:
-            return False
-        target = os.path.abspath(path)
-        stack = list(latest[1].includes)
-        seen: set[int] = set()
-        while stack:
-            record = stack.pop()
-            if id(record) in seen:
-                continue
-            seen.add(id(record))
-            for dep in record.dependencies:
-                dep = os.path.abspath(dep)
-                if dep == target or target.startswith(dep.rstrip(os.sep) + os.sep):
-                    return True
-            if record.path and os.path.abspath(record.path) == target:
-                return True
-            if record.analysis is not None:
-                stack.extend(record.analysis.includes)
-        return False
-
     def place(self, uri: str, analysis: Analysis) -> Place:
         """How spans of ``analysis`` become LSP locations (its own text, the negotiated encoding)."""
-        return Place(uri=uri, path=analysis.path, lines=analysis.lines, encoding=self.encoding, lines_of=lambda p: self.lines_of(p, analysis))
+        return Place(uri=uri, path=analysis.path, lines=analysis.lines, encoding=self.encoding, lines_of=lambda p: self.sources.lines_of(p, analysis))
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[types.Diagnostic]:
         return document_diagnostics(analysis.diagnostics, self.place(uri, analysis), self.diagnostic_support)
@@ -384,8 +304,7 @@ class SdformatLanguageServer(LanguageServer):
             self.refresh_pulled_diagnostics()
             paths = {p for p in paths if not self.project.is_config(p)}
         for path in paths:
-            self.include_cache.invalidate(path)
-            self._disk_lines.pop(path, None)
+            self.sources.changed_on_disk(path)
         # an open file is read from the editor: its includers do not care about the disk
         on_disk = {p for p in paths if self.documents.by_path(p) is None}
         return self.revalidate_dependents(on_disk, immediate=True) if on_disk else 0
@@ -532,7 +451,7 @@ def _register(server: SdformatLanguageServer) -> None:
     @guarded(types.TEXT_DOCUMENT_DID_OPEN, notification=True)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         doc = server.documents.open(params.text_document)
-        server.track_buffer(doc)
+        server.sources.track(doc)
         server.scheduler.schedule(doc, immediate=True)
         if doc.path is not None:
             # its includers read it from the editor from now on (only matters if the text differs)
@@ -545,7 +464,7 @@ def _register(server: SdformatLanguageServer) -> None:
         if doc is None:
             log.warning("ignoring a change to %s, which is not open", params.text_document.uri)
             return
-        server.track_buffer(doc)
+        server.sources.track(doc)
         server.scheduler.schedule(doc)
         if doc.path is not None:
             # open documents that include this one see the unsaved edit (debounced like any change)
@@ -559,7 +478,7 @@ def _register(server: SdformatLanguageServer) -> None:
         server.scheduler.forget(uri)
         if doc is not None and doc.path is not None:
             # unsaved edits are gone: its includers read the disk again
-            server.track_buffer(doc, closed=True)
+            server.sources.track(doc, closed=True)
             server.revalidate_dependents([doc.path], immediate=True)
         if not server.pull_diagnostics:
             server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
