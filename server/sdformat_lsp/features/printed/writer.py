@@ -8,10 +8,11 @@
 - The ``version`` becomes the newest SDFormat (or the one asked for); each file (the document
   and every included one) is converted from its own version, as libsdformat converts it. From
   1.8 on the versions differ in nothing a document has to change; from 1.7 an empty
-  ``relative_to`` of an inertial pose goes (``unflatten``, for ``::`` names that old tools
-  wrote into worlds, is refused); from 1.6, ``<pose frame>`` becomes ``relative_to`` and
+  ``relative_to`` of an inertial pose goes and a world's flattened models (``::`` names that
+  old tools wrote) are unflattened (``unflatten``); from 1.6, ``<pose frame>`` becomes ``relative_to`` and
   ``<use_parent_model_frame>`` becomes ``<xyz expressed_in="__model__">`` (``1_6.convert``);
-  from 1.3, 1.4 and 1.5 the rules of ``legacy``. Older documents are refused.
+  from 1.3, 1.4 and 1.5 the rules of ``legacy``. Older documents are refused; so are the ``<experimental:params>`` and merges print
+  cannot find, and ``::`` names outside a world.
 - ``resolve_poses``: every pose SDFormat lets a document write relative to the model's frame
   (the world's in a world) is written so: links, joints, frames, nested models, and the
   visuals, collisions, sensors, lights, particle emitters and projectors of links (see
@@ -39,6 +40,7 @@ from .legacy import OLDEST, Legacy
 from .merge import KEPT, child_rules, open_merged
 from .params import SKIP_ATTRS, Ops, ParamsRefused, apply_ops, collect
 from .poses import degrees_of, pose_text, resolved
+from .unflatten import Plan, UnflattenRefused, plan
 from .splice import escape_attr, escape_text, indent_of, line_start
 
 LATEST = "1.12"
@@ -84,19 +86,40 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
         raise PrintRefused(
             f"--resolve-poses writes relative_to, which SDFormat has from 1.7 on: print as 1.7 or newer, not {target}", root.tag_span
         )
+    flat = None
     if source < (1, 8) <= target_t:
-        for el in root.iter():
-            name = el.get("name") or ""
-            if "::" in name and el.tag in ("link", "joint", "frame", "model"):
-                raise PrintRefused(
-                    f"'{name}' is a flattened name, which SDFormat 1.8 'unflattens' into nested models; print does not do "
-                    f"that conversion: print it as {analysis.version} with --version {analysis.version}",
-                    el.attr("name").value_span,
-                )
+        worlds = [c for c in root.children if c.tag == "world"]
+        if worlds:  # 1_7.convert unflattens the models of worlds
+            flat = Plan()
+            try:
+                for world in worlds:
+                    flat.merge(plan(world))
+            except UnflattenRefused as exc:
+                raise PrintRefused(exc.message, exc.element.tag_span) from None
+            if not flat.moved:
+                flat = None
+            elif resolve_poses or degrees:  # unflatten first, then resolve in the models it made
+                from ...semantics import analyze
+
+                first = _printed(analysis, version, False, False, urdf_to_sdf)
+                return _printed(analyze(first, analysis.path), version, resolve_poses, degrees, urdf_to_sdf)
+        else:
+            for el in root.iter():
+                name = el.get("name") or ""
+                if "::" in name and el.tag in ("link", "joint", "frame", "model"):
+                    raise PrintRefused(
+                        f"'{name}' is a flattened name, which SDFormat 1.8 forbids and libsdformat unflattens only in "
+                        f"worlds: print it as {analysis.version} with --version {analysis.version}",
+                        el.attr("name").value_span,
+                    )
     includes = _includes(graphs, source, urdf_to_sdf)
     poses = resolved(analysis) if resolve_poses else {}
     writer = _Writer(graphs, analysis.text, target, includes, poses, degrees, resolve_poses)
     writer.urdf_to_sdf = urdf_to_sdf
+    if flat is not None:
+        writer.flat = flat
+        writer.param_ops.update(flat.ops)
+        writer.expanded = True  # the new models are re-indented by the formatter
     out = writer.run(root, source)
     if not writer.expanded:
         return out
@@ -140,6 +163,7 @@ class _Writer:
         self.param_ops: dict[int, Ops] = {}  # id(element of an included file) -> what <experimental:params> does to it
         self.homes: dict[int, tuple] = {}  # id(element of an <experimental:params>) -> (its text, its version)
         self.paths: dict[int, str | None] = {}  # id(source text) -> its file, for refusals
+        self.flat = None  # unflatten.Plan of a flattened 1.7 world
         self.newlines: dict[int, str] = {}
 
     def run(self, root, source: tuple[int, int]) -> str:
@@ -172,6 +196,8 @@ class _Writer:
         top_ops = self.param_ops.get(id(el)) if self.param_ops else None
         if top_ops is not None:
             apply_ops(self, el, text, top_ops, repl)
+        if self.flat is not None:
+            self._unflattened(el, text, source, repl)
         stack = list(reversed(el.children))
         while stack:
             d = stack.pop()
@@ -181,6 +207,11 @@ class _Writer:
                     continue  # dropped by the merge (open_merged)
                 if tag != "include":
                     child_rules(self, d, text, merged, repl)
+            if self.flat is not None:
+                if id(d) in self.flat.moved:
+                    repl.append((line_start(text, d.span.start), d.span.end, ""))
+                    continue
+                self._unflattened(d, text, source, repl)
             ops = self.param_ops.get(id(d)) if self.param_ops else None
             if ops is not None and (tag != "pose" or ops.delete or ops.replace is not None):
                 if apply_ops(self, d, text, ops, repl):
@@ -252,6 +283,25 @@ class _Writer:
             pos = b
         out.append(text[pos : span.end])
         return "".join(out)
+
+    def _unflattened(self, el, text: str, source, repl) -> None:
+        """The models unflattening made from ``el``'s children, written before its end tag (unflatten.py)."""
+        new = self.flat.appended.get(id(el))
+        if new and el.etag_start >= 0:
+            nl = self._newline(text)
+            at = line_start(text, el.etag_start)
+            repl.append((at, at, "".join(nl + self._vmodel(vm, text, source) for vm in new)))
+
+    def _vmodel(self, vm, text: str, source) -> str:
+        nl = self._newline(text)
+        attrs = f' name="{escape_attr(vm.name)}"' + (f' canonical_link="{escape_attr(vm.canonical)}"' if vm.canonical else "")
+        parts = []
+        if vm.pose_el is not None:
+            p = vm.pose_el
+            parts.append(self._pose(p, True, self.param_ops.get(id(p))) or text[p.span.start : p.span.end])
+        for item in vm.children:
+            parts.append(self._vmodel(item.new, text, source) if item.new is not None else self._render(item.el, text, None, source))
+        return f"<model{attrs}>" + "".join(nl + part for part in parts) + nl + "</model>"
 
     def _params(self, include, model, text: str, source) -> None:
         """Record what the include's <experimental:params> changes in the included files (params.py)."""
