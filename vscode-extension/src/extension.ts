@@ -358,10 +358,17 @@ async function convertToUrdf(): Promise<void> {
     void vscode.window.showErrorMessage('Convert to URDF: open an SDFormat file while the language server runs.');
     return;
   }
-  const result = (await current.sendRequest('workspace/executeCommand', {
-    command: 'sdformat.server.convertToUrdf',
-    arguments: [document.uri.toString()],
-  })) as { text: string | null; warnings: string[]; errors: string[] };
+  let result: { text: string | null; warnings: string[]; errors: string[] };
+  try {
+    result = (await current.sendRequest('workspace/executeCommand', {
+      command: 'sdformat.server.convertToUrdf',
+      arguments: [document.uri.toString()],
+    })) as typeof result;
+  } catch (err) {
+    // The server refused the request (a document it does not have open, a URDF...): say why, once.
+    void vscode.window.showErrorMessage(`Cannot convert to URDF: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
   if (!result.text) {
     void vscode.window.showErrorMessage(`Cannot convert to URDF: ${result.errors.join('; ')}`);
     return;
