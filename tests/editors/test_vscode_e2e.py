@@ -36,7 +36,11 @@ REPORT: dict[str, float] = {}
 
 
 def _vsix() -> Path | None:
-    found = sorted((REPO / "vscode-extension").glob("sdformat-lsp-*-*.vsix"), key=lambda p: p.stat().st_mtime)
+    """The newest .vsix for this machine (``package.mjs --all`` leaves one per platform)."""
+    import platform
+
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower(), "x64")
+    found = sorted((REPO / "vscode-extension").glob(f"sdformat-lsp-linux-{arch}-*.vsix"), key=lambda p: p.stat().st_mtime)
     return found[-1] if found else None
 
 
