@@ -72,6 +72,7 @@ class Analysis:
     version: str | None = None
     includes: list = field(default_factory=list)  # includes.IncludeRecord per <include> of this document
     root_static_written: bool | None = None  # the root model's own <static>, when Options.root_static overrides it
+    options: Options | None = None  # what it was analysed with (an incremental check after it must use the same)
 
     def included_analysis(self, path: str) -> "Analysis | None":
         """The analysis of a file included (at any depth) by this document."""
@@ -269,7 +270,7 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
     _pause_collector()  # large trees and no cyclic garbage: collector passes would dominate the run time
     try:
         xml = parse(text)
-        result = Analysis(text=text, path=path, xml=xml)
+        result = Analysis(text=text, path=path, xml=xml, options=options)
         result.diagnostics.extend(extra or ())
         result.diagnostics.extend(xml.problems)
         if path is not None and os.path.basename(path) == MODEL_CONFIG:

@@ -110,7 +110,9 @@ class SdformatLanguageServer(LanguageServer):
         self.settings = Settings()
         self.shutdown_requested = False
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sdformat-analysis")
-        self.scheduler = Scheduler(self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled)
+        self.scheduler = Scheduler(
+            self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled, self.options
+        )
         # the open documents' texts, the include cache, related files' lines: what analyses read besides the document
         self.sources = FileSources(self.documents, self.scheduler.latest)
         self._refresh_after: set[str] = set()  # pull clients: ask them to pull again once these settle

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..diagnostics import error
-from ..semantics import Analysis
+from ..semantics import Analysis, Options
+from ..semantics.incremental import Base, QuickAnalysis, base_of, reanalyze
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
@@ -107,6 +108,7 @@ class _Slot:
     settled: asyncio.Future[Analysis] | None = None
     settled_revision: int = -1
     last_edit: float = float("-inf")  # loop time of the last scheduled change
+    base: Base | None = None  # for incremental checks: the last result checked, as plain offsets and diagnostics
 
 
 def _consume(fut: asyncio.Future) -> None:
@@ -133,12 +135,14 @@ class Scheduler:
         executor: Executor,
         debounce: Callable[[], float],
         on_settled: Callable[[Document, Analysis], None],
+        options: Callable[["str | None"], Options] | None = None,
     ) -> None:
         self.store = store
         self._analyze = analyze
         self.executor = executor
         self._debounce = debounce
         self._on_settled = on_settled
+        self._options = options  # given: diagnostics after an edit are checked incrementally where they can be
         self._slots: dict[str, _Slot] = {}
         self.gate = Gate()
 
@@ -189,7 +193,9 @@ class Scheduler:
             doc = self.store.get(uri)
             if doc is None or doc.revision != revision:
                 return
-            analysis = await asyncio.shield(self._ensure(doc))
+            analysis = await self._incremental(doc) if self._options is not None else None
+            if analysis is None:
+                analysis = await asyncio.shield(self._ensure(doc))
             doc = self.store.get(uri)
             if doc is None or doc.revision != revision:
                 log.debug("dropping the analysis of %s revision %d: the document moved on", uri, revision)
@@ -202,6 +208,36 @@ class Scheduler:
             raise
         except Exception as exc:
             log_fault(f"checking {uri}", exc)
+
+    async def _incremental(self, doc: Document) -> QuickAnalysis | None:
+        """The diagnostics of the current text checked from the last result (semantics/incremental.py), or
+        None: a full analysis is needed. The features still get a full analysis when they ask for one."""
+        slot = self._slots.get(doc.uri)
+        if slot is None or not self.gate.is_open:
+            return None
+        source: Base | Analysis | None = slot.base
+        if source is None and isinstance(slot.analysis, Analysis) and slot.analysis.options is not None:
+            source = slot.analysis
+        if source is None:
+            return None
+        got = await asyncio.get_running_loop().run_in_executor(self.executor, self._step, source, doc.text, doc.path, doc.lines)
+        if got is None:
+            slot.base = None
+            return None
+        slot.base = got[1]
+        return got[0]
+
+    def _step(self, source: Base | Analysis, text: str, path: str | None, lines: LineIndex) -> tuple[QuickAnalysis, Base] | None:
+        """In a worker thread; a bug here costs a full analysis, never a wrong or missing result."""
+        try:
+            assert self._options is not None
+            base = source if isinstance(source, Base) else base_of(source, source.options)
+            if base is None:
+                return None
+            return reanalyze(base, text, path, self._options(path), lines)
+        except Exception as exc:
+            log_fault(f"checking {path or 'an unsaved document'} incrementally", exc)
+            return None
 
     # -- results -------------------------------------------------------
 
@@ -296,3 +332,4 @@ class Scheduler:
         if doc is not None and doc.revision == revision:
             slot.analysis = fut.result()
             slot.revision = revision
+            slot.base = None  # the next incremental check starts from this analysis

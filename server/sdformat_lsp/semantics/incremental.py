@@ -1,0 +1,346 @@
+"""Diagnostics of an edited document without analysing all of it again.
+
+SDFormat scopes are closed: nothing inside a ``<model>`` can name a frame
+outside it (its own ``<pose relative_to>`` is read in the enclosing scope),
+so a model that is a direct child of the world, or of the root model, is a
+*unit* whose diagnostics come from its own text and from the few things of
+the enclosing scope it can see. An edit inside one unit is re-checked by
+analysing a small *excerpt*: the document's start tags down to the
+enclosing element, that element's other children that are not units (world
+frames, lights, joints, links of the root model...), in document order, and
+the edited unit; then the unit's diagnostics in the excerpt before the edit
+are exchanged for those after it, and everything after the unit is moved by
+the length the edit added.
+
+Every shortcut is refused (``None``: analyse in full) unless it can be
+checked to hold, so the result always equals a full analysis
+(``tests/core/test_incremental.py`` compares the two after every edit of long
+random sequences):
+
+* the document was analysed in full with the same options; it has one
+  ``<world>`` (or a root ``<model>``), no XML problem, no ``<include>``, no
+  suppression comment, and the edited unit neither had nor gets one;
+* the edit lies between the unit's start tag and its end tag, and the new
+  unit is one well-formed ``<model>`` element, whose start tag and whose
+  own ``<pose>`` start tag are unchanged (the unit's name and its place in
+  the enclosing scope);
+* what another unit can see of this one does not change: if a reference
+  written in another unit names it (``m0::marker`` in a sibling's pose), the
+  unit's text may change only in its pose values;
+* the excerpt explains the old diagnostics: every diagnostic the excerpt
+  puts in the old unit is in the full analysis, and the excerpt's
+  diagnostics elsewhere are the same before and after the edit (so the edit
+  changed nothing the enclosing scope reports);
+* no diagnostic is aggregated across units (every one the excerpt reports
+  in the unit points only into the unit), and every span kept from the old
+  diagnostics lies wholly before or wholly after the edit.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from ..diagnostics import Diagnostic, Fix, Related
+from ..text import LineIndex, Span
+from ..xml import XmlDocument
+from .analysis import Analysis, Options, analyze
+from .suppressions import MARK
+
+UNIT_TAG = "model"
+_POSE_VALUE = re.compile(r"(<pose\b[^>]*>)[^<]*(</pose>)")
+_CHUNK = 1 << 16
+
+
+@dataclass
+class Excerpt:
+    """What the excerpt of one unit said: its diagnostics in the unit (at the unit's place in the document)
+    and elsewhere, the start tags of the unit's own poses, the first names of the references in it."""
+
+    start: int
+    unit: str
+    inside: list[Diagnostic]
+    outside: Counter
+    poses: list[str]
+    names: set[str]
+
+
+@dataclass
+class Base:
+    """What an incremental step needs from the last result: plain offsets and diagnostics, no tree."""
+
+    text: str
+    path: str | None
+    options: Options
+    diagnostics: list[Diagnostic]
+    head_end: int  # end of the enclosing element's start tag
+    foot_start: int  # start of the enclosing element's end tag
+    units: list[tuple[int, int, int, str]]  # (start, start-tag end, end, name) of each unit, in order
+    # the enclosing element's other child elements, in order: (start, end, the unit names its references start
+    # with, whether they all resolve)
+    others: list[tuple[int, int, frozenset, bool]]
+    referenced: frozenset[str]  # first names of the references written in units (other than the unit's own)
+    last: Excerpt | None = None  # the last unit checked through an excerpt, as it is now
+
+
+@dataclass
+class QuickAnalysis:
+    """The diagnostics of a revision checked incrementally: what publishing them needs (text, lines, path).
+    The features ask for a full :class:`Analysis` of the same text when they need one."""
+
+    text: str
+    path: str | None
+    diagnostics: list[Diagnostic]
+    includes: list = field(default_factory=list)
+    _lines: LineIndex | None = None
+
+    @property
+    def lines(self) -> LineIndex:
+        if self._lines is None or self._lines.text is not self.text:
+            self._lines = LineIndex(self.text)
+        return self._lines
+
+    def included_analysis(self, path: str) -> None:
+        return None
+
+
+def base_of(analysis: Analysis, options: Options) -> Base | None:
+    """The base for incremental steps after ``analysis`` (made with ``options``), or None when none may follow it."""
+    xml = analysis.xml
+    text = analysis.text
+    if xml.root is None or xml.problems or xml.half_typed or analysis.includes or analysis.document is None:
+        return None
+    if analysis.path is not None and analysis.path.endswith("model.config"):
+        return None
+    if MARK in text or "<include" in text:
+        return None
+    if any(d.path is not None or any(r.path is not None for r in d.related) for d in analysis.diagnostics):
+        return None
+    root = xml.root
+    if root.tag != "sdf":
+        return None
+    kids = root.children
+    if len(kids) != 1 or kids[0].tag not in ("world", "model"):
+        return None
+    enclosing = kids[0]
+    if enclosing.etag_start < 0:
+        return None
+    units: list[tuple[int, int, int, str]] = []
+    others: list[tuple[int, int]] = []
+    unit_names = set()
+    for c in enclosing.children:
+        name = c.get("name") if c.tag == UNIT_TAG else None
+        if name and c.closed and c.etag_start >= 0:
+            units.append((c.ts - 1, c.stag_end, c.end, name))
+            unit_names.add(name)
+        else:
+            others.append((c.ts - 1, c.end))
+    if not units:
+        return None
+    starts = [u[0] for u in units]
+    other_starts = [o[0] for o in others]
+    other_refs: list[set[str]] = [set() for _ in others]
+    other_ok = [True] * len(others)
+    referenced: set[str] = set()
+    graphs = analysis.graphs
+    for r in graphs.resolutions if graphs is not None else ():
+        first = r.ref.text.split("::", 1)[0]
+        at = r.ref.span.start
+        i = bisect.bisect_right(starts, at) - 1
+        if i >= 0 and at < units[i][2]:
+            if units[i][3] != first:
+                referenced.add(first)
+            continue
+        k = bisect.bisect_right(other_starts, at) - 1
+        if k >= 0 and at < others[k][1]:
+            if first in unit_names:
+                other_refs[k].add(first)
+            if r.target is None or r.problem is not None:
+                other_ok[k] = False
+    return Base(
+        text, analysis.path, options, list(analysis.diagnostics), enclosing.stag_end, enclosing.etag_start,
+        units, [(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)], frozenset(referenced),
+    )
+
+
+def changed_region(old: str, new: str) -> tuple[int, int, int]:
+    """``(a, old_end, new_end)``: ``old[a:old_end]`` became ``new[a:new_end]``, the rest is equal.
+    Compared a chunk at a time (C comparisons), then a character at a time."""
+    n = min(len(old), len(new))
+    a = 0
+    while a + _CHUNK <= n and old[a : a + _CHUNK] == new[a : a + _CHUNK]:
+        a += _CHUNK
+    while a < n and old[a] == new[a]:
+        a += 1
+    m = n - a  # the common suffix may not overlap the common prefix
+    lo, ln = len(old), len(new)
+    b = 0
+    while b + _CHUNK <= m and old[lo - b - _CHUNK : lo - b] == new[ln - b - _CHUNK : ln - b]:
+        b += _CHUNK
+    while b < m and old[lo - b - 1] == new[ln - b - 1]:
+        b += 1
+    return a, lo - b, ln - b
+
+
+def _key(d: Diagnostic) -> tuple:
+    return (d.code, d.severity, d.message, d.span, d.related, d.fixes, d.path, repr(sorted(d.data.items())))
+
+
+def _moved(d: Diagnostic, by: int) -> Diagnostic:
+    if by == 0:
+        return d
+    return replace(
+        d,
+        span=Span(d.span.start + by, d.span.end + by),
+        related=tuple(Related(Span(r.span.start + by, r.span.end + by), r.message, r.path) for r in d.related),
+        fixes=tuple(Fix(f.title, Span(f.span.start + by, f.span.end + by), f.new_text) for f in d.fixes),
+        data=dict(d.data),
+    )
+
+
+def _spans(d: Diagnostic):
+    yield d.span
+    for r in d.related:
+        yield r.span
+    for f in d.fixes:
+        yield f.span
+
+
+def _within(d: Diagnostic, lo: int, hi: int) -> bool:
+    """Whether every place ``d`` names lies in this document, in ``[lo, hi]``."""
+    return d.path is None and all(r.path is None for r in d.related) and all(lo <= s.start and s.end <= hi for s in _spans(d))
+
+
+def _skeleton(unit: str) -> str:
+    return _POSE_VALUE.sub(r"\1\2", unit)
+
+
+def _excerpt(base: Base, i: int, unit: str, options: Options) -> Excerpt | None:
+    """Analyse the excerpt holding ``unit`` as unit ``i`` (the other parts from ``base.text``: an edit inside
+    the unit leaves them as they were), or None when it is not one clean unit in its scope."""
+    text = base.text
+    start, name = base.units[i][0], base.units[i][3]
+    # left out: what only names other units, all of it resolved (an edit here cannot change what it says)
+    parts = [(s, e) for s, e, refs, ok in base.others if not (ok and refs and name not in refs)]
+    before = [text[s:e] for s, e in parts if e <= start]
+    after = [text[s:e] for s, e in parts if s >= start]
+    head = text[: base.head_end] + "\n" + "\n".join(before) + "\n"
+    excerpt = head + unit + "\n" + "\n".join(after) + "\n" + text[base.foot_start :]
+    a = analyze(excerpt, base.path, options)
+    xml: XmlDocument = a.xml
+    if xml.problems or xml.half_typed or a.includes or xml.root is None or len(xml.root.children) != 1:
+        return None
+    lo, hi = len(head), len(head) + len(unit)
+    found = [c for c in xml.root.children[0].children if c.ts - 1 >= lo and c.end <= hi]
+    el = found[0] if len(found) == 1 else None
+    if el is None or el.tag != UNIT_TAG or el.ts - 1 != lo or el.end != hi or not el.closed:
+        return None
+    inside: list[Diagnostic] = []
+    outside: Counter = Counter()
+    for d in a.diagnostics:
+        if d.path is None and lo <= d.span.start < hi:
+            if not _within(d, lo, hi):
+                return None  # points out of the unit: may be aggregated with others in the document
+            inside.append(_moved(d, start - lo))
+        else:
+            if any(lo <= s.start < hi or lo < s.end <= hi for s in _spans(d)):
+                return None  # something outside the unit pointing into it
+            after_unit = d.span.start >= hi  # placed from the unit's end: the same before and after the edit
+            outside[(after_unit, _key(_moved(d, -hi) if after_unit else d))] += 1
+    poses = [excerpt[p.ts - 1 : p.stag_end] for p in el.children if p.tag == "pose"]
+    names: set[str] = set()
+    for r in a.graphs.resolutions if a.graphs is not None else ():
+        if lo <= r.ref.span.start < hi:
+            names.add(r.ref.text.split("::", 1)[0])
+    return Excerpt(start, unit, inside, outside, poses, names)
+
+
+refusals: Counter = Counter()  # why incremental steps were refused: the number of the check (for tests and logs)
+
+
+def _refuse(why: int) -> None:
+    refusals[why] += 1
+    return None
+
+
+def reanalyze(
+    base: Base, text: str, path: str | None, options: Options, lines: LineIndex | None = None
+) -> tuple[QuickAnalysis, Base] | None:
+    """The diagnostics of ``text`` from ``base`` and the base after it, or None: analyse ``text`` in full."""
+    if path != base.path or options != base.options:
+        return _refuse(1)
+    if options.max_document_bytes is not None and len(text) > options.max_document_bytes:
+        return _refuse(2)
+    old = base.text
+    if text == old:
+        return QuickAnalysis(text, path, list(base.diagnostics), _lines=lines), base
+    a, old_end, new_end = changed_region(old, text)
+    i = bisect.bisect_right([u[0] for u in base.units], a) - 1
+    if i < 0:
+        return _refuse(3)
+    u_start, u_stag, u_end, name = base.units[i]
+    if a < u_stag or old_end > old.rfind("</", u_start, u_end):
+        return _refuse(4)  # the edit is not between the unit's start tag and its end tag
+    delta = new_end - old_end
+    old_unit = old[u_start:u_end]
+    new_unit = text[u_start : u_end + delta]
+    if MARK in new_unit or "<include" in new_unit:
+        return _refuse(5)
+    if name in base.referenced and _skeleton(old_unit) != _skeleton(new_unit):
+        return _refuse(6)  # another unit names something in this one: only pose values may change
+    last = base.last
+    before = last if last is not None and last.start == u_start and last.unit == old_unit else _excerpt(base, i, old_unit, options)
+    if before is None:
+        return _refuse(7)
+    after = _excerpt(base, i, new_unit, options)
+    if after is None or after.poses != before.poses or after.outside != before.outside:
+        return _refuse(8)  # the unit's own pose (read in the enclosing scope) or what the scope reports changed
+    # What the excerpt says in the unit before and after the edit; what it says in both (moved past the
+    # edit) is left as the document has it, which may differ (a reference out of the unit is resolved in
+    # the document, not in the excerpt). What changed must be the document's too, or nothing is known.
+    added = Counter(map(_key, after.inside))
+    removed: Counter = Counter()
+    for d in before.inside:
+        spans = list(_spans(d))
+        moved = d if all(s.end <= a for s in spans) else _moved(d, delta) if all(s.start >= old_end for s in spans) else None
+        k = _key(moved) if moved is not None else None
+        if k is not None and added[k] > 0:
+            added[k] -= 1
+        else:
+            removed[_key(d)] += 1
+    kept: list[Diagnostic] = []
+    for d in base.diagnostics:
+        k = _key(d)
+        if removed[k] > 0:
+            removed[k] -= 1
+            continue
+        kept.append(d)
+    if any(v > 0 for v in removed.values()):
+        return _refuse(9)
+    out: list[Diagnostic] = []
+    for d in kept:
+        spans = list(_spans(d))
+        if all(s.end <= a for s in spans):
+            out.append(d)
+        elif all(s.start >= old_end for s in spans):
+            out.append(_moved(d, delta))
+        else:
+            return _refuse(10)  # a kept diagnostic reaches across the edit
+    for d in after.inside:
+        k = _key(d)
+        if added[k] > 0:
+            added[k] -= 1
+            out.append(d)
+    units = base.units[:i] + [(u_start, u_stag, u_end + delta, name)]
+    units += [(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
+    others = [o if o[1] <= u_start else (o[0] + delta, o[1] + delta, o[2], o[3]) for o in base.others]
+    new_base = Base(
+        text, path, options, out, base.head_end, base.foot_start + delta, units, others,
+        base.referenced | {n for n in after.names if n != name}, last=after,
+    )
+    return QuickAnalysis(text, path, list(out), _lines=lines), new_base
+
+
+__all__ = ["Base", "QuickAnalysis", "base_of", "changed_region", "reanalyze"]

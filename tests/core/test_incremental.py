@@ -1,0 +1,229 @@
+"""The incremental check (semantics/incremental.py) says exactly what a full analysis says.
+
+Long random sequences of the edits users make (a pose value typed, a name
+changed, an element added, deleted or commented out, a character typed or
+removed anywhere) on generated worlds and models and on the examples; after
+every edit the incremental result, chained from the previous incremental
+result, must equal a full analysis of the new text as a multiset of
+diagnostics (spans, related places, fixes and data included). A test that
+the fast path is actually taken keeps it from passing by always refusing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from sdformat_lsp.semantics import Options, analyze
+from sdformat_lsp.semantics import incremental
+from sdformat_lsp.semantics.incremental import base_of, changed_region, reanalyze
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _key(d) -> tuple:
+    return (d.code, d.severity, d.message, d.span, d.related, d.fixes, d.path, repr(sorted(d.data.items())))
+
+
+def _pose(rng: random.Random, ref: str | None) -> str:
+    attr = f' relative_to="{ref}"' if ref else ""
+    return f"<pose{attr}>{' '.join(f'{rng.uniform(-2, 2):.3f}' for _ in range(6))}</pose>"
+
+
+def _model(rng: random.Random, name: str, lines: list[str], depth: int = 0, pose_ref: str | None = None) -> list[str]:
+    """A model with links, joints, frames and sometimes a nested model; returns names others may reference."""
+    lines.append(f'<model name="{name}">')
+    lines.append("  " + _pose(rng, pose_ref))
+    if rng.random() < 0.1:
+        lines.append("  <static>true</static>")
+    n = rng.randint(1, 3)
+    frames = [f"L{i}" for i in range(n)]
+    for i in range(n):
+        ref = rng.choice(frames[:i] + ["__model__"]) if rng.random() < 0.5 else None
+        mass = rng.choice(["1", "0", "-1", "2.5"])
+        lines.append(f'  <link name="L{i}">{_pose(rng, ref)}<inertial><mass>{mass}</mass></inertial>'
+                     f'<visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual></link>')
+    for i in range(1, n):
+        kind = rng.choice(["revolute", "fixed", "ball", "prismatic"])
+        lines.append(f'  <joint name="J{i}" type="{kind}"><parent>L{i - 1}</parent><child>{rng.choice(frames)}</child>'
+                     f"<axis><xyz>0 0 1</xyz></axis></joint>")
+    for i in range(rng.randint(0, 2)):
+        target = rng.choice(frames + ["missing"] if rng.random() < 0.1 else frames)
+        lines.append(f'  <frame name="F{i}" attached_to="{target}">{_pose(rng, rng.choice([None, target]))}</frame>')
+        frames.append(f"F{i}")
+    out = [f"{name}::{f}" for f in frames]
+    if depth == 0 and rng.random() < 0.3:
+        inner = _model(rng, "inner", lines, depth + 1, rng.choice([None, frames[0]]))
+        out += [f"{name}::{f}" for f in inner]
+    lines.append("</model>")
+    return out
+
+
+def random_world(seed: int, models: int = 12) -> str:
+    rng = random.Random(seed)
+    lines = ['<?xml version="1.0"?>', '<sdf version="1.10">', '<world name="w">', "<gravity>0 0 -9.8</gravity>"]
+    exported: list[str] = []
+    names: list[str] = []
+    for m in range(models):
+        ref = None
+        if names and rng.random() < 0.15:
+            ref = rng.choice(names + exported[-3:])
+        name = f"m{m}" if rng.random() > 0.05 or not names else names[-1]  # an occasional duplicate
+        exported += _model(rng, name, lines, pose_ref=ref)
+        names.append(name)
+        if rng.random() < 0.3:
+            lines.append(f'<frame name="wf{m}" attached_to="{rng.choice(exported)}"/>')
+        if rng.random() < 0.1:
+            lines.append(f'<light name="l{m}" type="point">{_pose(rng, rng.choice(names))}</light>')
+        if rng.random() < 0.1 and len(names) > 1:
+            lines.append(f'<joint name="wj{m}" type="fixed"><parent>{rng.choice(names)}</parent><child>{rng.choice(exported)}</child></joint>')
+    lines += ["</world>", "</sdf>"]
+    return "\n".join(lines) + "\n"
+
+
+def random_root_model(seed: int, models: int = 10) -> str:
+    rng = random.Random(seed)
+    lines = ['<?xml version="1.0"?>', '<sdf version="1.9">', '<model name="robot">']
+    lines.append('<link name="base"/>')
+    lines.append('<frame name="f0" attached_to="base"/>')
+    exported: list[str] = []
+    for m in range(models):
+        exported += _model(rng, f"sub{m}", lines, depth=1, pose_ref=rng.choice([None, "f0", "base"]))
+        if rng.random() < 0.2:
+            lines.append(f'<frame name="tool{m}" attached_to="{rng.choice(exported)}"/>')
+    lines += ["</model>", "</sdf>"]
+    return "\n".join(lines) + "\n"
+
+
+def _edit(rng: random.Random, text: str) -> str:
+    """One edit of a kind users make, at a random place."""
+    kind = rng.random()
+    if kind < 0.3:  # a value typed inside a <pose>
+        ms = list(re.finditer(r"<pose[^>]*>([^<]*)</pose>", text))
+        if ms:
+            m = rng.choice(ms)
+            s, e = m.span(1)
+            value = rng.choice([" ".join(f"{rng.uniform(-3, 3):.2f}" for _ in range(6)), "1 2 3", "x", "", "0 0 0 0 0 0 0"])
+            return text[:s] + value + text[e:]
+    if kind < 0.5:  # a name renamed (or a reference changed)
+        ms = list(re.finditer(r'(?:name|attached_to|relative_to)="([^"]*)"', text))
+        if ms:
+            m = rng.choice(ms)
+            s, e = m.span(1)
+            new = rng.choice([m.group(1) + "x", "L0", "F0", "m1", "", "inner", "__model__", m.group(1)[:-1]])
+            return text[:s] + new + text[e:]
+    if kind < 0.62:  # an element deleted
+        ms = list(re.finditer(r"<(link|frame|joint|static|pose|visual)\b[^>]*?(/>|>.*?</\1>)", text))
+        if ms:
+            m = rng.choice(ms)
+            return text[: m.start()] + text[m.end() :]
+    if kind < 0.74:  # an element added (a copy of another, elsewhere)
+        ms = list(re.finditer(r"<(link|frame|joint|static)\b[^>]*?(/>|>.*?</\1>)", text))
+        if ms:
+            src = rng.choice(ms).group(0)
+            at = rng.choice(list(re.finditer(r"\n", text))).end()
+            return text[:at] + src + "\n" + text[at:]
+    if kind < 0.86:  # a line commented out (or back in)
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        if lines[i].startswith("<!--") and lines[i].endswith("-->"):
+            lines[i] = lines[i][4:-3]
+        elif "--" not in lines[i]:
+            lines[i] = "<!--" + lines[i] + "-->"
+        return "\n".join(lines)
+    # a character typed or removed anywhere
+    at = rng.randrange(len(text))
+    if rng.random() < 0.5:
+        return text[:at] + rng.choice("<>/\"= a1:") + text[at:]
+    return text[:at] + text[at + 1 :]
+
+
+def _run(text: str, seed: int, steps: int, path: str) -> tuple[int, int]:
+    rng = random.Random(seed)
+    options = Options()
+    full = analyze(text, path, options)
+    base = base_of(full, options)
+    fast = 0
+    previous = None
+    for step in range(steps):
+        if previous is not None:  # the user repairs what the last edit broke
+            text, previous = previous, None
+        else:
+            before, text = text, _edit(rng, text)
+            if rng.random() < 0.8:
+                previous = before
+        full = analyze(text, path, options)
+        if not full.xml.problems and rng.random() < 0.5:
+            previous = None  # (or builds on it)
+        got = reanalyze(base, text, path, options) if base is not None else None
+        if got is None:
+            base = base_of(full, options)
+            continue
+        quick, base = got
+        fast += 1
+        expected = Counter(map(_key, full.diagnostics))
+        actual = Counter(map(_key, quick.diagnostics))
+        assert actual == expected, (seed, step, expected - actual, actual - expected)
+        assert quick.text == text
+    return fast, steps
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_edits_of_worlds_equal_full_analysis(seed, tmp_path):
+    fast, steps = _run(random_world(seed), 100 + seed, 120, str(tmp_path / "w.sdf"))
+    assert fast >= 5, (fast, steps, incremental.refusals)  # the fast path is taken (test_typical_edits_take_the_fast_path pins which)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_edits_of_models_equal_full_analysis(seed, tmp_path):
+    fast, steps = _run(random_root_model(seed), 200 + seed, 100, str(tmp_path / "m.sdf"))
+    assert fast >= 3, (fast, steps, incremental.refusals)
+
+
+@pytest.mark.parametrize("name", ["world.sdf", "arm.sdf", "broken_arm.sdf"])
+def test_random_edits_of_examples_equal_full_analysis(name, tmp_path):
+    text = (ROOT / "examples" / name).read_text(encoding="utf-8")
+    _run(text, 7, 80, str(tmp_path / name))
+
+
+def test_typical_edits_take_the_fast_path(tmp_path):
+    """A pose value typed, a link renamed, a frame added and deleted, a line commented out: all incremental."""
+    path = str(tmp_path / "w.sdf")
+    options = Options()
+    text = random_world(1, models=20)
+    base = base_of(analyze(text, path, options), options)
+    assert base is not None
+    i = text.index('<model name="m5">')
+    j = text.index("</model>", i)
+    pose = text.index("<pose", text.index("<link", i))
+    value = text.index(">", pose) + 1
+    edits = [
+        text[:value] + "9" + text[value + 1 :],
+        text[:i] + text[i:j].replace('name="L0"', 'name="L0b"', 1) + text[j:],
+        text[:j] + '<frame name="added"/>' + text[j:],
+    ]
+    line_start = text.rfind("\n", 0, pose) + 1
+    line_end = text.index("\n", pose)
+    edits.append(text[:line_start] + "<!--" + text[line_start:line_end] + "-->" + text[line_end:])
+    for new in edits:
+        got = reanalyze(base, new, path, options)
+        assert got is not None
+        expected = Counter(map(_key, analyze(new, path, options).diagnostics))
+        assert Counter(map(_key, got[0].diagnostics)) == expected
+
+
+def test_changed_region():
+    rng = random.Random(3)
+    for _ in range(300):
+        old = "".join(rng.choice("ab\n") for _ in range(rng.randint(0, 200_000 if rng.random() < 0.05 else 60)))
+        a = rng.randint(0, len(old))
+        e = rng.randint(a, len(old))
+        new = old[:a] + "".join(rng.choice("ab") for _ in range(rng.randint(0, 5))) + old[e:]
+        s, oe, ne = changed_region(old, new)
+        assert old[:s] + new[s:ne] + old[oe:] == new
+        assert old[:s] == new[:s] and old[oe:] == new[ne:]
+        assert s <= oe and s <= ne
