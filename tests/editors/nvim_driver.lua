@@ -369,7 +369,20 @@ end)
 local function inline_severities(buf)
   local counts = {}
   local rendered = {}
+  local spaces = {}
   for _, ns in pairs(vim.api.nvim_get_namespaces()) do
+    spaces[ns] = true
+  end
+  -- Neovim 0.7 to 0.9 draw the virtual text in anonymous namespaces (not listed above), kept in
+  -- the diagnostic namespace's user_data
+  for id, _ in pairs(vim.diagnostic.get_namespaces()) do
+    for _, v in pairs(vim.diagnostic.get_namespace(id).user_data or {}) do
+      if type(v) == 'number' then
+        spaces[v] = true
+      end
+    end
+  end
+  for ns, _ in pairs(spaces) do
     for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
       local d = m[4]
       if d and d.virt_text then
@@ -422,6 +435,9 @@ step('repo', function()
   local c = clients(last)[1]
   local nsopts = vim.diagnostic.config(nil, vim.lsp.diagnostic.get_namespace(c.id)) or {}
   local vt = nsopts.virtual_text
+  if vt == nil then -- no setting of the namespace: the global one applies (the hand-written recipes)
+    vt = (vim.diagnostic.config() or {}).virtual_text
+  end
   P.virtual_text_errors_possible = vt == true or (type(vt) == 'table' and vt.severity ~= nil)
 end)
 
