@@ -37,6 +37,9 @@ CASES = {
     "joint_named_world.sdf": (("JOINT_PARENT_LINK_INVALID", "RESERVED_NAME"), {"world": ([0, 0, 1, 0, 0, 0], "nozzle")}),
     # a bare '&' in model.config: libsdformat reads it (TinyXML-2), so the model is included
     "config_ampersand.world": ((), {"sign_1::lobby_sign::board": ([2, 3, 1.2, 0, 0, 1.5], "sign_1::lobby_sign::board")}),
+    # a joint's parent may be a nested model (its canonical link); libsdformat 12 refuses it, and
+    # realworld_frames.py counts such documents apart (the one place where 12 and main differ on real files)
+    "nested_model_parent.sdf": ((), {"j": ([0, 0, 1, 0, 0, 0], "A"), "base": ([1, 0, 0, 0, 0, 0], "base::L")}),
     # every world of a file with several: the second one's frames listed under its name
     "multi_world.sdf": (
         (),
@@ -44,6 +47,8 @@ CASES = {
          "two::above": ([0, 2, 4, 0, 0, 0], "two::box::link")},
     ),
 }
+# documents libsdformat 12 refuses where main (whose rules we follow) loads them: not compared, counted apart
+TWELVE_DIFFERS = {"nested_model_parent.sdf": "12 refuses a nested model as a joint's parent (main accepts)"}
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +104,9 @@ def test_fixtures_agree_with_libsdformat(oracle):
     mod = _script()
     dirs = mod.model_dirs(FIX)
     assert dirs == [str(MODELS)]
-    for name in sorted(CASES):
+    for name in sorted(set(CASES) - set(TWELVE_DIFFERS)):
         res = mod.compare_one((str(FIX / name), oracle, dirs))
         assert res["status"] == "compared" and not res["problems"], (name, res)
         assert res["tally"].get("pose", 0) > 0
+    for name, status in TWELVE_DIFFERS.items():
+        assert mod.compare_one((str(FIX / name), oracle, dirs))["status"] == status
