@@ -3,6 +3,9 @@
 
     python scripts/oracle_composed.py [--oracle BIN] [--count N] [--seed S] [--keep DIR] [-v]
 
+A long run can be stopped (Ctrl-C, SIGTERM): it prints the closing line for
+the documents finished so far.
+
 Each document is a random tree of model directories (each with its
 ``model.config``) included with ``<name>``, ``<pose>`` (sometimes
 ``relative_to``), ``<placement_frame>``, ``<static>`` and ``merge="true"``,
@@ -36,6 +39,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -470,6 +474,9 @@ def main() -> int:
     clean = 0
     valid = 0
     differs = 0
+    done = 0
+    # a long run may be stopped (Ctrl-C, kill): the documents finished so far are counted
+    signal.signal(signal.SIGTERM, _stop)
     try:
         for seed in range(args.seed, args.seed + args.count):
             dest = base / f"doc_{seed}"
@@ -477,24 +484,35 @@ def main() -> int:
                 shutil.rmtree(dest)
             main_file = generate(seed, dest)
             out = run_oracle(args.oracle, str(main_file), str(dest / "models"))
-            valid += bool((out.get("check") or {}).get("ign_sdf_check_valid"))
             problems = compare(str(main_file), args.oracle, str(dest / "models"), out)
-            if problems and problems[0].endswith("(oracle valid)") and reading_differs(args.oracle, main_file):
+            skip = bool(problems) and problems[0].endswith("(oracle valid)") and reading_differs(args.oracle, main_file)
+            done += 1
+            valid += bool((out.get("check") or {}).get("ign_sdf_check_valid"))
+            if not args.keep:
+                shutil.rmtree(dest, ignore_errors=True)
+            if skip:
                 differs += 1  # 12 accepts what main refuses: not compared
                 continue
             for p in problems if args.verbose else problems[:1]:
                 print(f"seed {seed}: {p}", flush=True)
             clean += not problems
+    except KeyboardInterrupt:
+        print(f"stopped after {done} of {args.count} documents (seeds {args.seed}-{args.seed + done - 1})", flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
-    compared = args.count - differs
+    compared = done - differs
     print(
-        f"{args.count} documents, {valid} of them valid for libsdformat 12; {differs} not compared (refused by "
+        f"{done} documents, {valid} of them valid for libsdformat 12; {differs} not compared (refused by "
         f"libsdformat main for errors of reading included files that 12 drops); {compared} compared, "
-        f"{clean} with 0 disagreements"
+        f"{clean} with 0 disagreements",
+        flush=True,
     )
     return 0 if clean == compared else 1
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
