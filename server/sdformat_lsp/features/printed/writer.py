@@ -4,15 +4,17 @@
   include names it, with its ``<static>`` as the include sets it, and placed where libsdformat
   places it: its ``<pose>`` is the resolved pose of the model frame relative to the parent
   model (or the world), so a ``placement_frame`` has been applied and is dropped. A
-  ``merge="true"`` include is merged as libsdformat merges it (``merge``).
+  ``merge="true"`` include is merged as libsdformat merges it (``merge``), an
+  ``<experimental:params>`` is applied to the included files (``params``), and an included
+  URDF is converted by the converter the shell gives.
 - The ``version`` becomes the newest SDFormat (or the one asked for); each file (the document
   and every included one) is converted from its own version, as libsdformat converts it. From
   1.8 on the versions differ in nothing a document has to change; from 1.7 an empty
   ``relative_to`` of an inertial pose goes and a world's flattened models (``::`` names that
-  old tools wrote) are unflattened (``unflatten``); from 1.6, ``<pose frame>`` becomes ``relative_to`` and
-  ``<use_parent_model_frame>`` becomes ``<xyz expressed_in="__model__">`` (``1_6.convert``);
-  from 1.3, 1.4 and 1.5 the rules of ``legacy``. Older documents are refused; so are the ``<experimental:params>`` and merges print
-  cannot find, and ``::`` names outside a world.
+  old tools wrote) are unflattened (``unflatten``); from 1.6, ``<pose frame>`` becomes
+  ``relative_to`` and ``<use_parent_model_frame>`` becomes ``<xyz expressed_in="__model__">``
+  (``1_6.convert``); from 1.3, 1.4 and 1.5 the rules of ``legacy``. Older documents are
+  refused, and so are ``::`` names outside a world and parameters print cannot place.
 - ``resolve_poses``: every pose SDFormat lets a document write relative to the model's frame
   (the world's in a world) is written so: links, joints, frames, nested models, and the
   visuals, collisions, sensors, lights, particle emitters and projectors of links (see
