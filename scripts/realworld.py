@@ -275,6 +275,14 @@ def report(docs: list[Doc], has_ref: bool, show_noise: bool = False, out=sys.std
         w(f"\nverdict disagreements ({len(bad)}):")
         for d in bad:
             w(f"- {d.path}\n    libsdformat: {'valid' if d.ref.valid else d.ref.first}\n    ours:        {'valid' if d.ours.valid else d.ours.first}")
+    deviating = [d for d in docs if not d.ours.valid and not d.ref.valid and codes_agree(d) and not d.ours.codes & d.ref.codes]
+    if deviating:
+        w(f"\ncodes agreeing by a documented deviation ({len(deviating)}):")
+        for d in deviating:
+            w(f"- {d.path}: libsdformat {sorted(d.ref.codes)}, ours {sorted(d.ours.codes)}")
+    fuel = [d for d in docs if agree(d) and d.ours.valid != d.ref.valid]
+    if fuel:
+        w(f"\nverdicts agreeing by the Fuel-offline deviation: {len(fuel)} (libsdformat cannot download: URI_LOOKUP on remote URIs only)")
     if wrong_codes:
         w(f"\ncode disagreements ({len(wrong_codes)}):")
         for d in wrong_codes:

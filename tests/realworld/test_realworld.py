@@ -187,6 +187,13 @@ def test_repeats_are_reported_only_where_libsdformat_reads_the_first_and_they_di
     assert len(diags) == 1 and diags[0].severity == Severity.WARNING and "reads the first <gravity> (true), not this one (false)" in diags[0].message
 
 
+def test_cameras_of_a_multicamera_are_not_said_to_be_ignored():
+    # libsdformat's Sensor reads a <camera> only for the camera types; a multicamera's are all the simulator's
+    repeated = [d for d in check(FIXTURES / "stereo_rig.sdf").diagnostics if d.code == "ELEMENT_INVALID"]
+    assert [(d.severity, check(FIXTURES / "stereo_rig.sdf").lines.position(d.span.start, "utf-32")[0] + 1) for d in repeated] == [(Severity.WARNING, 23)]
+    assert "reads the first <camera>" in repeated[0].message
+
+
 def test_unknown_elements_are_not_said_to_be_skipped():
     a = check(FIXTURES / "sensor_suite.sdf")
     hints = [d for d in a.diagnostics if d.code == "ELEMENT_INCORRECT_TYPE"]
@@ -212,6 +219,7 @@ VERDICTS = {
     "legacy_14.world": True,
     "sensor_suite.sdf": True,
     "sensor_mistakes.sdf": False,
+    "stereo_rig.sdf": True,
     "drake_style.sdf": True,
     "text_before_root.sdf": True,
     "text_then_declaration.sdf": False,
@@ -234,6 +242,17 @@ def test_verdicts_agree_with_the_oracle():
     for name, expected in VERDICTS.items():
         out = subprocess.run([oracle, "--check", str(FIXTURES / name)], capture_output=True, text=True, env=env, timeout=60)
         assert json.loads(out.stdout)["check"]["ign_sdf_check_valid"] == expected, name
+
+
+def test_verdicts_agree_with_libsdformat_main():
+    """Against `gz sdf --check` of libsdformat main: SDF_CHECK names a program printing "Valid." (exit 0) or errors."""
+    checker = os.environ.get("SDF_CHECK")
+    if not checker or not Path(checker).exists():
+        pytest.skip("SDF_CHECK does not name libsdformat main's check (see scripts/realworld.py)")
+    env = {**os.environ, "GZ_SIM_RESOURCE_PATH": str(MODELS), "SDF_PATH": str(MODELS)}
+    for name, expected in VERDICTS.items():
+        out = subprocess.run([checker, str(FIXTURES / name)], capture_output=True, text=True, env=env, timeout=60)
+        assert (out.returncode == 0) == expected, (name, out.stderr[-500:])
 
 
 def test_flattened_17_world_lists_the_nested_models_libsdformat_unflattens():

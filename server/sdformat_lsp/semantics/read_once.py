@@ -52,7 +52,31 @@ READ_ONCE: dict[str, frozenset[str]] = {
 }
 
 
-def read_once(parent: str, child: str) -> bool:
-    """Does libsdformat's class for ``<parent>`` read only the first ``<child>``?"""
+# ``Sensor::Load`` reads these children only for the sensor types named here (its ``type`` switch);
+# for any other type no copy is read by libsdformat (a multicamera's simulator iterates every <camera>)
+_CAMERA_TYPES = "camera depth depth_camera rgbd rgbd_camera thermal thermal_camera segmentation segmentation_camera boundingbox boundingbox_camera wideanglecamera wide_angle_camera"
+SENSOR_CHILD_TYPES: dict[str, frozenset[str]] = {
+    child: frozenset(types.split())
+    for child, types in {
+        "air_pressure": "air_pressure",
+        "air_speed": "air_speed",
+        "altimeter": "altimeter",
+        "camera": _CAMERA_TYPES,
+        "force_torque": "force_torque",
+        "imu": "imu",
+        "magnetometer": "magnetometer",
+    }.items()
+}
+
+
+def read_once(parent: str, child: str, parent_type: str | None = None) -> bool:
+    """Does libsdformat's class for ``<parent>`` read only the first ``<child>``?
+
+    ``parent_type``: the parent's ``type`` attribute, which decides for a ``<sensor>``.
+    """
     found = READ_ONCE.get(parent)
-    return found is not None and child in found
+    if found is None or child not in found:
+        return False
+    if parent == "sensor" and child in SENSOR_CHILD_TYPES:
+        return (parent_type or "").strip() in SENSOR_CHILD_TYPES[child]
+    return True

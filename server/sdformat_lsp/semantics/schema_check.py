@@ -156,7 +156,7 @@ class _Checker:
                     earlier = first.get(tag)
                     if earlier is None:
                         first[tag] = child
-                    elif read_once(el.tag, tag) and self._content(earlier) != self._content(child):
+                    elif read_once(el.tag, tag, el.get("type")) and self._content(earlier) != self._content(child):
                         out.append(self._repeated(el, earlier, child))
                 visits.append((child, child_spec, version))
             visits.reverse()
