@@ -194,6 +194,21 @@ def test_cameras_of_a_multicamera_are_not_said_to_be_ignored():
     assert "reads the first <camera>" in repeated[0].message
 
 
+def test_an_unknown_element_repeated_is_one_diagnostic_with_every_place_related():
+    a = check(FIXTURES / "classic_habits.sdf")
+    unknown = sorted((d for d in a.diagnostics if d.code == "ELEMENT_INCORRECT_TYPE"), key=lambda d: d.span.start)
+    assert [(d.severity, len(d.related)) for d in unknown] == [(Severity.WARNING, 3), (Severity.HINT, 3)], unknown
+    mu1, frame_id = unknown
+    assert "<mu1>" in mu1.message and "did you mean <mu>?" in mu1.message and "3 more places" in mu1.message
+    assert [a.lines.position(r.span.start, "utf-32")[0] + 1 for r in mu1.related] == [39, 61, 83]
+    # the quick fix renames the first; the rest stay one diagnostic
+    fix = mu1.fixes[0]
+    fixed = a.text[: fix.span.start] + fix.new_text + a.text[fix.span.end :]
+    again = [d for d in analyze(fixed, None).diagnostics if "<mu1>" in d.message]
+    assert len(again) == 1 and len(again[0].related) == 2
+    assert "gz_frame_id" in frame_id.message and "did you mean" not in frame_id.message
+
+
 def test_unknown_elements_are_not_said_to_be_skipped():
     a = check(FIXTURES / "sensor_suite.sdf")
     hints = [d for d in a.diagnostics if d.code == "ELEMENT_INCORRECT_TYPE"]
@@ -220,6 +235,7 @@ VERDICTS = {
     "sensor_suite.sdf": True,
     "sensor_mistakes.sdf": False,
     "stereo_rig.sdf": True,
+    "classic_habits.sdf": True,
     "drake_style.sdf": True,
     "text_before_root.sdf": True,
     "text_then_declaration.sdf": False,

@@ -24,6 +24,7 @@ from ..text import Span
 from ..model.builder import Builder
 from ..xml import XmlAttribute, XmlDocument, XmlElement
 from .read_once import read_once
+from .repeats import collapse_repeats
 
 __all__ = ["check_schema"]
 
@@ -35,6 +36,8 @@ BAD_ATTRIBUTE = "ATTRIBUTE_INVALID"
 BAD_VALUE = "PARAMETER_ERROR"
 DEPRECATED = "ELEMENT_DEPRECATED"
 REPEATED = "ELEMENT_INVALID"
+# the same unknown element or attribute written again and again is one diagnostic (repeats.py)
+_COLLAPSED = frozenset({UNKNOWN_ELEMENT, UNKNOWN_ATTRIBUTE})
 
 # Checked by the semantic core (model builder, frame checks).
 _CORE_ATTRIBUTES = frozenset({"name"})
@@ -163,6 +166,7 @@ class _Checker:
             stack.extend(visits)
         if self.newer:
             out.append(self._newer_summary())
+        out = collapse_repeats(out, _COLLAPSED)
         out.sort(key=lambda d: (d.span.start, d.span.end, d.code))
         return out
 
