@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -48,11 +49,12 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        # 8 bytes a line in an array, not 40 in a list of int objects (2 million lines in a 100 MB world)
         if "\r" in text:
-            self.starts = [0]
+            self.starts = array("q", [0])
             self.starts.extend(m.end() for m in _NEWLINE.finditer(text))
         else:  # LF only (nearly every file): line lengths summed in C, no match object per line
-            self.starts = list(accumulate(map(_plus_one, map(len, text.split("\n"))), initial=0))
+            self.starts = array("q", accumulate(map(_plus_one, map(len, text.split("\n"))), initial=0))
             self.starts.pop()  # the end of the last line is not a line start
 
     @property

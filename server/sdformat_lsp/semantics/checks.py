@@ -472,10 +472,11 @@ class Checker:
             if ids & self.broken and len(ids & self.broken) == len(ids):
                 continue  # an attached_to cycle already explains it
             self._cycle("POSE_RELATIVE_TO_CYCLE", "relative_to", cycle, lambda n: n.relative_ref)
+        resolves: dict[int, bool] = {}
         for node in self.nodes:
             if id(node) in self.broken or id(node) in reported or node.kind == "world":
                 continue
-            if self.g.pose(node) is not None:
+            if self.g.pose_resolves(node, resolves):
                 continue
             cur, seen, quiet = node, set(), False
             path: list[FrameNode] = []

@@ -37,7 +37,7 @@ class FrameNode:
     __slots__ = (
         "kind", "name", "_scope", "entity", "_inner", "static",
         "attached_ref", "_attached_to", "attached_default",
-        "relative_ref", "_relative_to", "transform",
+        "relative_ref", "_relative_to", "_pose_spec",
         "_link", "_link_state", "_pose", "_pose_state", "__weakref__",
     )
 
@@ -53,7 +53,7 @@ class FrameNode:
         self.attached_default = False  # edge follows a default rule, not a written reference
         self.relative_ref: Ref | None = None
         self._relative_to = None
-        self.transform: Transform = IDENTITY  # X_{relative_to, self}
+        self._pose_spec: PoseSpec | None = None  # the <pose> giving ``transform`` (None: identity)
         self._link = None  # a weak reference to the memoised attached link
         self._link_state = 0  # 0 unknown, 1 resolved to _link, 2 failed, 3 the node itself
         self._pose: Transform | None = None
@@ -95,6 +95,12 @@ class FrameNode:
     @relative_to.setter
     def relative_to(self, value: "FrameNode | None") -> None:
         self._relative_to = _weak(value)
+
+    @property
+    def transform(self) -> Transform:
+        """``X_{relative_to, self}`` as written. Computed when asked, not kept: a few hundred bytes
+        per frame of a 100 MB world, for a value most frames never need after the checks."""
+        return transform_of(self._pose_spec)
 
     @property
     def is_sink(self) -> bool:
@@ -215,10 +221,21 @@ class Resolution:
     ref: Ref
     scope: Scope
     target: FrameNode | None
-    segments: tuple[tuple[int, int, object], ...]  # (start, end, FrameNode | Scope | None) per `::` segment
+    # (start, end, FrameNode | Scope | None) per `::` segment; None for the common case, one segment
+    # spanning the whole reference and resolved to ``target`` (see ``segments``): a 100 MB world has
+    # a million references, and three tuples and two ints each are 200 MB
+    parts: tuple[tuple[int, int, object], ...] | None
     problem: str | None = None  # why it did not resolve: 'empty', 'reserved', 'missing'
     missing_in: Scope | None = None  # the scope where the lookup failed
     written_in: str | None | bool = True  # the file the reference is written in; True: the file of ``scope``
+
+    @property
+    def segments(self) -> tuple[tuple[int, int, object], ...]:
+        """(start, end, FrameNode | Scope | None) per `::` segment of the reference."""
+        if self.parts is not None:
+            return self.parts
+        span = self.ref.span
+        return ((span[0], span[1], self.target),)
 
     @property
     def source_path(self) -> str | None:
@@ -495,7 +512,7 @@ class FrameGraphs:
         elif "::" in text and self.version < (1, 8) and text in scope.frames:
             # before 1.8 '::' was not a scope separator: flattened models use it in plain names
             node = scope.frames[text]
-            res = Resolution(ref, scope, node, ((ref.span.start, ref.span.end, node),), None, None)
+            res = Resolution(ref, scope, node, None, None, None)
         else:
             parts = text.split("::")
             segments: list[tuple[int, int, object]] = []
@@ -533,7 +550,10 @@ class FrameGraphs:
                     target = node
             literal = scope.frames.get(text) if problem == "missing" and "::" in text else None
             if literal is not None:  # a name that contains '::' (URDF names, which libsdformat keeps as they are)
-                res = Resolution(ref, scope, literal, ((ref.span.start, ref.span.end, literal),), None, None)
+                res = Resolution(ref, scope, literal, None, None, None)
+            elif (len(segments) == 1 and target is not None and segments[0][2] is target
+                  and segments[0][0] == ref.span.start and segments[0][1] == ref.span.end):
+                res = Resolution(ref, scope, target, None, problem, None)
             else:
                 res = Resolution(ref, scope, target, tuple(segments), problem, cur if problem == "missing" else None)
         if record:
@@ -647,7 +667,7 @@ class FrameGraphs:
         return result
 
     def _relative(self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None) -> None:
-        node.transform = transform_of(pose)
+        node._pose_spec = pose
         if pose is not None and pose.relative_to is not None and pose.relative_to.text:
             res = self.resolve(pose.relative_to, scope)
             node.relative_ref = pose.relative_to
@@ -730,6 +750,34 @@ class FrameGraphs:
             p._pose = base
             p._pose_state = 1 if base is not None else 2
         return node._pose
+
+    def pose_resolves(self, node: FrameNode, memo: dict[int, bool]) -> bool:
+        """Whether :meth:`pose` of ``node`` is not None, without computing (and keeping) the
+        poses: the relative_to chain reaches the root. A check of every frame needs only this,
+        and a pose kept for each of a 100 MB world's frames costs hundreds of MB."""
+        path: list[FrameNode] = []
+        seen: set[int] = set()
+        cur: FrameNode | None = node
+        while True:
+            if cur._pose_state:
+                ok = cur._pose_state == 1
+                break
+            known = memo.get(id(cur))
+            if known is not None:
+                ok = known
+                break
+            if id(cur) in seen:
+                ok = False
+                break
+            seen.add(id(cur))
+            path.append(cur)
+            if cur.relative_to is None:
+                ok = cur.scope is None  # the root: the source of the graph
+                break
+            cur = cur.relative_to
+        for p in path:
+            memo[id(p)] = ok
+        return ok
 
     def edge_transform(self, node: FrameNode) -> Transform:
         """``X_{relative_to, node}``, with a nested model's placement frame applied."""

@@ -41,7 +41,9 @@ def spliced(old: LineIndex, start: int, end: int, new_text: str, text: str) -> L
     middle = [m.end() for m in _NEWLINE.finditer(text, lo, hi) if start <= m.end() < new_end + 2]
     index = LineIndex.__new__(LineIndex)
     index.text = text
-    index.starts = head + middle + [s + delta for s in starts[tail_from:]]
+    index.starts = head  # a slice of the old array: a new array of its own
+    index.starts.extend(middle)
+    index.starts.extend([s + delta for s in starts[tail_from:]])
     return index
 
 

@@ -83,6 +83,15 @@ _TREE_DEPTH = 200  # elements deeper than 256 are refused (the scanner's depth, 
 _TREE_TEXT = 10_000_000  # bytes in one text node
 
 
+def _may_hold_long_text(data: bytes, limit: int = _TREE_TEXT) -> bool:
+    """Whether some run of ``data`` without a '<' could be longer than ``limit`` bytes (a text node
+    the tree builder refuses). A run that long covers a whole aligned window of ``limit // 2``
+    bytes, so one ``find`` per window decides: a 100 MB document gets no tree of its own (which
+    would cost libxml2 more than our whole analysis) unless it may need one."""
+    step = max(1, limit // 2)
+    return any(data.find(b"<", i, i + step) < 0 for i in range(0, len(data) - step + 1, step))
+
+
 _PARSERS = threading.local()  # one parser per thread and mode, reused: a new one leaves a reference cycle behind
 
 
@@ -126,7 +135,7 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnost
     else:
         text_for_lxml = text
     data = text_for_lxml.encode("utf-8", "surrogatepass")
-    tree = depth > _TREE_DEPTH or len(data) > _TREE_TEXT
+    tree = depth > _TREE_DEPTH or (len(data) > _TREE_TEXT and _may_hold_long_text(data))
     log = _lxml_log(data, tree)
     if not tree and any(e.type_name == "ERR_RESOURCE_LIMIT" for e in log):
         log = _lxml_log(data, True)

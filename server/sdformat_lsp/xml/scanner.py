@@ -168,20 +168,21 @@ def scan(text: str) -> ScanResult:
                 el.children = LEAF
                 el._parent = top_ref
                 el.text = ""
-                el._tss = el._tse = el._etag = -1
+                el._tss = el._etag = -1
                 if body is None:
                     el._stag = rel_end
-                    el.self_closing = el.closed = closing = slash is not None
+                    closing = slash is not None
+                    el._tsx = 3 if closing else 0  # closed and self-closing, or neither (see XmlElement)
                 else:  # <name>text</name> in one go
-                    el.self_closing = False
-                    el.closed = closing = True
+                    el._tsx = 1  # closed
+                    closing = True
                     el._stag = stag = m.start(4) - ts
                     el._etag = etag = stag + len(body)
                     if body and not body.isspace():
                         el.text = decode(body) if "&" in body else body
                         stripped = body.lstrip()
-                        el._tss = tss = etag - len(stripped)
-                        el._tse = tss + len(stripped.rstrip())
+                        el._tss = etag - len(stripped)
+                        el._tsx = (len(stripped.rstrip()) << 2) | 1
                 if top is not None:
                     if top.children is LEAF:
                         top.children = [el]
@@ -218,7 +219,7 @@ def scan(text: str) -> ScanResult:
                     top._tss = start
                 else:
                     _append_text(top, raw, more)
-                top._tse = start + len(chars.rstrip())
+                top._tsx = ((start + len(chars.rstrip()) - top._tss) << 2) | (top._tsx & 3)
             pos = end
             continue
         # The careful path: text after something unusual, comments, declarations, broken tags.
