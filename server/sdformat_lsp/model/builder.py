@@ -14,6 +14,7 @@ import re
 from ..diagnostics import Diagnostic, Fix, error
 from ..text import Span
 from ..xml import XmlDocument, XmlElement
+from ..xml.tree import XmlAttribute
 from .elements import NO_POSE, Document, Frame, Include, Joint, Link, Model, Named, PoseSpec, Ref, World
 
 _TRUE = {"true", "1"}
@@ -67,7 +68,8 @@ class Builder:
             self._numbers[text] = found
         return found
 
-    def name_of(self, el: XmlElement, required: bool = True) -> tuple[str, Span | None]:
+    def name_of(self, el: XmlElement, required: bool = True) -> tuple[str, XmlAttribute | None]:
+        """The name, and the attribute that gives it (its ``value_span``, when needed, is the name's span)."""
         a = el.attributes.get("name")
         if a is None:
             if required:
@@ -81,13 +83,13 @@ class Builder:
                     )
                 )
             return "", None
-        return a.value, a.value_span
+        return a.value, a
 
     def attr_ref(self, el: XmlElement, attr: str, role: str) -> Ref | None:
         a = el.attributes.get(attr)
         if a is None:
             return None
-        return Ref(a.value, a.value_span, role, el)
+        return Ref(a.value, a, role, el)
 
     def text_ref(self, el: XmlElement | None, role: str) -> Ref | None:
         if el is None:
@@ -95,7 +97,7 @@ class Builder:
         if el.text_span is None:
             end = el.start_tag_span.end
             return Ref("", Span(end, end), role, el)
-        return Ref(el.text.strip(), el.text_span, role, el)
+        return Ref(el.text.strip(), el, role, el)  # its span: the element's text span
 
     def pose(self, owner: XmlElement, pose_el: XmlElement | None = None) -> PoseSpec:
         el = pose_el if pose_el is not None else owner.child("pose")
@@ -187,7 +189,7 @@ class Builder:
                     error(
                         "ELEMENT_MISSING",
                         f"joint '{name}' has no <{tag}>: add <{tag}>FRAME</{tag}> naming the {tag} link or frame",
-                        span or el.tag_span,
+                        span.value_span if span is not None else el.tag_span,
                     )
                 )
         expressed: list[Ref] = []

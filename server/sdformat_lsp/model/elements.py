@@ -10,6 +10,22 @@ from dataclasses import dataclass, field
 
 from ..text import Span
 from ..xml import XmlElement
+from ..xml.tree import XmlAttribute
+
+# Where a name or reference is written: a Span, or (built on demand, as most are never asked for)
+# the XmlAttribute whose value it is, or the XmlElement whose text it is. A Span kept for each of
+# a 100 MB world's two million names and references is 240 MB.
+Where = "Span | XmlAttribute | XmlElement | None"
+
+
+def span_of(where) -> Span | None:
+    """The span a :data:`Where` stands for."""
+    kind = type(where)
+    if kind is XmlAttribute:
+        return where.value_span
+    if kind is XmlElement:
+        return where.text_span
+    return where
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,9 +33,14 @@ class Ref:
     """A frame reference as written: an attribute value or an element's text."""
 
     text: str
-    span: Span
+    at: Where  # see ``span``
     role: str  # relative_to, attached_to, parent, child, canonical_link, placement_frame, expressed_in, mimic
     element: XmlElement
+
+    @property
+    def span(self) -> Span:
+        """The reference's text in the document."""
+        return span_of(self.at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +64,14 @@ class Named:
 
     kind: str
     name: str
-    name_span: Span | None
+    name_at: Where  # see ``name_span``
     element: XmlElement
     pose: PoseSpec
+
+    @property
+    def name_span(self) -> Span | None:
+        """The name attribute's value (None: no name written)."""
+        return span_of(self.name_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +126,18 @@ class Model(Named):
 @dataclass(frozen=True, slots=True)
 class World:
     name: str
-    name_span: Span | None
+    name_at: Where  # see ``name_span``
     element: XmlElement
     models: tuple[Model, ...] = ()
     frames: tuple[Frame, ...] = ()
     joints: tuple[Joint, ...] = ()
     includes: tuple[Include, ...] = ()
     members: tuple[Named, ...] = ()
+
+    @property
+    def name_span(self) -> Span | None:
+        """The name attribute's value (None: no name written)."""
+        return span_of(self.name_at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -628,7 +628,7 @@ class IncludeResolver:
         return replace(
             model,
             name=inc.name if inc.name else model.name,
-            name_span=inc.name_span,
+            name_at=inc.name_span,
             pose=pose,
             static=inc.static if inc.static is not None else model.static,
             from_include=inc,

@@ -15,7 +15,7 @@ from typing import Mapping
 from weakref import ref
 
 from ..text import Span
-from .tree import LEAF, NO_ATTRIBUTES, XmlAttribute, XmlElement
+from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
 
 # A name's first character: A-Z, a-z, '_', ':' or U+00C0 to U+FFFF. Written as the complement
 # because re compiles a range of 65,000 code points by visiting each (about 10 ms per pattern at
@@ -113,6 +113,9 @@ def _append_text(el: XmlElement, piece: str, more: dict[int, list]) -> None:
     parts.append(piece)
 
 
+_SHARED_TEXT = 64  # element texts up to this long are shared between elements that repeat them
+
+
 def scan(text: str) -> ScanResult:
     """Build the element tree of ``text``, whatever state it is in.
 
@@ -133,8 +136,10 @@ def scan(text: str) -> ScanResult:
     intern = sys.intern
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
+    new_attrs = Attributes.__new__
     shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
+    texts: dict[str, str] = {}  # short element texts, each kept once
     while pos < n:
         m = token(text, pos)
         if m is not None:
@@ -148,7 +153,7 @@ def scan(text: str) -> ScanResult:
                     shape = shapes.get(attr_src)
                     if shape is None:
                         shapes[attr_src] = shape = _attribute_shape(attr_src)
-                    attrs = {}
+                    items = []
                     p = ts + len(name)
                     for aname, value, ns, ne, vs, ve in shape:
                         a = new_attr(XmlAttribute)
@@ -157,9 +162,9 @@ def scan(text: str) -> ScanResult:
                         a.ns = p + ns
                         a._ne = ne
                         a._vs = vs
-                        a._ve = ve
-                        a.terminated = True
-                        attrs[aname] = a
+                        a._ve = ve  # terminated (see XmlAttribute)
+                        items.append(a)
+                    attrs = new_attrs(Attributes, items)
                 el = new(XmlElement)
                 el.tag = intern(name)
                 el.ts = ts
@@ -179,7 +184,12 @@ def scan(text: str) -> ScanResult:
                     el._stag = stag = m.start(4) - ts
                     el._etag = etag = stag + len(body)
                     if body and not body.isspace():
-                        el.text = decode(body) if "&" in body else body
+                        if "&" in body:
+                            el.text = decode(body)
+                        elif len(body) <= _SHARED_TEXT:  # one string for each repeated text ("1", "0 0 1")
+                            el.text = texts.setdefault(body, body)
+                        else:
+                            el.text = body
                         stripped = body.lstrip()
                         el._tss = etag - len(stripped)
                         el._tsx = (len(stripped.rstrip()) << 2) | 1
