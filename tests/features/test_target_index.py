@@ -57,8 +57,8 @@ def test_overlapping_and_repeated_spans_pick_the_smallest_then_the_first():
     assert res
     r0 = res[0]
     # stand-ins written over the same text: one long reference around r0, one as short as r0 but later
-    outer = replace(r0, ref=replace(r0.ref, span=Span(0, len(text))))
-    same = replace(r0, ref=replace(r0.ref, span=r0.ref.span))
+    outer = replace(r0, ref=replace(r0.ref, at=Span(0, len(text))))
+    same = replace(r0, ref=replace(r0.ref, at=r0.ref.span))
     a.graphs.resolutions[:0] = [outer]
     a.graphs.resolutions.append(same)
     index = common._reference_index(a)  # rebuilt: the number of resolutions changed
