@@ -14,7 +14,8 @@ import os
 import stat
 
 MB = 1 << 20
-DEFAULT_MAX_BYTES = 32 * MB  # a generated 700,000-line world; analysing it takes about 1.5 GB
+# a generated 2.3-million-line world; analysing it peaks under 2 GB (benchmarks/bench_peak.py)
+DEFAULT_MAX_BYTES = 100 * MB
 
 
 class FileRefused(Exception):

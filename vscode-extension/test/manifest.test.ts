@@ -85,7 +85,7 @@ describe('package.json', () => {
       }
     }
     assert.equal(props['sdformat.maxDocumentSizeMB'].minimum, 0);
-    assert.equal(props['sdformat.maxDocumentSizeMB'].default, 32);
+    assert.equal(props['sdformat.maxDocumentSizeMB'].default, 100);
   });
 
   it('has what vsce needs to package without prompting', () => {

@@ -120,7 +120,7 @@ class IncludeCache:
 
     def __init__(self, maxsize: int = 2048, max_chars: int = 64 << 20) -> None:
         self.maxsize = maxsize
-        self.max_chars = max_chars  # the included texts kept, in characters (their analyses take ~35x that)
+        self.max_chars = max_chars  # the included texts kept, in characters (their analyses take ~17x that)
         self._chars = 0
         self._entries: OrderedDict[tuple, _Entry] = OrderedDict()
         self._configs: dict[tuple, ModelFile] = {}

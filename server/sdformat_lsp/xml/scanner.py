@@ -75,7 +75,7 @@ def decode(raw: str) -> str:
 
 
 class ScanResult:
-    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth", "half_typed")
+    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth", "half_typed", "suspect")
 
     def __init__(self) -> None:
         self.root: XmlElement | None = None
@@ -84,6 +84,7 @@ class ScanResult:
         self.unclosed: list[XmlElement] = []
         self.half_typed: list[XmlElement] = []  # unclosed elements with nothing in them, out of the tree
         self.depth = 0  # the most elements open at once
+        self.suspect = False  # an unclosed element whose end tag, by indentation, closed a child of its tag
 
 
 def _add_text(el: XmlElement, text: str, start: int, end: int, more: dict[int, list]) -> None:
@@ -118,6 +119,24 @@ _SHARED_TEXT = 64  # element texts up to this long are shared between elements t
 
 def scan(text: str) -> ScanResult:
     """Build the element tree of ``text``, whatever state it is in.
+
+    A document that leaves elements open at its end is scanned a second time
+    matching end tags by indentation too (see :func:`_indent_closes`): an
+    element typed unclosed inside another of the same tag (a ``<model>`` in a
+    model) otherwise takes the enclosing element's end tag, and the error lands
+    at the end of the file instead of at the typing. A well-formed document
+    is scanned once and never judged by its indentation.
+    """
+    result = _scan(text, False)
+    if result.suspect:
+        second = _scan(text, True)
+        if len(second.unclosed) <= len(result.unclosed):
+            return second
+    return result
+
+
+def _scan(text: str, by_indent: bool) -> ScanResult:
+    """One pass (see :func:`scan`).
 
     A well-formed tag takes one regex match, with its attributes and the
     text after it, and no Python function call: a 100,000-line world has
@@ -209,16 +228,19 @@ def scan(text: str) -> ScanResult:
                     if len(stack) > depth:
                         depth = len(stack)
             else:
-                if top is not None and top.tag == end_name:
+                at = None if not by_indent or top is None or top.tag != end_name else _indent_closes(stack, end_name, pos, text)
+                if top is not None and top.tag == end_name and at is None:
                     el = stack.pop()
                 else:
-                    el = _close_mismatched(stack, end_name, pos, result, text)
+                    el = _close_mismatched(stack, end_name, pos, result, text, at)
                 top = stack[-1] if stack else None
                 top_ref = ref(top) if top is not None else None  # the one made when it was opened
                 if el is not None:
                     el._etag = pos - el.ts
                     el._end = tag_end - el.ts
-                    el.closed = True
+                    el._tsx |= 1  # closed
+                    if el.children is not LEAF:
+                        el.children = tuple(el.children)  # complete: 48 bytes for one child, not 64 and up
             if chars and top is not None:  # text that is not only white space
                 raw = text[tag_end:end]
                 if "&" in raw:
@@ -248,14 +270,17 @@ def scan(text: str) -> ScanResult:
             m = _END_TAG.match(text, lt)
             pos = m.end()
             name = m.group(1)
-            if top is not None and top.tag == name:
+            at = None if not by_indent or top is None or top.tag != name else _indent_closes(stack, name, lt, text)
+            if top is not None and top.tag == name and at is None:
                 el = stack.pop()
             else:
-                el = _close_mismatched(stack, name, lt, result, text)
+                el = _close_mismatched(stack, name, lt, result, text, at)
             if el is not None:
                 el.etag_start = lt
                 el.end = pos
                 el.closed = bool(m.group(2))
+                if el.children is not LEAF:
+                    el.children = tuple(el.children)
         elif nxt == "!":
             if text.startswith("<!--", lt):
                 end = find("-->", lt + 4)
@@ -312,6 +337,8 @@ def scan(text: str) -> ScanResult:
     for el in reversed(stack):
         el.end = n
         result.unclosed.append(el)
+        if not result.suspect and _took_its_end_tag(el, text):
+            result.suspect = True
     if len(stack) > 1:
         _regroup(stack[1:], text)  # the root stays what it is
     _detach_half_typed(result)
@@ -342,21 +369,66 @@ def _attribute_shape(source: str) -> tuple[tuple[str, str, int, int, int, int], 
     return tuple(out)
 
 
-def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str) -> XmlElement | None:
+def _took_its_end_tag(el: XmlElement, text: str) -> bool:
+    """Whether unclosed ``el`` looks robbed of its end tag: a child of the same tag was closed
+    by an end tag first on its line, indented as ``el`` and not as that child (the child being
+    typed, ``<model name="new">`` in a model, took the model's ``</model>``). Looked at only
+    for unclosed elements, each once: linear."""
+    own = -2
+    for c in el.children:
+        if c.tag == el.tag and c._etag >= 0:
+            col = _indent(text, c.etag_start)
+            if col < 0:
+                continue
+            if own == -2:
+                own = _line_indent(text, el.ts - 1)
+            if col == own and col != _line_indent(text, c.ts - 1):
+                return True
+    return False
+
+
+def _indent_closes(stack: list[XmlElement], name: str, lt: int, text: str) -> int | None:
+    """For the second scan of a document left unbalanced: the depth in ``stack`` of the element
+    the end tag at ``lt`` closes by indentation, when that is not the innermost element of its
+    tag. An end tag first on its line, indented less than the innermost open ``<name>``, closes
+    the nearest open ``<name>`` whose line is indented exactly as much (the innermost stays
+    unclosed: it is the one being typed); None when there is no such element."""
+    col = _indent(text, lt)
+    if col < 0:
+        return None
+    inner = _line_indent(text, stack[-1].ts - 1)
+    if inner < 0 or inner <= col:
+        return None
+    for depth in range(len(stack) - 2, -1, -1):
+        el = stack[depth]
+        if el.tag == name:
+            c = _line_indent(text, el.ts - 1)
+            if c == col:
+                return depth
+            if 0 <= c < col:
+                return None
+    return None
+
+
+def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str,
+                      depth: int | None = None) -> XmlElement | None:
     """Close the open element an end tag names when it is not the innermost
     (those in between stay unclosed); None for a stray end tag, which closes
-    nothing (lxml reports it)."""
-    for depth in range(len(stack) - 1, -1, -1):
-        if stack[depth].tag == name:
-            break
-    else:
-        return None
+    nothing (lxml reports it). ``depth``: the element to close, found by indentation."""
+    if depth is None:
+        for depth in range(len(stack) - 1, -1, -1):
+            if stack[depth].tag == name:
+                break
+        else:
+            return None
     if len(stack) > depth + 1:
         chain = stack[depth + 1 :]
         del stack[depth + 1 :]
         for el in reversed(chain):
             el.end = lt
             result.unclosed.append(el)
+            if not result.suspect and _took_its_end_tag(el, text):
+                result.suspect = True
         _regroup(chain, text)
     return stack.pop()
 

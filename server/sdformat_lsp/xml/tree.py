@@ -1,7 +1,9 @@
 """The XML tree with exact source spans.
 
 Mutable while the scanner builds it, read-only by convention afterwards (leaves
-share one empty children list and attribute-less elements one empty mapping).
+share one empty children list and attribute-less elements one empty mapping; the
+scanner turns the children of each element it closes into a tuple, a sequence
+like any other for its readers).
 Every span is a :class:`~sdformat_lsp.text.Span` of code-point offsets.
 """
 
