@@ -260,6 +260,14 @@ def report(docs: list[Doc], has_ref: bool, show_noise: bool = False, out=sys.std
     total = sum(noise.values())
     label = "both call valid" if has_ref else "valid here"
     w(f"warnings+informations per document {label}: {total}/{len(valid)} = {total / max(1, len(valid)):.2f}")
+    if has_ref:
+        fuel = [d for d in docs if agree(d) and d.ours.valid != d.ref.valid]
+        with_fuel = total + sum(sum(d.ours.counts.values()) for d in fuel)
+        n_fuel = len(valid) + len(fuel)
+        w(
+            f"  with the {len(fuel)} documents libsdformat refuses only for Fuel models offline: "
+            f"{with_fuel}/{n_fuel} = {with_fuel / max(1, n_fuel):.2f} (their URI_REMOTE information included)"
+        )
     if noise:
         w("  by code: " + ", ".join(f"{c} {k}" for c, k in sorted(((k, c) for c, k in noise.items()), reverse=True)[:10]))
     if show_noise:
