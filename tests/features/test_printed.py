@@ -117,12 +117,12 @@ def corpus(shared: bool) -> list[Path]:
 
 @pytest.mark.parametrize("options", [{}, {"resolve_poses": True}, {"resolve_poses": True, "degrees": True}, {"degrees": True}], ids=["plain", "resolved", "resolved-degrees", "degrees"])
 def test_examples_and_fixtures_print_to_documents_with_the_same_poses(options):
-    assert sum(round_trip(p, **options) for p in corpus(shared=False)) >= 5
+    assert sum(round_trip(p, **options) for p in corpus(shared=False)) >= 50  # every clean one prints (52 today)
 
 
 @pytest.mark.parametrize("options", [{}, {"resolve_poses": True, "degrees": True}], ids=["plain", "resolved-degrees"])
 def test_conformance_files_print_to_documents_with_the_same_poses(shared, options):
-    assert sum(round_trip(p, **options) for p in corpus(shared=True)) > 75
+    assert sum(round_trip(p, **options) for p in corpus(shared=True)) >= 160  # every clean one prints (168 today)
 
 
 def test_includes_are_expanded_named_and_placed():
