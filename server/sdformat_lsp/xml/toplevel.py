@@ -121,7 +121,7 @@ def read_top_level(text: str, root_span: Span, extra_roots: list[Span], doctype:
                         Diagnostic(
                             FILE_READ,
                             Severity.WARNING,
-                            "an XML document has one root element: libsdformat reads the first <sdf> element and ignores this one",
+                            "an XML document has one root element: libsdformat reads the first (<sdf>, or <robot> in a URDF) and ignores this one",
                             Span(span.start, min(span.end, span.start + 1 + len(_tag(text, span.start)))),
                         )
                     )
