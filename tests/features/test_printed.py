@@ -354,3 +354,23 @@ def test_flattened_1_7_worlds_are_unflattened_as_libsdformat_does(shared):
     assert "M1::__model__" not in out and "<link name='L1'>" in out and "<xyz expressed_in='F2'>0 0 1</xyz>" in out
     again = analyze(out, str(path.with_name("printed.sdf")))
     assert again.version == "1.12" and not again.has_errors
+
+
+def test_resolve_poses_applies_a_root_models_placement_frame():
+    text = ('<sdf version="1.8"><model name="m" placement_frame="b"><pose>0 0 10 0 0 0</pose>'
+            '<link name="a"><pose>1 0 0 0 0 0</pose></link><link name="b"><pose>0 2 0 0 0 1.5707963267948966</pose></link></model></sdf>')
+
+    def model_pose(out: str) -> list[float]:
+        return [float(v) for v in re.search(r'<model name="m">\s*<pose>([^<]*)</pose>', out).group(1).split()]
+
+    # libsdformat places the model so that b lands on the written pose: b is at (0 2 0, yaw 90 deg) in the
+    # model, so the model frame is at (-2 0 10, yaw -90 deg)
+    expected = [-2, 0, 10, 0, 0, -math.pi / 2]
+    original = analyze(text, "/tmp/placed.sdf")
+    assert not original.has_errors
+    out = printed(original, resolve_poses=True)
+    assert "placement_frame" not in out
+    assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(model_pose(out), expected)), out
+    assert printed(original).count('placement_frame="b"') == 1  # without --resolve-poses the attribute stays
+    bare = printed(analyze(text.replace("<pose>0 0 10 0 0 0</pose>", ""), "/tmp/placed.sdf"), resolve_poses=True)
+    assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(model_pose(bare), [-2, 0, 0, 0, 0, -math.pi / 2])), bare

@@ -120,7 +120,29 @@ def resolved(analysis) -> dict[int, Pose]:
                 out[id(entity.element)] = Pose(x, rel or ("world" if real.kind == "world" else "__model__"))
             continue
         out[id(element)] = Pose(x, rel)
+    _root_placement(graphs, builder, out)
     return out
+
+
+def _root_placement(graphs, builder, out) -> None:
+    """A root model's ``placement_frame``: the model is posed so that frame lands on the written
+    pose (libsdformat); with the attribute dropped, the pose written is the model frame's."""
+    root = graphs.root
+    model = root.entity if root is not None and root.kind == "model" else None
+    pf = getattr(model, "placement_frame", None)
+    if pf is None or not pf.text or root.node is None:
+        return
+    target = graphs.resolve(pf, root, record=False).target
+    x_root_model, x_root_frame = graphs.pose(root.node), graphs.pose(target) if target is not None else None
+    if x_root_model is None or x_root_frame is None:
+        return
+    spec = builder.pose(model.element)
+    if not spec.valid:
+        return
+    x_model_frame = x_root_model.inverse() * x_root_frame
+    x_world_model = transform_of(spec) * x_model_frame.inverse()
+    element = spec.element
+    out[id(element) if element is not None else id(model.element)] = Pose(x_world_model, None)
 
 
 def _inner(graphs, node, scope, inv_base: Transform, x_base_node: Transform, builder, out) -> None:

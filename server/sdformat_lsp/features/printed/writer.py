@@ -263,11 +263,11 @@ class _Writer:
             if self.resolve:
                 if tag == "model":
                     self._drop_attr(d, "placement_frame", text, repl)
-                elif id(d) in self.poses and d.child("pose") is None:
+                if id(d) in self.poses and d.child("pose") is None:
                     p = self.poses[id(d)]
                     nl = self._newline(text)
                     indent = indent_of(text, d.span.start)
-                    pose = self._pose_element({"relative_to": p.relative_to or "__model__"}, p.transform)
+                    pose = self._pose_element({"relative_to": p.relative_to} if p.relative_to else {}, p.transform)
                     if d.self_closing or text[d.stag_end : d.stag_end + 1] != "<":  # else: on the line of the start tag
                         pose = nl + indent + "  " + pose
                     if d.self_closing:  # <frame .../>: opened to hold the pose
