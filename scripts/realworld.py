@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare sdformat-lsp's check with libsdformat's on third-party documents.
 
-Finds every .sdf and .world file below the given paths, checks each with the
+Finds every .sdf and .world file (and .urdf with ``--urdf``) below the given paths, checks each with the
 project (in worker processes) and, when a reference checker is given, with
 libsdformat's ``gz sdf --check`` equivalent (``sdf_check FILE``: "Valid." and
 exit 0, or its errors on stderr and exit 1). Both get the same model search
@@ -107,16 +107,16 @@ def model_roots(tree: Path) -> list[str]:
     return sorted(roots)
 
 
-def documents(tree: Path, exclude: list[str]) -> list[str]:
+def documents(tree: Path, exclude: list[str], suffixes: tuple = SUFFIXES) -> list[str]:
     found = []
     paths = [tree] if tree.is_file() else sorted(tree.rglob("*"))
     for p in paths:
-        if p.suffix in SUFFIXES and p.is_file() and not any(fnmatch.fnmatch(str(p), g) for g in exclude):
+        if p.suffix in suffixes and p.is_file() and not any(fnmatch.fnmatch(str(p), g) for g in exclude):
             found.append(str(p.resolve()))
     return found
 
 
-def collect(paths: list[str], repos: bool, exclude: list[str]) -> list[Doc]:
+def collect(paths: list[str], repos: bool, exclude: list[str], suffixes: tuple = SUFFIXES) -> list[Doc]:
     trees = []
     for p in map(Path, paths):
         if repos and p.is_dir():
@@ -126,7 +126,7 @@ def collect(paths: list[str], repos: bool, exclude: list[str]) -> list[Doc]:
     docs = []
     for t in trees:
         search = tuple(model_roots(t if t.is_dir() else t.parent))
-        docs.extend(Doc(d, search) for d in documents(t, exclude))
+        docs.extend(Doc(d, search) for d in documents(t, exclude, suffixes))
     return docs
 
 
@@ -306,6 +306,7 @@ def main() -> int:
     ap.add_argument("--jobs", "-j", type=int, default=2, help="processes at once (default and maximum 2)")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per document and tool (default 60)")
     ap.add_argument("--exclude", action="append", default=None, help="skip paths matching GLOB (default: %s)" % ", ".join(DEFAULT_EXCLUDE))
+    ap.add_argument("--urdf", action="store_true", help="also .urdf documents (libsdformat converts them to SDFormat)")
     ap.add_argument("--noise", action="store_true", help="also list every warning and information on the documents counted as valid")
     args = ap.parse_args()
     paths = args.paths
@@ -325,7 +326,8 @@ def main() -> int:
                 return 2
             ref = None
     jobs = max(1, min(2, args.jobs))
-    docs = collect(paths, args.repos, args.exclude if args.exclude is not None else list(DEFAULT_EXCLUDE))
+    suffixes = SUFFIXES + ((".urdf",) if args.urdf else ())
+    docs = collect(paths, args.repos, args.exclude if args.exclude is not None else list(DEFAULT_EXCLUDE), suffixes)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for d, v in zip(docs, pool.map(ours, [(d.path, d.search, args.timeout) for d in docs], chunksize=4)):
             d.ours = v

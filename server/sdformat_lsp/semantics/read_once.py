@@ -53,7 +53,7 @@ READ_ONCE: dict[str, frozenset[str]] = {
 
 
 # ``Sensor::Load`` reads these children only for the sensor types named here (its ``type`` switch);
-# for any other type no copy is read by libsdformat (a multicamera's simulator iterates every <camera>)
+# for any other type libsdformat reads no copy (Gazebo classic's multicamera sensor reads every <camera>)
 _CAMERA_TYPES = "camera depth depth_camera rgbd rgbd_camera thermal thermal_camera segmentation segmentation_camera boundingbox boundingbox_camera wideanglecamera wide_angle_camera"
 SENSOR_CHILD_TYPES: dict[str, frozenset[str]] = {
     child: frozenset(types.split())
