@@ -392,3 +392,17 @@ def test_spliced_line_index_matches_a_fresh_one():
         end = rnd.randrange(start, len(base) + 1)
         text = base[:start] + new + base[end:]
         assert spliced(LineIndex(base), start, end, new, text).starts == LineIndex(text).starts, (base, start, end, new)
+
+
+def test_starting_the_server_imports_no_feature_and_no_converter():
+    """The features and the converters are imported on the first request that needs them, after
+    the first diagnostics (server/lazy.py): a fifth of the start's import time."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sdformat_lsp.cli import entry; from sdformat_lsp.server import SdformatLanguageServer as S; S(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('sdformat_lsp.features', 'sdformat_lsp.convert'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = eval(done.stdout)  # a printed list of module names
+    assert loaded == [], loaded

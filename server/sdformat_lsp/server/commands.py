@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..convert import UrdfOptions, sdf_to_urdf
 from .faults import RequestFailed, guarded
+from .lazy import LazyModule
 
 if TYPE_CHECKING:
     from .app import SdformatLanguageServer
+
+convert = LazyModule("sdformat_lsp.convert")  # imported on the first conversion (see lazy.py)
 
 CONVERT_TO_URDF = "sdformat.server.convertToUrdf"
 
@@ -47,7 +49,7 @@ def register_commands(server: "SdformatLanguageServer") -> None:
         if analysis.xml.root is not None and analysis.xml.root.tag == "robot":
             return {"text": None, "warnings": [], "errors": ["this document is a URDF already"]}
         opts = args[1] if len(args) > 1 and args[1] is not None else {}
-        options = UrdfOptions(
+        options = convert.UrdfOptions(
             model=_get(opts, "model"),
             name_separator=_get(opts, "nameSeparator"),
             lossy=bool(_get(opts, "lossy", False)),
@@ -55,5 +57,5 @@ def register_commands(server: "SdformatLanguageServer") -> None:
             frames=bool(_get(opts, "frames", True)),
             resource_paths=tuple(server.options().resource_paths),
         )
-        result = sdf_to_urdf(analysis, options)
+        result = convert.sdf_to_urdf(analysis, options)
         return {"text": result.text, "warnings": result.warnings, "errors": result.errors}

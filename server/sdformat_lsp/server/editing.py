@@ -12,20 +12,23 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..features import colors as colors_mod
-from ..features import frame_view as frame_view_mod
-from ..features import highlight as highlight_mod
-from ..features import inlay_hints as inlay_mod
-from ..features import structure as structure_mod
 from ..semantics import Analysis
 from ..text import Span
 from .convert import Place, position, to_offset, to_range, to_span
 from .documents import path_to_uri
 from .faults import guarded
+from .lazy import LazyModule
 from .workspace_index import WorkspaceIndex
 
 if TYPE_CHECKING:
     from .app import SdformatLanguageServer
+
+# imported on the first request that needs them (see lazy.py)
+colors_mod = LazyModule("sdformat_lsp.features.colors")
+frame_view_mod = LazyModule("sdformat_lsp.features.frame_view")
+highlight_mod = LazyModule("sdformat_lsp.features.highlight")
+inlay_mod = LazyModule("sdformat_lsp.features.inlay_hints")
+structure_mod = LazyModule("sdformat_lsp.features.structure")
 
 FRAMES_REQUEST = "sdformat/frames"
 

@@ -30,15 +30,17 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.capabilities import get_capability
 
-from .. import features
 from ..semantics import Analysis
 from ..text import Span
 from .convert import Place, to_lsp_diagnostic, to_offset, to_range, to_span
 from .documents import path_to_uri
 from .faults import RequestFailed, guarded
+from .lazy import LazyModule
 
 if TYPE_CHECKING:
     from .app import SdformatLanguageServer
+
+features = LazyModule("sdformat_lsp.features")  # imported on the first request that needs it (see lazy.py)
 
 SYMBOL_KINDS: dict[str, types.SymbolKind] = {
     "world": types.SymbolKind.Namespace,

@@ -16,15 +16,18 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..features.workspace_symbols import WorkspaceSymbol, document_entities, workspace_symbols
 from ..model import build
 from ..text import LineIndex
 from ..xml import parse
 from .convert import to_range
 from .documents import path_to_uri, uri_to_path
+from .lazy import LazyModule
 
 if TYPE_CHECKING:
     from .app import SdformatLanguageServer
+    from ..features.workspace_symbols import WorkspaceSymbol
+
+symbols_mod = LazyModule("sdformat_lsp.features.workspace_symbols")  # on the first workspace/symbol request (see lazy.py)
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +103,7 @@ class WorkspaceIndex:
     def _entities(self, path: str, open_text: str | None) -> tuple[list[WorkspaceSymbol], LineIndex] | None:
         if open_text is not None:
             xml = parse(open_text)
-            return document_entities(build(xml)[0]), xml.lines
+            return symbols_mod.document_entities(build(xml)[0]), xml.lines
         try:
             st = os.stat(path)
         except OSError:
@@ -118,7 +121,7 @@ class WorkspaceIndex:
         except OSError:
             return None
         xml = parse(text)
-        entities = document_entities(build(xml)[0])
+        entities = symbols_mod.document_entities(build(xml)[0])
         self._cache[path] = (key, entities, xml.lines)
         return entities, xml.lines
 
@@ -136,7 +139,7 @@ class WorkspaceIndex:
             if found is not None:
                 files.append((p, found[0]))
                 lines[p] = found[1]
-        return [(p, s, lines[p]) for p, s in workspace_symbols(files, query, MAX_RESULTS)]
+        return [(p, s, lines[p]) for p, s in symbols_mod.workspace_symbols(files, query, MAX_RESULTS)]
 
     async def symbols(self, query: str) -> list[types.SymbolInformation]:
         open_texts: dict[str, str] = {}
