@@ -11,9 +11,12 @@ the 100,000-line world of the core benchmark, then measures:
   out, as a user pausing between edits; bursts are debounced on purpose);
 * hover, completion and definition on frame references.
 
-Prints p50/p95 per measurement. Targets on this 2-core machine: edit ->
-diagnostics p95 < 150 ms on the 5,000-line model; hover, completion and
-definition p95 < 50 ms on both documents.
+Prints p50/p95 (and the slowest) per measurement. Targets (issue 13): edit ->
+diagnostics p95 <= 120 ms on the world and <= 20 ms on the 5,000-line model;
+hover, completion and definition p95 <= 10 ms on both documents. Edits are
+checked incrementally where they can be (docs/architecture.md); the first
+request after them waits for the one full analysis the features need, which
+is the "max" of that column.
 """
 
 from __future__ import annotations
@@ -136,7 +139,7 @@ async def run(edits: int, requests: int, editor: str) -> None:
     await bench.start(editor)
     print(f"client capabilities: {editor}")
     tmp = Path(tempfile.mkdtemp())
-    print(f"{'document':20} {'measure':22} {'n':>4} {'p50 ms':>8} {'p95 ms':>8}")
+    print(f"{'document':20} {'measure':22} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     try:
         for name, text in docs.items():
             uri = (tmp / f"{name}.sdf").as_uri()
@@ -144,7 +147,7 @@ async def run(edits: int, requests: int, editor: str) -> None:
             rows = {"edit -> diagnostics": await bench.edits(uri, text, edits)}
             rows.update(await bench.requests(uri, text, requests))
             for measure, values in rows.items():
-                print(f"{name:20} {measure:22} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f}")
+                print(f"{name:20} {measure:22} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}")
     finally:
         await bench.stop()
 

@@ -90,6 +90,10 @@ def random_root_model(seed: int, models: int = 10) -> str:
     lines = ['<?xml version="1.0"?>', '<sdf version="1.9">', '<model name="robot">']
     lines.append('<link name="base"/>')
     lines.append('<frame name="f0" attached_to="base"/>')
+    for i in range(3):  # the root model's own links, joints and frames, with poses
+        lines.append(f'<link name="r{i}">{_pose(rng, rng.choice([None, "base", "f0"]))}<inertial><mass>{rng.choice(["1", "0"])}</mass></inertial></link>')
+        lines.append(f'<joint name="rj{i}" type="revolute">{_pose(rng, rng.choice([None, "base"]))}<parent>base</parent><child>r{i}</child><axis><xyz>0 0 1</xyz></axis></joint>')
+        lines.append(f'<frame name="rf{i}" attached_to="r{i}">{_pose(rng, rng.choice([None, "f0", f"r{i}"]))}</frame>')
     exported: list[str] = []
     for m in range(models):
         exported += _model(rng, f"sub{m}", lines, depth=1, pose_ref=rng.choice([None, "f0", "base"]))
@@ -214,6 +218,21 @@ def test_typical_edits_take_the_fast_path(tmp_path):
         assert got is not None
         expected = Counter(map(_key, analyze(new, path, options).diagnostics))
         assert Counter(map(_key, got[0].diagnostics)) == expected
+
+
+def test_a_pose_value_of_the_root_model_takes_the_fast_path(tmp_path):
+    path = str(tmp_path / "m.sdf")
+    options = Options()
+    text = random_root_model(2)
+    base = base_of(analyze(text, path, options), options)
+    assert base is not None
+    for value in ("1 2 3 0 0 0", "1 2", "x y z 0 0 0", "0 0 0 0 0 0"):
+        m = re.search(r'<link name="r1"><pose[^>]*>([^<]*)</pose>', text)
+        new = text[: m.start(1)] + value + text[m.end(1) :]
+        got = reanalyze(base, new, path, options)
+        assert got is not None
+        assert Counter(map(_key, got[0].diagnostics)) == Counter(map(_key, analyze(new, path, options).diagnostics))
+        text, base = new, got[1]
 
 
 def test_changed_region():

@@ -65,6 +65,7 @@ class Excerpt:
     outside: Counter
     poses: list[str]
     names: set[str]
+    texts: set[str]  # the references in the unit as written, and their first names (but the unit's own pose's)
 
 
 @dataclass
@@ -82,6 +83,7 @@ class Base:
     # with, whether they all resolve)
     others: list[tuple[int, int, frozenset, bool]]
     referenced: frozenset[str]  # first names of the references written in units (other than the unit's own)
+    scope_names: frozenset[str]  # the names of the scope's children (a reference's message says it is out of reach)
     last: Excerpt | None = None  # the last unit checked through an excerpt, as it is now
 
 
@@ -162,6 +164,7 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     return Base(
         text, analysis.path, options, list(analysis.diagnostics), enclosing.stag_end, enclosing.etag_start,
         units, [(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)], frozenset(referenced),
+        frozenset(c.get("name") or "" for c in enclosing.children) - {""},
     )
 
 
@@ -217,13 +220,18 @@ def _skeleton(unit: str) -> str:
     return _POSE_VALUE.sub(r"\1\2", unit)
 
 
-def _excerpt(base: Base, i: int, unit: str, options: Options) -> Excerpt | None:
-    """Analyse the excerpt holding ``unit`` as unit ``i`` (the other parts from ``base.text``: an edit inside
-    the unit leaves them as they were), or None when it is not one clean unit in its scope."""
+def _unit_context(base: Base, i: int) -> list[tuple[int, int]]:
+    """The scope's other children that the excerpt of unit ``i`` holds: all but those whose references all
+    resolve and all name other units (an edit in this unit cannot change what is said about them)."""
+    name = base.units[i][3]
+    return [(s, e) for s, e, refs, ok in base.others if not (ok and refs and name not in refs)]
+
+
+def _excerpt(base: Base, start: int, unit: str, tag: str, parts: list[tuple[int, int]], options: Options) -> Excerpt | None:
+    """Analyse the excerpt holding ``unit`` (at ``start`` in the document) and the scope's children ``parts``
+    (from ``base.text``: an edit inside the unit leaves them as they were), or None when the unit is not one
+    clean ``<tag>`` element in its scope."""
     text = base.text
-    start, name = base.units[i][0], base.units[i][3]
-    # left out: what only names other units, all of it resolved (an edit here cannot change what it says)
-    parts = [(s, e) for s, e, refs, ok in base.others if not (ok and refs and name not in refs)]
     before = [text[s:e] for s, e in parts if e <= start]
     after = [text[s:e] for s, e in parts if s >= start]
     head = text[: base.head_end] + "\n" + "\n".join(before) + "\n"
@@ -235,7 +243,7 @@ def _excerpt(base: Base, i: int, unit: str, options: Options) -> Excerpt | None:
     lo, hi = len(head), len(head) + len(unit)
     found = [c for c in xml.root.children[0].children if c.ts - 1 >= lo and c.end <= hi]
     el = found[0] if len(found) == 1 else None
-    if el is None or el.tag != UNIT_TAG or el.ts - 1 != lo or el.end != hi or not el.closed:
+    if el is None or el.tag != tag or el.ts - 1 != lo or el.end != hi or not el.closed:
         return None
     inside: list[Diagnostic] = []
     outside: Counter = Counter()
@@ -251,10 +259,15 @@ def _excerpt(base: Base, i: int, unit: str, options: Options) -> Excerpt | None:
             outside[(after_unit, _key(_moved(d, -hi) if after_unit else d))] += 1
     poses = [excerpt[p.ts - 1 : p.stag_end] for p in el.children if p.tag == "pose"]
     names: set[str] = set()
+    texts: set[str] = set()
     for r in a.graphs.resolutions if a.graphs is not None else ():
         if lo <= r.ref.span.start < hi:
-            names.add(r.ref.text.split("::", 1)[0])
-    return Excerpt(start, unit, inside, outside, poses, names)
+            first = r.ref.text.split("::", 1)[0]
+            names.add(first)
+            own_pose = r.ref.role == "relative_to" and r.ref.element.tag == "pose" and r.ref.element.parent is el
+            if not own_pose:  # the unit's own pose is read in the scope, and kept as it was
+                texts.update((r.ref.text, first))
+    return Excerpt(start, unit, inside, outside, poses, names, texts)
 
 
 refusals: Counter = Counter()  # why incremental steps were refused: the number of the check (for tests and logs)
@@ -278,8 +291,8 @@ def reanalyze(
         return QuickAnalysis(text, path, list(base.diagnostics), _lines=lines), base
     a, old_end, new_end = changed_region(old, text)
     i = bisect.bisect_right([u[0] for u in base.units], a) - 1
-    if i < 0:
-        return _refuse(3)
+    if i < 0 or old_end > base.units[i][2]:
+        return _pose_value(base, text, a, old_end, new_end, options, lines)
     u_start, u_stag, u_end, name = base.units[i]
     if a < u_stag or old_end > old.rfind("</", u_start, u_end):
         return _refuse(4)  # the edit is not between the unit's start tag and its end tag
@@ -291,12 +304,75 @@ def reanalyze(
     if name in base.referenced and _skeleton(old_unit) != _skeleton(new_unit):
         return _refuse(6)  # another unit names something in this one: only pose values may change
     last = base.last
-    before = last if last is not None and last.start == u_start and last.unit == old_unit else _excerpt(base, i, old_unit, options)
+    parts = _unit_context(base, i)
+    before = last if last is not None and last.start == u_start and last.unit == old_unit else _excerpt(base, u_start, old_unit, UNIT_TAG, parts, options)
     if before is None:
         return _refuse(7)
-    after = _excerpt(base, i, new_unit, options)
+    after = _excerpt(base, u_start, new_unit, UNIT_TAG, parts, options)
     if after is None or after.poses != before.poses or after.outside != before.outside:
         return _refuse(8)  # the unit's own pose (read in the enclosing scope) or what the scope reports changed
+    if (before.texts | after.texts) & (base.scope_names - {name}):
+        return _refuse(13)  # a reference in the unit names a sibling: what is said about it depends on the siblings
+    merged = _exchange(base, before, after, a, old_end, delta)
+    if merged is None:
+        return None
+    units = base.units[:i] + [(u_start, u_stag, u_end + delta, name)]
+    units += [(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
+    others = [o if o[1] <= u_start else (o[0] + delta, o[1] + delta, o[2], o[3]) for o in base.others]
+    new_base = Base(
+        text, path, options, merged, base.head_end, base.foot_start + delta, units, others,
+        base.referenced | {n for n in after.names if n != name}, base.scope_names, last=after,
+    )
+    return QuickAnalysis(text, path, list(merged), _lines=lines), new_base
+
+
+def _pose_value(
+    base: Base, text: str, a: int, old_end: int, new_end: int, options: Options, lines: LineIndex | None
+) -> tuple[QuickAnalysis, Base] | None:
+    """An edit of the value of a ``<pose>`` in one of the scope's other children (a link of the root model,
+    a world frame): a pose's value is read only where it is written (what is wrong with it is said at it),
+    so the child alone is the excerpt; everything else is handled as for a unit."""
+    old = base.text
+    k = bisect.bisect_right([o[0] for o in base.others], a) - 1
+    if k < 0 or old_end >= base.others[k][1]:
+        return _refuse(3)  # not inside one child of the scope
+    o_start, o_end = base.others[k][0], base.others[k][1]
+    delta = new_end - old_end
+    if any(c in old[a:old_end] or c in text[a:new_end] for c in "<>&"):
+        return _refuse(11)  # markup changed
+    lt = old.rfind("<", o_start, a)
+    gt = old.find("<", old_end, o_end)
+    if lt < 0 or gt < 0 or old.find(">", lt, a) < 0 or not re.match(r"<pose[\s>]", old[lt : lt + 6]) or not old.startswith("</pose>", gt):
+        return _refuse(12)  # not the value of a <pose>
+    if MARK in text[max(0, a - len(MARK)) : new_end + len(MARK)]:
+        return _refuse(5)
+    old_child, new_child = old[o_start:o_end], text[o_start : o_end + delta]
+    tag = re.match(r"<([^\s/>]+)", old_child)
+    if tag is None:
+        return _refuse(12)
+    last = base.last
+    before = last if last is not None and last.start == o_start and last.unit == old_child else _excerpt(base, o_start, old_child, tag.group(1), [], options)
+    if before is None:
+        return _refuse(7)
+    after = _excerpt(base, o_start, new_child, tag.group(1), [], options)
+    if after is None or after.outside != before.outside:
+        return _refuse(8)
+    merged = _exchange(base, before, after, a, old_end, delta)
+    if merged is None:
+        return None
+    units = [u if u[2] <= o_start else (u[0] + delta, u[1] + delta, u[2] + delta, u[3]) for u in base.units]
+    others = base.others[:k] + [(o_start, o_end + delta, base.others[k][2], base.others[k][3])]
+    others += [(o[0] + delta, o[1] + delta, o[2], o[3]) for o in base.others[k + 1 :]]
+    new_base = Base(
+        text, base.path, options, merged, base.head_end, base.foot_start + delta, units, others, base.referenced,
+        base.scope_names, last=after,
+    )
+    return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
+
+
+def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int, delta: int) -> list[Diagnostic] | None:
+    """The previous diagnostics with what the excerpt said in the edited element before the edit exchanged
+    for what it says after it, and everything past the edit moved by ``delta``; None if that is not sound."""
     # What the excerpt says in the unit before and after the edit; what it says in both (moved past the
     # edit) is left as the document has it, which may differ (a reference out of the unit is resolved in
     # the document, not in the excerpt). What changed must be the document's too, or nothing is known.
@@ -333,14 +409,7 @@ def reanalyze(
         if added[k] > 0:
             added[k] -= 1
             out.append(d)
-    units = base.units[:i] + [(u_start, u_stag, u_end + delta, name)]
-    units += [(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
-    others = [o if o[1] <= u_start else (o[0] + delta, o[1] + delta, o[2], o[3]) for o in base.others]
-    new_base = Base(
-        text, path, options, out, base.head_end, base.foot_start + delta, units, others,
-        base.referenced | {n for n in after.names if n != name}, last=after,
-    )
-    return QuickAnalysis(text, path, list(out), _lines=lines), new_base
+    return out
 
 
 __all__ = ["Base", "QuickAnalysis", "base_of", "changed_region", "reanalyze"]
