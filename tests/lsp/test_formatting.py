@@ -86,3 +86,9 @@ async def test_the_configuration_files_format_table_wins_over_the_editors_option
     assert "\n      <link" in await formatted("wide", types.FormattingOptions(tab_size=8, insert_spaces=True))  # 3 from the file
     assert "\n\t\t<link" in await formatted("wide", types.FormattingOptions(tab_size=8, insert_spaces=False))  # style unset: the editor's tabs
     assert "\n        <link" in await formatted("none", spaces4)  # no file: the editor's options
+    # range formatting reads the same file
+    doc = tmp_path / "tabs" / "w.sdf"
+    rng = types.Range(start=types.Position(line=2, character=0), end=types.Position(line=2, character=1))
+    edits = await s.client.text_document_range_formatting_async(
+        types.DocumentRangeFormattingParams(text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), range=rng, options=spaces4))
+    assert apply_edits(messy, edits or [], s.encoding).split("\n")[2] == "\t\t<link name=\"l\"/>"
