@@ -252,6 +252,9 @@ def test_install_and_go_first_diagnostics(window: Window):
     window.wait(lambda: "Server started." in window.server_log(), what="the bundled server to start")
     REPORT["server_started_after_workbench_s"] = round(time.monotonic() - window.started - REPORT["workbench_ready_s"], 2)  # type: ignore[attr-defined]
     assert "(bundled)" in window.server_log(), window.server_log()[:2000]
+    # its bytecode is cached in the extension's storage (writable), not beside its sources
+    assert list(window.ud.glob("User/globalStorage/*/pycache/**/*.pyc")), "no bytecode cache in the global storage"
+    assert not list((window.base / "extensions").glob("*/bundled/**/__pycache__"))
     t = window.open("broken_arm.sdf")
     REPORT["editor_shown_s"] = round(time.monotonic() - t, 3)  # Quick Open's Enter -> the editor tab
     window.page.wait_for_selector(".monaco-editor .squiggly-error", timeout=WAIT_MS)

@@ -84,6 +84,8 @@ let launched: string | undefined;
 let frames: FrameSource | undefined;
 /** bundled/run.py when this build of the extension carries the server (scripts/bundle_server.py). */
 let bundledLauncher: string | undefined;
+/** Where the carried server's bytecode is cached (the extension's global storage; see SpawnOptions.pycachePrefix). */
+let pycacheDir: string | undefined;
 
 /**
  * A window whose extension host runs elsewhere (Remote-SSH, WSL, Dev Containers, Codespaces) or
@@ -241,7 +243,7 @@ async function startClient(): Promise<void> {
   }
 
   const serverOptions: ServerOptions = async () => {
-    server = await spawnServer(sc, { cwd });
+    server = await spawnServer(sc, { cwd, pycachePrefix: sc.source === 'bundled' ? pycacheDir : undefined });
     const spawned = server;
     void spawned.exited.then(({ code, signal }) => {
       output.appendLine(`Server process exited (${code !== null ? `code ${code}` : `signal ${signal}`}).`);
@@ -422,6 +424,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel(CLIENT_NAME);
   const launcher = context.extensionPath ? path.join(context.extensionPath, 'bundled', 'run.py') : undefined;
   bundledLauncher = launcher && fs.existsSync(launcher) ? launcher : undefined;
+  const storage = context.globalStorageUri?.scheme === 'file' ? context.globalStorageUri.fsPath : undefined;
+  pycacheDir = bundledLauncher && storage ? path.join(storage, 'pycache') : undefined;
   context.subscriptions.push(output);
 
   let tree: vscode.TreeView<unknown> | undefined;

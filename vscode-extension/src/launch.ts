@@ -250,12 +250,21 @@ export interface SpawnOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
+  /**
+   * Where Python keeps the compiled bytecode of the server (PYTHONPYCACHEPREFIX): for the server
+   * the extension carries, a folder of the extension's storage, always writable. Beside the
+   * sources, in the extension's folder, it may not be (an extensions folder shared read-only), and
+   * then every start compiles the libraries again (lsprotocol's types alone take a second).
+   */
+  pycachePrefix?: string;
 }
 
 function spawnOptions(options: SpawnOptions): cp.SpawnOptions {
+  const base = options.env ?? process.env;
+  const prefix = options.pycachePrefix && !base.PYTHONPYCACHEPREFIX ? { PYTHONPYCACHEPREFIX: options.pycachePrefix } : {};
   return {
     cwd: options.cwd,
-    env: { ...(options.env ?? process.env), PYTHONUNBUFFERED: '1' },
+    env: { ...base, ...prefix, PYTHONUNBUFFERED: '1' },
     stdio: 'pipe',
     windowsHide: true,
   };

@@ -271,6 +271,22 @@ describe('start failure detection', () => {
     assert.match(formatStartFailure(other), /exit code 2/);
   });
 
+  it('spawnServer passes the bytecode cache folder, unless the user set one', { skip: !hasPython && `${PYTHON} not available` }, async () => {
+    const show = 'import os, sys; sys.stdout.write(os.environ.get("PYTHONPYCACHEPREFIX", "-")); sys.stdout.flush()';
+    const read = async (options: Parameters<typeof spawnServer>[1]) => {
+      const server = await spawnServer({ command: PYTHON, args: ['-c', show], source: 'bundled' }, options);
+      let out = '';
+      server.process.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      await server.exited;
+      return out;
+    };
+    const env = { ...process.env };
+    delete env.PYTHONPYCACHEPREFIX;
+    assert.equal(await read({ env, pycachePrefix: '/storage/pycache' }), '/storage/pycache');
+    assert.equal(await read({ env }), '-');
+    assert.equal(await read({ env: { ...env, PYTHONPYCACHEPREFIX: '/mine' }, pycachePrefix: '/storage/pycache' }), '/mine');
+  });
+
   it('spawnServer gives a process speaking over stdio and terminates it', { skip: !hasPython && `${PYTHON} not available` }, async () => {
     const echo = 'import sys\nfor line in sys.stdin:\n    sys.stdout.write(line.upper()); sys.stdout.flush()\n';
     const server = await spawnServer({ command: PYTHON, args: ['-c', echo], source: 'setting' });
