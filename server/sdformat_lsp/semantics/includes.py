@@ -654,20 +654,16 @@ class IncludeResolver:
         if scope.kind not in ("model", "world"):
             self._emit(error("MERGE_INCLUDE_UNSUPPORTED", "merge=\"true\" needs a <model> or <world> to merge into: remove it here", where))
             return
-        if self.version < (1, 9):
-            self._emit(
-                warning(
-                    "MERGE_INCLUDE_UNSUPPORTED",
-                    f"merge=\"true\" is SDFormat 1.9 or later; this file is {self.analysis.version}: set <sdf version=\"1.9\"> or later",
-                    where,
-                )
-            )
+        # Below 1.9 nothing is lost: libsdformat converts the file to its newest
+        # version and merges. The version information (schema_check) already
+        # names merge= among the newer features, once for the whole file.
         if scope.kind == "world":
             if self.version < (1, 10):
+                # Portability only (libsdformat main merges it): an information.
                 self._emit(
-                    warning(
+                    info(
                         "MERGE_INCLUDE_UNSUPPORTED",
-                        "merging a model into a <world> needs SDFormat 1.10 (libsdformat 13) or later; older libsdformat rejects it",
+                        "merging a model into a <world> is SDFormat 1.10 (libsdformat 13) or later; libsdformat 12 and older refuse it",
                         where,
                     )
                 )
