@@ -13,6 +13,10 @@
 * Features do not wait for the debounce: ``analysis(uri)`` returns the
   latest analysis when it matches the current revision, joins the run in
   flight for that revision, or starts one at once.
+* Diagnostics after an edit are checked incrementally where they can be
+  (``semantics/incremental.py``): published from a :class:`QuickAnalysis`,
+  while the full analysis the features need is built after
+  ``FULL_ANALYSIS_AFTER`` seconds of quiet, or at once when a request asks.
 * While the settings are being fetched from the client, analyses wait
   (``hold``): checking with settings about to be replaced would publish
   diagnostics that are wrong and then immediately different.
@@ -36,6 +40,8 @@ from .documents import Document, DocumentStore
 from .faults import log_fault
 
 log = logging.getLogger("sdformat_lsp.server")
+
+FULL_ANALYSIS_AFTER = 1.0  # seconds of quiet after an incremental check before the features' full analysis
 
 Analyze = Callable[[str, "str | None"], Analysis]
 
@@ -204,6 +210,13 @@ class Scheduler:
             if slot is not None and slot.settled_revision == revision and slot.settled is not None and not slot.settled.done():
                 slot.settled.set_result(analysis)
             self._on_settled(doc, analysis)
+            if isinstance(analysis, QuickAnalysis):
+                # Checked incrementally: the features need the full analysis. Build it once the user has
+                # paused (a new edit cancels this task with the timer), unless a request asks first.
+                await asyncio.sleep(FULL_ANALYSIS_AFTER)
+                doc = self.store.get(uri)
+                if doc is not None and doc.revision == revision:
+                    await asyncio.shield(self._ensure(doc))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
