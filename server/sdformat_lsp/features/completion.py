@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable
 
 from ..model import version_tuple
 from ..semantics.analysis import Analysis
@@ -29,6 +29,7 @@ from ..text import Span
 from ..xml import XmlElement
 from ..queries.results import CompletionItem, CompletionList
 from ..queries.frames import attached_summary, enclosing_scope, format_numbers, node_for_element, scope_of_element
+from ..queries.scope_frames import reaching, scope_frames
 
 _WINDOW = 8000  # how far back to look for the start of the tag the cursor is in
 _ATTR_BEFORE_QUOTE = re.compile(r"([A-Za-z_][\w.:-]*)\s*=\s*$")  # searched in a short stretch only
@@ -190,11 +191,11 @@ def _rules(analysis: Analysis, ctx: _Context) -> _Rules | None:
         node = node_for_element(analysis, owner) if owner.tag in ("link", "joint", "frame", "model", "include") else None
         if scope is None:
             return None
-        return _Rules(scope, _ALL, scope.kind == "world", excluded=_excluded(node, scope, _relative_step))
+        return _Rules(scope, _ALL, scope.kind == "world", excluded=_excluded(g, node, scope, _relative_step))
     if role == "attached_to":
         scope = enclosing_scope(analysis, el)
         return _Rules(scope, _ALL, scope is not None and scope.kind == "world",
-                      excluded=_excluded(node_for_element(analysis, el), scope, _attached_step))
+                      excluded=_excluded(g, node_for_element(analysis, el), scope, _attached_step))
     if role == "canonical_link":
         return _Rules(scope_of_element(analysis, el), frozenset({"link"}), False, model_frame=False)
     if role == "placement_frame":
@@ -219,17 +220,17 @@ def _rules(analysis: Analysis, ctx: _Context) -> _Rules | None:
                       excluded={id(joint)} if joint is not None else set())
     kinds = frozenset({"link"}) if old else _ALL - {"world"}
     if role == "parent":
-        return _Rules(scope, kinds | {"world"}, True, model_frame=not old, excluded=_excluded(joint, scope, _attached_step))
+        return _Rules(scope, kinds | {"world"}, True, model_frame=not old, excluded=_excluded(g, joint, scope, _attached_step))
     if role == "child":
-        return _Rules(scope, kinds, False, model_frame=not old, excluded=_excluded(joint, scope, _attached_step))
+        return _Rules(scope, kinds, False, model_frame=not old, excluded=_excluded(g, joint, scope, _attached_step))
     return None
 
 
-def _excluded(node: FrameNode | None, scope: Scope | None, step: Callable[[FrameNode], FrameNode | None]) -> set[int]:
+def _excluded(graphs, node: FrameNode | None, scope: Scope | None, step: Callable[[FrameNode], FrameNode | None]) -> set[int]:
     """``node`` itself and the candidates of ``scope`` whose ``step`` chain reaches it (they would close a cycle)."""
     if node is None or scope is None:
         return set()
-    return {id(node)} | _reaching((n for _name, n in scope.nested_frames()), node, step)
+    return {id(node)} | reaching(graphs, scope, node, step)
 
 
 def _attached_step(n: FrameNode) -> FrameNode | None:
@@ -240,33 +241,6 @@ def _relative_step(n: FrameNode) -> FrameNode | None:
     return n.relative_to
 
 
-def _reaching(nodes: Iterable[FrameNode], target: FrameNode, step: Callable[[FrameNode], FrameNode | None]) -> set[int]:
-    """Ids of ``nodes`` whose chain (``step`` after ``step``) passes through ``target``.
-
-    The ancestors of ``target`` in that graph, limited to the candidates: walking
-    their chains with a memo costs what the scope costs, not what the world costs.
-    """
-    memo: dict[int, bool] = {id(target): True}
-    out: set[int] = set()
-    for node in nodes:
-        path: list[FrameNode] = []
-        cur: FrameNode | None = node
-        found = False
-        while cur is not None:
-            known = memo.get(id(cur))
-            if known is not None:
-                found = known
-                break
-            memo[id(cur)] = False  # provisional: a cycle met again does not pass through target
-            path.append(cur)
-            cur = step(cur)
-        for p in path:
-            memo[id(p)] = found
-        if found and node is not target:
-            out.add(id(node))
-    return out
-
-
 def _items(analysis: Analysis, ctx: _Context, details: bool = True) -> list[CompletionItem]:
     rules = _rules(analysis, ctx)
     if rules is None or rules.scope is None:
@@ -275,7 +249,7 @@ def _items(analysis: Analysis, ctx: _Context, details: bool = True) -> list[Comp
     paths = version_tuple(analysis.version) >= (1, 8)
     out: list[CompletionItem] = []
     seen: set[str] = set()
-    for name, node in scope.nested_frames():
+    for name, node in scope_frames(analysis.graphs, scope):
         nested = "::" in name
         if (nested and not paths) or _INTERNAL.search(name):
             continue

@@ -69,6 +69,10 @@ FRAME_KINDS = frozenset({"link", "joint", "frame", "model", "world"})
 LARGE_COMPLETION = 500  # items: above this, the list is narrowed to what the typed text can match
 
 
+def _range_json(r: types.Range) -> dict:
+    return {"start": {"line": r.start.line, "character": r.start.character}, "end": {"line": r.end.line, "character": r.end.character}}
+
+
 def _subsequence(typed: str, label: str) -> bool:
     """Every character of ``typed`` occurs in ``label`` in order (case-insensitive)."""
     it = iter(label.lower())
@@ -179,7 +183,7 @@ def register_features(server: "SdformatLanguageServer") -> None:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
     @guarded(types.TEXT_DOCUMENT_COMPLETION)
-    async def completion(params: types.CompletionParams) -> types.CompletionList | None:
+    async def completion(params: types.CompletionParams) -> dict | None:
         snap = await snapshot(params.text_document.uri)
         if snap is None:
             return None
@@ -208,30 +212,43 @@ def register_features(server: "SdformatLanguageServer") -> None:
         defaults = get_capability(server.client_capabilities, "text_document.completion.completion_list.item_defaults", None) or ()
         shared_range = "editRange" in defaults
         shared_data = lazy and "data" in defaults
+        # The list is written as the JSON it becomes (field names as LSP spells them, unset fields left
+        # out), not as lsprotocol objects: for thousands of frames, building and converting those objects
+        # cost several times what the completion itself costs.
+        edit_json = _range_json(edit_range)
         items = []
         for item in found:
             new_text = item.insert_text if item.insert_text is not None else item.label
             wants_data = lazy and not item.detail and item.kind in FRAME_KINDS
-            items.append(
-                types.CompletionItem(
-                    label=item.label,
-                    kind=COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference),
-                    detail=item.detail or None,
-                    sort_text=item.sort_text or None,
-                    filter_text=item.filter_text,
-                    documentation=item.documentation,
-                    tags=[types.CompletionItemTag.Deprecated] if item.deprecated else None,
-                    # snippet syntax only for clients that declared snippetSupport (features.complete made plain text otherwise)
-                    insert_text_format=types.InsertTextFormat.Snippet if item.snippet and snippets else None,
-                    text_edit=None if shared_range else types.TextEdit(range=edit_range, new_text=new_text),
-                    text_edit_text=new_text if shared_range and new_text != item.label else None,
-                    data=data if wants_data and not shared_data else None,
-                )
-            )
-        item_defaults = None
+            out: dict = {"label": item.label, "kind": COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference).value}
+            if item.detail:
+                out["detail"] = item.detail
+            if item.sort_text:
+                out["sortText"] = item.sort_text
+            if item.filter_text is not None:
+                out["filterText"] = item.filter_text
+            if item.documentation is not None:
+                out["documentation"] = item.documentation
+            if item.deprecated:
+                out["tags"] = [types.CompletionItemTag.Deprecated.value]
+            if item.snippet and snippets:  # snippet syntax only for clients that declared snippetSupport
+                out["insertTextFormat"] = types.InsertTextFormat.Snippet.value
+            if not shared_range:
+                out["textEdit"] = {"range": edit_json, "newText": new_text}
+            elif new_text != item.label:
+                out["textEditText"] = new_text
+            if wants_data and not shared_data:
+                out["data"] = data
+            items.append(out)
+        result_json: dict = {"isIncomplete": incomplete, "items": items}
         if shared_range or shared_data:
-            item_defaults = types.CompletionItemDefaults(edit_range=edit_range if shared_range else None, data=data if shared_data else None)
-        return types.CompletionList(is_incomplete=incomplete, items=items, item_defaults=item_defaults)
+            defaults_json: dict = {}
+            if shared_range:
+                defaults_json["editRange"] = edit_json
+            if shared_data:
+                defaults_json["data"] = data
+            result_json["itemDefaults"] = defaults_json
+        return result_json
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     @guarded(types.COMPLETION_ITEM_RESOLVE)

@@ -1,0 +1,73 @@
+"""The frames of a scope as completion offers them, worked out once per analysis.
+
+A completion in a scope of thousands of frames (a world, a large nested
+model) used to walk every frame of the scope, and every chain of
+``attached_to``/``relative_to`` steps from them, on each request. Both are
+the same for every request on one analysis, so they are kept per frame
+graphs (a weak dictionary: they die with the analysis; a new analysis has new
+graphs and starts afresh). What a request still does is filter the list.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Callable
+
+from ..semantics.frames import FrameNode, Scope
+
+Step = Callable[[FrameNode], "FrameNode | None"]
+
+# graphs -> {(id(scope), step): (scope, predecessors by node id)} and {id(scope): (scope, frames)}
+_REVERSE: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+_FRAMES: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+
+
+def scope_frames(graphs: object, scope: Scope) -> list[tuple[str, FrameNode]]:
+    """``scope.nested_frames()`` as a list, kept per graphs and scope."""
+    per = _FRAMES.setdefault(graphs, {})
+    got = per.get(id(scope))
+    if got is None or got[0] is not scope:
+        got = per[id(scope)] = (scope, list(scope.nested_frames()))
+    return got[1]
+
+
+def _predecessors(graphs: object, scope: Scope, step: Step) -> dict[int, list[FrameNode]]:
+    """For every node on the ``step`` chain of a frame of ``scope``: the nodes whose step leads to it."""
+    per = _REVERSE.setdefault(graphs, {})
+    key = (id(scope), step)
+    got = per.get(key)
+    if got is not None and got[0] is scope:
+        return got[1]
+    preds: dict[int, list[FrameNode]] = {}
+    seen: set[int] = set()
+    for _name, node in scope_frames(graphs, scope):
+        cur: FrameNode | None = node
+        while cur is not None and id(cur) not in seen:  # each node's step is followed once: linear
+            seen.add(id(cur))
+            nxt = step(cur)
+            if nxt is not None:
+                preds.setdefault(id(nxt), []).append(cur)
+            cur = nxt
+    per[key] = (scope, preds)
+    return preds
+
+
+def reaching(graphs: object, scope: Scope, target: FrameNode, step: Step) -> set[int]:
+    """Ids of the frames of ``scope`` (``target`` left out) whose ``step`` chain passes through ``target``.
+
+    The nodes from which ``target`` is reached are those reached from it going
+    backwards; so a search from ``target`` over the predecessors, which costs
+    what the answer costs, instead of a walk of every chain of the scope.
+    """
+    preds = _predecessors(graphs, scope, step)
+    found: set[int] = set()
+    stack = [target]
+    while stack:
+        cur = stack.pop()
+        for p in preds.get(id(cur), ()):
+            if id(p) not in found:
+                found.add(id(p))
+                stack.append(p)
+    found.discard(id(target))
+    ids = {id(n) for _name, n in scope_frames(graphs, scope)}
+    return found & ids
