@@ -30,7 +30,7 @@ sys.path.insert(0, str(HERE))
 from generate import large_world  # noqa: E402
 
 from sdformat_lsp.features.graph_export import frame_graph, to_dot  # noqa: E402
-from sdformat_lsp.features.printed import printed  # noqa: E402
+from sdformat_lsp.printing import printed  # noqa: E402
 from sdformat_lsp.formatting import format_text  # noqa: E402
 from sdformat_lsp.model.builder import version_tuple  # noqa: E402
 from sdformat_lsp.semantics import Options, analyze  # noqa: E402
@@ -92,6 +92,8 @@ def main() -> int:
                     help="shapes: laid out as 3k_shapes.sdf (default); generated: generate.py's world (joints, frames, relative_to)")
     ap.add_argument("--models", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--commands", action="store_true",
+                    help="also time the whole commands (a process each, start-up included) on the same file, by CPU of the child processes")
     args = ap.parse_args()
     if args.shapes:
         data = Path(args.shapes).read_bytes()
@@ -148,7 +150,37 @@ def main() -> int:
         print(f"  {k:15} {med * 1000:9.1f} ms CPU   {med / base:5.2f}x check   ({statistics.median(wall[k]) * 1000:.1f} ms wall)")
     changed = sum(1 for a, b in zip(messy.split("\n"), format_text(messy).split("\n")) if a != b)
     print(f"  (format rewrote {changed} of {lines} lines)")
+    if args.commands:
+        commands(path, data, args.repeat)
     return 0
+
+
+def commands(path: str, data: bytes, repeat: int) -> None:
+    """The subcommands as a user runs them: one process each, CPU (user + sys) of the children."""
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bench-format-") as tmp:
+        doc = os.path.join(tmp, os.path.basename(path))
+        with open(doc, "wb") as f:
+            f.write(data)  # print and check read it; format reads standard input (the file stays as it is)
+        jobs = {"check": ["check", doc], "format -": ["format", "-"], "format --check": ["format", "--check", doc],
+                "print": ["print", doc], "print --resolve-poses": ["print", "--resolve-poses", doc]}
+        cpu: dict[str, list[float]] = {k: [] for k in jobs}
+        for _ in range(repeat):
+            for k, argv in jobs.items():
+                before = os.times()
+                with open(doc, "rb") as stdin:
+                    subprocess.run([sys.executable, "-m", "sdformat_lsp", *argv], stdin=stdin if argv[-1] == "-" else subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+                after = os.times()
+                cpu[k].append(after.children_user - before.children_user + after.children_system - before.children_system)
+    base = statistics.median(cpu["check"])
+    print(f"whole commands (a process each, start-up included), CPU of the child process, median of {repeat}:")
+    for k, ts in cpu.items():
+        med = statistics.median(ts)
+        print(f"  sdformat-lsp {k:22} {med * 1000:7.0f} ms CPU   {med / base:5.2f}x check")
 
 
 if __name__ == "__main__":

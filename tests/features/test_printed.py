@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sdformat_lsp.convert.to_sdf import urdf_to_sdf
-from sdformat_lsp.features.printed import PrintRefused, printed
+from sdformat_lsp.printing import PrintRefused, printed
 from sdformat_lsp.model.transform import quat_from_rpy, rotation_matrix
 from sdformat_lsp.queries.poses import element_pose_in_scope
 from sdformat_lsp.semantics import analyze

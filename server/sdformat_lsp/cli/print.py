@@ -1,7 +1,7 @@
 """`sdformat-lsp print`: the document as the analysis sees it (``gz sdf -p``).
 
 Includes expanded and placed, converted to the newest SDFormat (or ``--version``), with
-``--resolve-poses`` and ``--degrees``; computed by ``features.printed``, printed here.
+``--resolve-poses`` and ``--degrees``; computed by ``printing``, printed here.
 """
 
 from __future__ import annotations
@@ -15,9 +15,15 @@ from ..text import UTF32, LineIndex
 from .loading import first_error, load_file
 
 
+def urdf_to_sdf(sub):
+    """The URDF converter, imported only when a document includes a URDF."""
+    from ..convert.to_sdf import urdf_to_sdf as convert
+
+    return convert(sub)
+
+
 def print_command(args: argparse.Namespace) -> int:
-    from ..convert.to_sdf import urdf_to_sdf
-    from ..features.printed import PrintRefused, printed  # here: check never needs it
+    from ..printing import PrintRefused, printed  # here: check never needs it
 
     options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []))
     a = load_file(args.file, options)

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...formatting import FormatRefused, format_text
-from ...model.builder import version_tuple
-from ...model.transform import IDENTITY, Transform
-from ...semantics.collector import collector_paused
-from ...semantics.params import params_element
-from ...text import Span
+from ..formatting import FormatRefused, format_text
+from ..model.builder import version_tuple
+from ..model.transform import IDENTITY, Transform
+from ..semantics.collector import collector_paused
+from ..semantics.params import params_element
+from ..text import Span
 from .legacy import OLDEST, Legacy
 from .merge import KEPT, child_rules, open_merged
 from .params import SKIP_ATTRS, Ops, ParamsRefused, apply_ops, collect
@@ -101,7 +101,7 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
             if not flat.moved:
                 flat = None
             elif resolve_poses or degrees:  # unflatten first, then resolve in the models it made
-                from ...semantics import analyze
+                from ..semantics import analyze
 
                 first = _printed(analysis, version, False, False, urdf_to_sdf)
                 return _printed(analyze(first, analysis.path), version, resolve_poses, degrees, urdf_to_sdf)
@@ -327,8 +327,8 @@ class _Writer:
 
     def _urdf(self, sub, override, include) -> str:
         """An included URDF: converted as libsdformat converts it, printed with the same options, placed by the include."""
-        from ...semantics import analyze
-        from ...xml import parse
+        from ..semantics import analyze
+        from ..xml import parse
 
         conversion = self.urdf_to_sdf(sub)
         if conversion.text is None:

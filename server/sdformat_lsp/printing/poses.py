@@ -23,9 +23,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...model.builder import Builder
-from ...model.transform import IDENTITY, Transform, rpy_from_quat, transform_of
-from ...semantics.frames import WORLD_SENTINEL
+from ..model.builder import Builder
+from ..model.transform import IDENTITY, Transform, rpy_from_quat, transform_of
+from ..semantics.frames import WORLD_SENTINEL
 
 # Posed elements that libsdformat resolves through the pose graph, by the tag of their parent.
 SEMANTIC_INNER = {
