@@ -92,6 +92,14 @@ def many_attributes(n: int, d: Path):
     return model(f'<link name="x" {attrs}/>\n'), None
 
 
+def same_tag_unclosed(n: int, d: Path):
+    """Models nested ``n`` deep, start tags indented 1 to 40 columns, every end tag at column 0, and
+    one model typed unclosed inside: the scanner's second pass, matching end tags by indentation."""
+    opens = "".join(f'{" " * (i % 40 + 1)}<model name="m{i}">\n<link name="l"/>\n' for i in range(n))
+    typed = " " * 42 + '<model name="new">\n'
+    return model(opens + typed + "</model>\n" * n), None
+
+
 def duplicate_names(n: int, d: Path):
     return model("".join('<frame name="same" attached_to="L"/>\n' for _ in range(n))), None
 
@@ -143,6 +151,7 @@ CONSTRUCTS: dict[str, tuple[int, Callable]] = {
     "text in many pieces": (20_000, long_text_in_pieces),
     "bare '<' in text": (5_000, bare_less_than_in_text),
     "deep nesting": (500, deep_nesting),
+    "unclosed in same-tag nesting": (500, same_tag_unclosed),
     "long attached_to cycle": (1000, long_attached_to_cycle),
     "long relative_to chain": (1000, long_relative_to_chain),
     "long lines": (1000, long_lines),

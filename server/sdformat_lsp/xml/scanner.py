@@ -399,15 +399,20 @@ def _indent_closes(stack: list[XmlElement], name: str, lt: int, text: str) -> in
     inner = _line_indent(text, stack[-1].ts - 1)
     if inner < 0 or inner <= col:
         return None
+    looked = 0
     for depth in range(len(stack) - 2, -1, -1):
         el = stack[depth]
         if el.tag == name:
             c = _line_indent(text, el.ts - 1)
             if c == col:
                 return depth
-            if 0 <= c < col:
+            looked += 1
+            if 0 <= c < col or looked >= _INDENT_REACH:
                 return None
     return None
+
+
+_INDENT_REACH = 16  # open elements of the tag looked at per end tag: linear however deep the nesting
 
 
 def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str,
