@@ -147,3 +147,15 @@ def test_the_include_cache_is_bounded_by_the_size_of_its_texts(tmp_path):
         text = f'<sdf version="1.9"><world name="w"><include><uri>m{i}.sdf</uri></include></world></sdf>'
         analyze(text, str(tmp_path / "w.sdf"), Options(include_cache=cache))
     assert 1 <= len(cache) <= 3
+
+
+def test_libxml2_builds_a_tree_only_when_a_text_run_could_exceed_its_limit():
+    """Its tree (which would cost more than our whole analysis of a 100 MB world) is built only to
+    get libxml2's verdict on a text node over its limit; a run of that length covers a whole window."""
+    from sdformat_lsp.xml.parser import _may_hold_long_text
+
+    tags = b"<a>" + b"<b>xy</b>" * 100 + b"</a>"
+    assert not _may_hold_long_text(tags, limit=40)
+    for at in (0, 17, 500):
+        long_run = tags[:at] + b"t" * 40 + tags[at:]
+        assert _may_hold_long_text(long_run, limit=40), at

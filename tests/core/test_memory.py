@@ -55,3 +55,26 @@ def test_a_dropped_analysis_of_a_file_with_includes_is_freed_by_reference_counti
     finally:
         if was:
             gc.enable()
+
+
+def test_an_analysis_holds_at_most_16_bytes_per_character():
+    """Issue 11: a 100 MB world must be analysed within 2 GB. What an analysis keeps (tree, model,
+    graphs; the text itself not counted) was 22 bytes a character of a generated world, and is
+    13.5 to 14 on Pythons 3.10 to 3.13 (benchmarks/bench_peak.py measures the whole process)."""
+    import sys
+    import tracemalloc
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import generate
+
+    text = generate.large_world(300)
+    analyze(text)  # warm: schema tables and other module state
+    tracemalloc.start()
+    try:
+        a = analyze(text)
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert a.graphs is not None and not a.has_errors
+    assert kept / len(text) <= 16, f"{kept / len(text):.1f} bytes per character"

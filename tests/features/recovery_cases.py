@@ -39,12 +39,12 @@ def cases(text: str, root_too: bool = False) -> Iterator[Case]:
     """The cut-short insertions for every element's start tag (not the root's, and not before the XML
     declaration or text outside the root, where typing an element means something else)."""
     visible = _COMMENT.sub(lambda c: " " * len(c.group(0)), text)  # no element is typed inside a comment
-    for m in _START.finditer(visible):
+    for i, m in enumerate(_START.finditer(visible)):
         at = m.start()
         line_start = text.rfind("\n", 0, at) + 1
         name, attrs = m.group(1), m.group(2)
-        if not root_too and name in ("sdf", "robot"):
-            continue
+        if not root_too and i == 0:
+            continue  # the root (<sdf>, <robot>, a legacy <gazebo>): an element typed before it is a second root
         fresh = re.sub(r'(name\s*=\s*["\'])', r"\1typed_", attrs, count=1)  # a name no one uses
         indent = text[line_start:at] if not text[line_start:at].strip() else ""
         tail = "\n" + indent
