@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Compare every resolved frame of real documents with libsdformat 12 (the oracle).
 
-    python scripts/realworld_frames.py [--oracle BIN] [-j N] [-v] [--limit N] ROOT...
+    python scripts/realworld_frames.py [--oracle BIN] [-j N] [-v] [--limit N] [--shared-path] ROOT...
 
 Each ROOT is a directory (or one file); every ``.sdf`` and ``.world`` under
 it is loaded by both tools with the same model search path: the directories
 under that ROOT (a file's: under its directory) that hold model directories (directories with a
 ``model.config``), given to the oracle as ``SDF_PATH`` and
 ``GZ_SIM_RESOURCE_PATH`` and to sdformat-lsp as resource paths (its own
-environment set alike). For every document both load (each finds the root
+environment set alike); with ``--shared-path`` those of every ROOT, for
+every document (models of one repository included by another's worlds). For every document both load (each finds the root
 model or world), every pose the oracle resolves must agree within 1e-9 and
 every attached-to link must be the same (frames' ``attached_to``, models'
 canonical links, joints' parent and child links); see
@@ -149,11 +150,14 @@ def main() -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (each runs the oracle and sdformat-lsp)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many documents per ROOT")
     ap.add_argument("-v", "--verbose", action="store_true", help="every disagreement, not only the first per document")
+    ap.add_argument("--shared-path", action="store_true",
+                    help="one search path for every document: the model directories of all ROOTs (in the order given)")
     ap.add_argument("roots", nargs="+")
     args = ap.parse_args()
     jobs = []
+    shared = [d for root in map(Path, args.roots) for d in model_dirs(root)] if args.shared_path else None
     for root in map(Path, args.roots):
-        paths = model_dirs(root)
+        paths = shared if shared is not None else model_dirs(root)
         docs = documents(root)
         if args.limit:
             docs = docs[: args.limit]
