@@ -22,6 +22,8 @@ NOT_FOR_CHECK = (
     "sdformat_lsp.convert",
     "sdformat_lsp.semantics.includes",
     "difflib",
+    "subprocess",  # only to ask git what it ignores in a directory
+    "tomllib",  # only when a configuration file is found
 )
 
 PROBE = """

@@ -16,7 +16,6 @@ import errno
 import os
 import shutil
 import stat
-import subprocess
 from dataclasses import dataclass
 from typing import Callable
 
@@ -133,6 +132,8 @@ class Collector:
         """Absolute paths (files and directories) below ``top`` that git ignores; empty without git."""
         if not self.use_gitignore:
             return set()
+        import subprocess  # only for directories: a check of one file does not pay for importing it
+
         try:
             r = subprocess.run(
                 ["git", "-C", top, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],

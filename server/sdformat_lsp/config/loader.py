@@ -13,11 +13,6 @@ import stat
 import sys
 from dataclasses import dataclass, field
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 from ..codes import CODES
 
 SDFORMAT_TOML = "sdformat-lsp.toml"
@@ -86,6 +81,12 @@ def _table_of(path: str, text: str) -> tuple[dict | None, tuple[str, ...]]:
     is_pyproject = os.path.basename(path) == PYPROJECT
     if is_pyproject and "sdformat-lsp" not in text:
         return None, TABLE  # most pyproject.toml files: not ours, not worth parsing
+    # imported here: most checks find no configuration file to parse, and the start-up is what a check
+    # of one small file pays for
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
