@@ -25,7 +25,7 @@ from ..semantics import Analysis, Options, analyze
 from ..semantics.resources import find_model_roots
 from ..text import UTF16
 from . import settings as settings_mod
-from .convert import DiagnosticSupport, Place, document_diagnostics
+from .convert import DiagnosticSupport, Place, converter_factory, document_diagnostics
 from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded, log_fault
 from .commands import register_commands
@@ -94,7 +94,10 @@ class SdformatLanguageServer(LanguageServer):
     """State of one client session: documents, settings and what the client supports."""
 
     def __init__(self, client_log: ClientLogHandler | None = None) -> None:
-        super().__init__(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=SdformatProtocol)
+        super().__init__(
+            NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=SdformatProtocol,
+            converter_factory=converter_factory,
+        )
         self.client_log = client_log or ClientLogHandler()
         self.documents = DocumentStore()
         self.encoding: str = UTF16

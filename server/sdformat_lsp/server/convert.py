@@ -159,3 +159,22 @@ def document_diagnostics(diagnostics: list[Diagnostic], place: Place, support: D
     own = [d for d in diagnostics if place.same_file(d.path)]
     own.sort(key=lambda d: (d.span.start, d.span.end, int(d.severity), d.code))
     return [to_lsp_diagnostic(d, place, support) for d in own]
+
+
+class RawJson:
+    """A result already written as the JSON it becomes (the completion list of thousands of frames):
+    sent as it is, where pygls' converter would walk every item of it again."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def converter_factory():
+    """pygls' converter, taught to send a :class:`RawJson` as it is."""
+    from pygls.protocol import default_converter
+
+    converter = default_converter()
+    converter.register_unstructure_hook(RawJson, lambda raw: raw.value)
+    return converter

@@ -32,7 +32,7 @@ from pygls.capabilities import get_capability
 
 from ..semantics import Analysis
 from ..text import Span
-from .convert import Place, to_lsp_diagnostic, to_offset, to_range, to_span
+from .convert import Place, RawJson, to_lsp_diagnostic, to_offset, to_range, to_span
 from .documents import path_to_uri
 from .faults import RequestFailed, guarded
 from .lazy import LazyModule
@@ -183,7 +183,7 @@ def register_features(server: "SdformatLanguageServer") -> None:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
     @guarded(types.TEXT_DOCUMENT_COMPLETION)
-    async def completion(params: types.CompletionParams) -> dict | None:
+    async def completion(params: types.CompletionParams) -> RawJson | None:
         snap = await snapshot(params.text_document.uri)
         if snap is None:
             return None
@@ -248,7 +248,7 @@ def register_features(server: "SdformatLanguageServer") -> None:
             if shared_data:
                 defaults_json["data"] = data
             result_json["itemDefaults"] = defaults_json
-        return result_json
+        return RawJson(result_json)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     @guarded(types.COMPLETION_ITEM_RESOLVE)
