@@ -414,3 +414,32 @@ def test_printed_documents_have_libsdformats_poses(oracle, shared, tmp_path):
         assert [k for k in before if k not in after or not close(before[k], after[k])] == [], path
         compared += 1
     assert compared >= 50
+
+
+MERGED_VISUAL_A = """<sdf version="1.9"><model name="a">
+  <link name="L1">
+    <visual name="v"><pose relative_to="__model__">1 0 0 0 0 0</pose><geometry><box><size>1 1 1</size></box></geometry></visual>
+  </link>
+</model></sdf>
+"""
+MERGED_VISUAL_TOP = """<sdf version="1.9"><model name="top">
+  <link name="base"/>
+  <include merge="true"><uri>a.sdf</uri><pose>0 0 5 0 0 1.5707963267948966</pose></include>
+</model></sdf>
+"""
+
+
+def test_a_merged_links_visual_relative_to_model_means_the_model_it_joined(tmp_path):
+    # libsdformat's merge rewrites __model__ only in the merged links', joints' and frames' own
+    # poses (parser.cc); a visual's relative_to="__model__" then names the including model's frame.
+    (tmp_path / "a.sdf").write_text(MERGED_VISUAL_A)
+    top = tmp_path / "top.sdf"
+    top.write_text(MERGED_VISUAL_TOP)
+    a = analyze(MERGED_VISUAL_TOP, str(top))
+    assert not a.has_errors, a.diagnostics
+    (visual,) = [v for v in inner_poses(a) if v[1] == "visual"]
+    p, rot = inner_poses(a)[visual]
+    assert max(abs(x - y) for x, y in zip(p, (1, 0, 0))) < 1e-9
+    assert max(abs(rot[i][j] - (1.0 if i == j else 0.0)) for i in range(3) for j in range(3)) < 1e-9
+    out = printed(a, resolve_poses=True)
+    assert re.search(r'<visual name="v"><pose relative_to="__model__">1 0 0 0 0 0</pose>', out), out

@@ -243,6 +243,8 @@ def _element_pose(w: Writer, analysis: Analysis, pose_el: XmlElement) -> None:
     written = transform_of(spec)
     scope = (carrier.inner if carrier is not None and carrier.kind in ("model", "world") and carrier.inner is not None
              else carrier.scope if carrier is not None else enclosing_scope(analysis, pose_el))
+    if scope is not None:
+        scope = g.inner_pose_scope(scope)  # in a merged link, __model__ is the model it joined
     base = carrier
     expressed: str
     if spec.relative_to is not None and spec.relative_to.text and scope is not None:

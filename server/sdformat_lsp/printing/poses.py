@@ -109,7 +109,7 @@ def resolved(analysis) -> dict[int, Pose]:
             inv = inverses[id(base)] = x_root_base.inverse()
         x = inv * x_root_node
         if node.kind in ("link", "joint"):
-            _inner(graphs, node, scope, inv, x, builder, out)
+            _inner(graphs, node, graphs.inner_pose_scope(scope), inv, x, builder, out)
         if node.kind == "model" and getattr(entity, "from_include", None) is not None:
             continue  # an include's model: its pose is always written (see the writer), relative to its parent
         spec = getattr(entity, "pose", None)

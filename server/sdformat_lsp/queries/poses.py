@@ -87,6 +87,8 @@ def element_pose_in_scope(analysis: Analysis, pose_el: XmlElement) -> tuple[Tran
         scope = carrier.scope
     else:
         scope = enclosing_scope(analysis, pose_el)
+    if scope is not None:
+        scope = g.inner_pose_scope(scope)  # in a merged link, __model__ is the model it joined
     if scope is None or scope.node is None:
         return None
     base = carrier

@@ -271,6 +271,7 @@ class FrameGraphs:
         self._attached: nx.DiGraph | None = None
         self._relative_graph: nx.DiGraph | None = None
         self.inner_poses: list[tuple[Ref, Scope]] = []  # relative_to of visuals, collisions, sensors... inside links
+        self._inner_views: dict[int, Scope] = {}  # id(merged view) -> the scope its links' inner poses resolve in
         self.included: list[tuple[Include, Scope]] = []  # (include, its scope; for merge="true" the view of the merged entities)
         # includes that could not be loaded (missing, Fuel offline), by id of the scope they are written in:
         # what they would bring is unknown, so references that may lead into them are not judged
@@ -483,7 +484,15 @@ class FrameGraphs:
         return top
 
     def _inner_poses(self, link: Link, scope: Scope) -> None:
-        """Poses of a link's visuals, collisions, sensors, lights...: their relative_to names a frame of the model."""
+        """Poses of a link's visuals, collisions, sensors, lights...: their relative_to names a frame of the model.
+
+        In a merged link, ``__model__`` there is the model the link joined, not
+        the proxy frame: libsdformat's merge (parser.cc) rewrites ``__model__``
+        only in the merged links', joints' and frames' own poses, parents,
+        children and axes, and a visual's pose is then resolved in the graph of
+        the model it joined.
+        """
+        scope = self.inner_pose_scope(scope)
         stack = [c for c in link.element.children if c.tag != "pose"]
         while stack:
             el = stack.pop()
@@ -495,6 +504,21 @@ class FrameGraphs:
                     self.inner_poses.append((Ref(a.value, a.value_span, "relative_to", el), scope))
                 continue
             stack.extend(el.children)
+
+    def inner_pose_scope(self, view: Scope) -> Scope:
+        """Where the poses inside a link or joint of ``view`` resolve: ``view`` itself, or for a
+        merged view its names with ``__model__`` meaning the scope it joined (see ``_inner_poses``);
+        the path stays the included file's, so that problems are located there."""
+        if view._into is None:
+            return view
+        inner = self._inner_views.get(id(view))
+        if inner is None:
+            real = view.real
+            inner = Scope(view.kind, view.name, view.entity, view.parent, node=real.node, frames=real.frames,
+                          children=view.children, version=view.version, path=view.path)
+            inner._into = _weak(real)
+            self._inner_views[id(view)] = inner
+        return inner
 
     # -- references ----------------------------------------------------
 
