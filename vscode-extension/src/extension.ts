@@ -33,6 +33,16 @@ const CLIENT_ID = 'sdformat';
 const CLIENT_NAME = 'SDFormat Language Server';
 const OPEN_SETTINGS = 'Open Settings';
 const SHOW_OUTPUT = 'Show Output';
+/**
+ * How long a started server may take to answer `initialize`. The carried server
+ * answers in about a second; a command that is no language server (a shell, a
+ * REPL) would otherwise leave the extension starting forever, and every restart
+ * queued behind it. SDFORMAT_LSP_START_TIMEOUT_MS overrides it (tests, very slow machines).
+ */
+function startTimeoutMs(): number {
+  const fromEnv = Number(process.env.SDFORMAT_LSP_START_TIMEOUT_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 30000;
+}
 
 /**
  * A LanguageClient that stays quiet while starting: vscode-languageclient
@@ -252,15 +262,19 @@ async function startClient(): Promise<void> {
   };
 
   let defaultHandler: ErrorHandler | undefined;
+  let mine: SdformatLanguageClient | undefined;
+  const ownClient = () => mine ?? client;
   const errorHandler: ErrorHandler = {
+    // Each client's handler asks its own client (not the current one): a client
+    // given up while starting must stay quiet when its process ends later.
     error: (error, message, count) => {
-      if (client?.quiet) {
+      if (ownClient()?.quiet) {
         return { action: ErrorAction.Shutdown, handled: true };
       }
       return defaultHandler!.error(error, message, count);
     },
     closed: () => {
-      if (client?.quiet) {
+      if (ownClient()?.quiet) {
         // Answer after a macrotask: vscode-languageclient's start() must reject
         // (it reports failed initialization as a rejection) before the client
         // processes the close; answering at once makes start() resolve instead.
@@ -298,9 +312,27 @@ async function startClient(): Promise<void> {
 
   const newClient = new SdformatLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
   defaultHandler = newClient.createDefaultErrorHandler(4);
+  mine = newClient;
   client = newClient;
   try {
-    await newClient.start();
+    const timeout = startTimeoutMs();
+    let timer: NodeJS.Timeout | undefined;
+    const answered = newClient.start();
+    answered.catch(() => undefined); // after a timeout its rejection is ours to ignore
+    await Promise.race([
+      answered,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(
+            new ServerStartError(
+              'initialize-failed',
+              `${formatCommand(sc)} did not answer the language server's "initialize" within ${Math.round(timeout / 1000)} s: it is not the SDFormat language server, or it hangs`,
+              sc,
+            ),
+          );
+        }, timeout);
+      }),
+    ]).finally(() => clearTimeout(timer));
     if (newClient.state !== State.Running) {
       throw new Error('the server stopped during initialization');
     }
@@ -314,6 +346,9 @@ async function startClient(): Promise<void> {
     }
     if (newClient.state === State.Running) {
       await newClient.dispose().catch(() => undefined);
+    } else if (newClient.state === State.Starting) {
+      newClient.quiet = true; // the end of a process that never answered is no news
+      void newClient.dispose(2000).catch(() => undefined);
     }
     void server?.terminate(0);
     await showStartFailure(explained);

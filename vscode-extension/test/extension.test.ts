@@ -208,6 +208,35 @@ describe('extension (bundle, mock vscode)', () => {
     assert.match(mock.output.join(''), /boom: startup failed/);
   });
 
+  it('a command that never answers initialize gives one error after the start timeout, and is stopped', { skip: noPython, timeout: TIMEOUT }, async () => {
+    const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-silent-')), 'pid');
+    const silent = `import os, sys, time; open(${JSON.stringify(pidFile)}, 'w').write(str(os.getpid())); sys.stdin.read(); time.sleep(120)`;
+    const mock = createVscodeMock({ 'sdformat.server.command': [PYTHON, '-c', silent] });
+    mock.onMessage(() => undefined);
+    process.env.SDFORMAT_LSP_START_TIMEOUT_MS = '1500';
+    try {
+      const started = Date.now();
+      const ext = await activateAndStart(mock, mock.context);
+      await ext.started();
+      assert.ok(Date.now() - started < 20000, 'the start gave up in time');
+      await sleep(1000);
+      assert.equal(mock.messages.length, 1, JSON.stringify(mock.messages));
+      assert.equal(mock.messages[0].kind, 'error');
+      assert.match(mock.messages[0].message, /did not answer .*initialize.* within 2 s/);
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      await waitFor(() => {
+        try {
+          process.kill(pid, 0);
+          return undefined; // still running
+        } catch {
+          return true;
+        }
+      });
+    } finally {
+      delete process.env.SDFORMAT_LSP_START_TIMEOUT_MS;
+    }
+  });
+
   it('settings reach the server; restart and config changes work', { skip: noPython, timeout: TIMEOUT }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdformat-ext-'));
     const log = path.join(dir, 'log.jsonl');
