@@ -1,0 +1,164 @@
+"""Questions asked of built frame graphs: attached links, cycles, poses and chains.
+
+One part of :class:`~.frames.FrameGraphs` (a mixin). Answers are computed on
+first use and memoised on the nodes themselves (the attached link weakly, so
+that no reference cycle keeps a document's graphs alive), never for every frame
+up front.
+"""
+
+from __future__ import annotations
+
+from ..model import Model
+from .frame_nodes import FrameNode, Scope, _cycle_from, _memo_link, _weak
+from .pose import IDENTITY, Transform
+
+
+class FrameQueries:
+    """Walks the ``attached_to`` and ``relative_to`` edges; each walk is iterative and linear."""
+
+    def real_scope(self, scope: Scope | None) -> Scope | None:
+        """The model or world a merged view belongs to (``scope`` itself when it is not a view)."""
+        return scope.real if scope is not None else None
+
+    def attached_link(self, node: FrameNode) -> FrameNode | None:
+        """The sink of ``node``'s attached_to chain, if it is a legal one."""
+        if node._link_state:
+            return _memo_link(node)
+        path: list[FrameNode] = []
+        seen: set[int] = set()
+        cur: FrameNode | None = node
+        result: FrameNode | None = None
+        while cur is not None:
+            if cur._link_state:
+                result = _memo_link(cur)
+                break
+            if id(cur) in seen:
+                result = None
+                break
+            seen.add(id(cur))
+            path.append(cur)
+            if cur.attached_to is None:
+                result = cur if cur.is_sink else None
+                break
+            cur = cur.attached_to
+        for p in path:
+            if result is p:  # a sink: remember "itself" without a reference to itself (no cycle to collect)
+                p._link, p._link_state = None, 3
+            else:
+                p._link, p._link_state = _weak(result), 1 if result is not None else 2
+        return result
+
+    def attached_cycle(self, node: FrameNode) -> list[FrameNode] | None:
+        return _cycle_from(node, lambda n: n.attached_to)
+
+    def relative_cycle(self, node: FrameNode) -> list[FrameNode] | None:
+        return _cycle_from(node, lambda n: n.relative_to)
+
+    def pose(self, node: FrameNode) -> Transform | None:
+        """``X_root_node``: relative to the root model frame or the world; None if unresolvable."""
+        if node._pose_state:
+            return node._pose
+        path: list[FrameNode] = []
+        seen: set[int] = set()
+        cur: FrameNode | None = node
+        base: Transform | None = None
+        while True:
+            if cur._pose_state:
+                base = cur._pose
+                break
+            if id(cur) in seen:
+                base = None
+                break
+            seen.add(id(cur))
+            path.append(cur)
+            if cur.relative_to is None:
+                if cur.scope is None:  # the root: the source of the graph
+                    base = IDENTITY
+                    path.pop()
+                    cur._pose, cur._pose_state = IDENTITY, 1
+                else:
+                    base = None
+                break
+            cur = cur.relative_to
+        for p in reversed(path):
+            if base is not None:
+                base = base * self.edge_transform(p)
+            p._pose = base
+            p._pose_state = 1 if base is not None else 2
+        return node._pose
+
+    def pose_resolves(self, node: FrameNode, memo: dict[int, bool]) -> bool:
+        """Whether :meth:`pose` of ``node`` is not None, without computing (and keeping) the
+        poses: the relative_to chain reaches the root. A check of every frame needs only this,
+        and a pose kept for each of a 100 MB world's frames costs hundreds of MB."""
+        path: list[FrameNode] = []
+        seen: set[int] = set()
+        cur: FrameNode | None = node
+        while True:
+            if cur._pose_state:
+                ok = cur._pose_state == 1
+                break
+            known = memo.get(id(cur))
+            if known is not None:
+                ok = known
+                break
+            if id(cur) in seen:
+                ok = False
+                break
+            seen.add(id(cur))
+            path.append(cur)
+            if cur.relative_to is None:
+                ok = cur.scope is None  # the root: the source of the graph
+                break
+            cur = cur.relative_to
+        for p in path:
+            memo[id(p)] = ok
+        return ok
+
+    def edge_transform(self, node: FrameNode) -> Transform:
+        """``X_{relative_to, node}``, with a nested model's placement frame applied."""
+        if node.kind == "frame" and id(node) in self.merged_placement:
+            pf, view = self.merged_placement[id(node)]
+            res = self.resolve(pf, view, record=False)
+            if res.target is not None and res.target is not node:
+                inside = self.relative_pose(res.target, node)
+                if inside is not None:
+                    return node.transform * inside.inverse()
+        if node.kind == "model" and node.scope is not None:
+            model: Model = node.entity
+            pf = model.placement_frame
+            inc = model.from_include
+            if inc is not None and inc.placement_frame is not None and inc.placement_frame.text:
+                pf = inc.placement_frame
+            if pf is not None and pf.text and node.inner is not None:
+                res = self.resolve(pf, node.inner, record=False)
+                if res.target is not None:
+                    inside = self.relative_pose(res.target, node)
+                    if inside is not None:
+                        return node.transform * inside.inverse()
+        return node.transform
+
+    def relative_pose(self, node: FrameNode, base: FrameNode) -> Transform | None:
+        """``X_base_node`` by walking up from ``node`` until ``base`` (no memo, bounded)."""
+        acc = IDENTITY
+        cur = node
+        seen: set[int] = set()
+        while cur is not base:
+            if cur.relative_to is None or id(cur) in seen:
+                a, b = self.pose(node), self.pose(base)
+                return None if a is None or b is None else b.inverse() * a
+            seen.add(id(cur))
+            acc = self.edge_transform(cur) * acc
+            cur = cur.relative_to
+        return acc
+
+    def chain(self, node: FrameNode, limit: int = 64) -> list[FrameNode]:
+        """The relative_to chain from ``node`` to its source, for display."""
+        out = [node]
+        seen = {id(node)}
+        cur = node.relative_to
+        while cur is not None and id(cur) not in seen and len(out) < limit:
+            out.append(cur)
+            seen.add(id(cur))
+            cur = cur.relative_to
+        return out
