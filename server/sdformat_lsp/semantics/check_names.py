@@ -1,0 +1,83 @@
+"""Phase 2 of the validation: names (unique among siblings, not reserved).
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Related, error
+from ..xml import XmlElement
+from .check_base import CheckerBase, _FRAME_TAGS, _NO_NAME_CHECK, _RESERVED
+from .frames import WORLD, FrameNode
+
+
+class NameChecks(CheckerBase):
+    """Duplicate and reserved names; skipped where the names are checked elsewhere (``check(names=False)``)."""
+
+    def names(self) -> None:
+        root = self.xml.root
+        if root is None:
+            return
+        stack = [root]
+        while stack:  # plugin contents and namespaced elements are free-form: not ours to judge
+            el = stack.pop()
+            if len(el.children) >= 2:
+                self._unique_children(el)
+            # leaves have no children to compare; ':' in a tag is a namespace prefix
+            stack.extend(c for c in el.children if c.children and c.tag not in _NO_NAME_CHECK and ":" not in c.tag)
+        for node in self.nodes:
+            if node.kind == "world" or node.entity is None:
+                continue
+            self._reserved(node)
+
+    def _unique_children(self, el: XmlElement) -> None:
+        seen: dict[str, XmlElement] = {}
+        for c in el.children:
+            if c.tag in _NO_NAME_CHECK or ":" in c.tag:
+                continue
+            a = c.attributes.get("name")
+            if a is None or not a.value:
+                continue
+            other = seen.get(a.value)
+            if other is None:
+                seen[a.value] = c
+                continue
+            scope_what = f"<{el.tag} name='{el.get('name')}'>" if el.get("name") else f"<{el.tag}>"
+            code = "DUPLICATE_NAME"
+            if other.tag == c.tag:
+                msg = f"{scope_what} already has a <{c.tag}> named '{a.value}': sibling names must be unique; rename one of them"
+            else:
+                if not (self.version >= (1, 7) and {c.tag, other.tag} <= _FRAME_TAGS):
+                    code = "PARSING_ERROR"  # what `gz sdf --check` reports for siblings of different types
+                msg = (
+                    f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: "
+                    "siblings must have distinct names, whatever their type; rename one of them"
+                )
+            oa = other.attr("name")
+            self.out.append(
+                error(
+                    code,
+                    msg,
+                    a.value_span,
+                    related=(Related(oa.value_span if oa else other.tag_span, f"the other '{a.value}'"),),
+                    data={"duplicate": a.value},
+                )
+            )
+
+    def _reserved(self, node: FrameNode) -> None:
+        name = node.name
+        span = node.name_span
+        if span is None:
+            return  # the missing attribute was reported by the model builder
+        kind = node.kind
+        if not name:
+            self.out.append(error("RESERVED_NAME", f"the {kind} has an empty name: give it a name", span))
+        elif name == WORLD and (node.scope is not None):
+            self.out.append(error("RESERVED_NAME", f"'world' is reserved for the world frame and cannot name a {kind}: rename it", span))
+        elif _RESERVED.match(name):
+            self.out.append(error("RESERVED_NAME", f"names of the form __name__ are reserved for implicit frames: rename this {kind}", span))
+        elif "::" in name and self.version >= (1, 8):
+            self.out.append(
+                error("RESERVED_NAME", f"'::' separates scopes and cannot appear in a {kind} name: rename '{name}'", span)
+            )
+        else:
+            return
+        self._mark(node)
