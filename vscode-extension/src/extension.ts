@@ -346,10 +346,10 @@ async function startClient(): Promise<void> {
     }
     if (newClient.state === State.Running) {
       await newClient.dispose().catch(() => undefined);
-    } else if (newClient.state === State.Starting) {
-      newClient.quiet = true; // the end of a process that never answered is no news
-      void newClient.dispose(2000).catch(() => undefined);
     }
+    // A client still starting (a command that never answered) is not disposed:
+    // that would write shutdown to a pipe about to close. Ending the process
+    // ends it, and, quiet while starting, it does not restart or report.
     void server?.terminate(0);
     await showStartFailure(explained);
   }
