@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import math
 
-from ..model.builder import Builder, version_tuple
 from ..semantics.analysis import Analysis
 from ..semantics.frames import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
 from ..semantics.pose import Transform, transform_of
 from ..text import Span
 from ..xml import XmlElement
-from ..queries.poses import relative_pose
+from ..queries.poses import element_pose, relative_pose
 from ..queries.results import HoverResult, Writer
 from ..queries.frames import (
     CursorTarget,
     attached_summary,
-    enclosing_scope,
     format_numbers,
     name_from,
     node_for_element,
@@ -231,25 +229,13 @@ def _element_pose(w: Writer, analysis: Analysis, pose_el: XmlElement) -> None:
     """A pose that is not a frame's own (a visual's, a sensor's): written and resolved."""
     g = analysis.graphs
     assert g is not None
+    found = element_pose(analysis, pose_el)
+    assert found is not None
+    spec, carrier, scope, base = found.spec, found.carrier, found.scope, found.base
     owner = pose_el.parent
-    carrier: FrameNode | None = None
-    for anc in pose_el.ancestors():
-        carrier = node_for_element(analysis, anc)
-        if carrier is not None:
-            break
-    builder = Builder(analysis.xml)
-    builder.version = version_tuple(analysis.version)
-    spec = builder.pose(owner if owner is not None else pose_el, pose_el)
     written = transform_of(spec)
-    scope = (carrier.inner if carrier is not None and carrier.kind in ("model", "world") and carrier.inner is not None
-             else carrier.scope if carrier is not None else enclosing_scope(analysis, pose_el))
-    if scope is not None:
-        scope = g.inner_pose_scope(scope)  # in a merged link, __model__ is the model it joined
-    base = carrier
     expressed: str
     if spec.relative_to is not None and spec.relative_to.text and scope is not None:
-        res = g.resolve(spec.relative_to, scope, allow_world=scope.kind == "world", record=False)
-        base = res.target if res.target is not WORLD_SENTINEL else (scope.node if scope.kind == "world" else None)
         expressed = w.code(spec.relative_to.text) + ("" if base is not None else " (does not resolve)")
     elif carrier is not None:
         expressed = f"{carrier.kind} {w.code(carrier.name)}" if carrier.kind != "world" else w.code("world")

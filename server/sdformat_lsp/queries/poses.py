@@ -7,7 +7,10 @@ graphs resolved (:meth:`FrameGraphs.pose`), so that the three never disagree.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..model.builder import Builder, version_tuple
+from ..model.elements import PoseSpec
 from ..model.transform import Transform, transform_of
 from ..semantics.analysis import Analysis
 from ..semantics.frames import WORLD_SENTINEL, FrameNode, Scope
@@ -67,20 +70,27 @@ def carrier_of(analysis: Analysis, el: XmlElement) -> FrameNode | None:
     return None
 
 
-def element_pose_in_scope(analysis: Analysis, pose_el: XmlElement) -> tuple[Transform, Scope] | None:
-    """A ``<pose>`` of an element that is not a frame (visual, collision, sensor, light):
-    where it lands relative to the frame of the enclosing model (or world), or None
-    when that does not resolve."""
+@dataclass(frozen=True)
+class ElementPose:
+    """A ``<pose>`` of an element that is not a frame (visual, collision, sensor, light), as the
+    frame graphs place it: one answer for the hover and :func:`element_pose_in_scope`."""
+
+    spec: PoseSpec
+    carrier: FrameNode | None  # the nearest frame declared by the element or an ancestor
+    scope: Scope | None  # where its relative_to resolves (in a merged link: the model it joined)
+    base: FrameNode | None  # the frame the values are written in; None when relative_to does not resolve
+
+
+def element_pose(analysis: Analysis, pose_el: XmlElement) -> ElementPose | None:
+    """The written pose of ``pose_el``'s element, its carrier, scope and base frame."""
     g = analysis.graphs
-    owner = pose_el.parent
-    if g is None or owner is None:
+    if g is None:
         return None
-    carrier = carrier_of(analysis, owner)
+    owner = pose_el.parent
+    carrier = carrier_of(analysis, owner) if owner is not None else None
     builder = Builder(analysis.xml)
     builder.version = version_tuple(analysis.version)
-    spec = builder.pose(owner, pose_el)
-    if not spec.valid:
-        return None
+    spec = builder.pose(owner if owner is not None else pose_el, pose_el)
     if carrier is not None and carrier.kind in ("model", "world") and carrier.inner is not None:
         scope = carrier.inner
     elif carrier is not None:
@@ -89,18 +99,29 @@ def element_pose_in_scope(analysis: Analysis, pose_el: XmlElement) -> tuple[Tran
         scope = enclosing_scope(analysis, pose_el)
     if scope is not None:
         scope = g.inner_pose_scope(scope)  # in a merged link, __model__ is the model it joined
-    if scope is None or scope.node is None:
-        return None
     base = carrier
-    if spec.relative_to is not None and spec.relative_to.text:
+    if spec.relative_to is not None and spec.relative_to.text and scope is not None:
         res = g.resolve(spec.relative_to, scope, allow_world=scope.kind == "world", record=False)
         base = res.target if res.target is not WORLD_SENTINEL else (scope.node if scope.kind == "world" else None)
-    if base is None:
+    return ElementPose(spec, carrier, scope, base)
+
+
+def element_pose_in_scope(analysis: Analysis, pose_el: XmlElement) -> tuple[Transform, Scope] | None:
+    """A ``<pose>`` of an element that is not a frame (visual, collision, sensor, light):
+    where it lands relative to the frame of the enclosing model (or world), or None
+    when that does not resolve."""
+    if pose_el.parent is None:
         return None
-    base_pose = relative_pose(analysis, base, scope.node)
+    found = element_pose(analysis, pose_el)
+    if found is None or not found.spec.valid:
+        return None
+    scope = found.scope
+    if scope is None or scope.node is None or found.base is None:
+        return None
+    base_pose = relative_pose(analysis, found.base, scope.node)
     if base_pose is None:
         return None
-    return base_pose * transform_of(spec), scope
+    return base_pose * transform_of(found.spec), scope
 
 
-__all__ = ["carrier_of", "element_pose_in_scope", "node_of", "pose_in_scope", "relative_pose"]
+__all__ = ["ElementPose", "carrier_of", "element_pose", "element_pose_in_scope", "node_of", "pose_in_scope", "relative_pose"]
