@@ -12,6 +12,7 @@ import math
 from ..diagnostics import Diagnostic, Fix, error
 from ..model.transform import symmetric_eigenvalues
 from ..xml import XmlDocument, XmlElement
+from .same_text import SameText
 
 _SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
 
@@ -65,9 +66,10 @@ def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
 
 
 
-def _inertial(link: XmlElement, out: list[Diagnostic]) -> None:
-    inertial = link.child("inertial")
-    if inertial is None or (inertial.get("auto") or "").strip().lower() in ("true", "1"):
+def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic]) -> None:
+    """A link's first <inertial>: what libsdformat refuses (a negative mass, impossible moments).
+    What it reports depends on the <inertial> alone (the link's name only words the message)."""
+    if (inertial.get("auto") or "").strip().lower() in ("true", "1"):
         return
     mass_el = inertial.child("mass")
     mass = _scalar(mass_el, 1.0)
@@ -144,6 +146,8 @@ def check_domain(xml: XmlDocument) -> list[Diagnostic]:
     root = xml.root
     if root is None:
         return out
+    same = SameText(xml)
+    clean_inertials: set[str] = set()  # texts of <inertial>s that were found fine (same_text.py)
     stack = [root]
     pop, extend = stack.pop, stack.extend
     while stack:  # every element: cheap for the 95% this phase does not check
@@ -155,7 +159,14 @@ def check_domain(xml: XmlDocument) -> list[Diagnostic]:
             if tag == "material":
                 _material(el, out)
             elif tag == "link":
-                _inertial(el, out)
+                inertial = el.child("inertial")
+                if inertial is not None:
+                    key = same.key(inertial)
+                    if key is None or key not in clean_inertials:
+                        found = len(out)
+                        _inertial(el, inertial, out)
+                        if key is not None and len(out) == found:
+                            clean_inertials.add(key)
             elif tag == "sensor":
                 if el.parent is not None and el.parent.tag in ("link", "joint"):
                     _sensor(el, out)

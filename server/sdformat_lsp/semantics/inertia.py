@@ -18,6 +18,7 @@ from ..model.builder import Builder
 from ..model.transform import IDENTITY, Transform, rotation_matrix, symmetric_eigenvalues, transform_of
 from ..xml import XmlDocument, XmlElement
 from .collector import collector_paused
+from .same_text import SameText
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
 _NAMES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
@@ -118,6 +119,7 @@ def inertial_warnings(xml: XmlDocument) -> list[Diagnostic]:
     root = xml.root
     if root is None:
         return out
+    kinds = _Kinds(SameText(xml))
     stack = [(root, False)]
     while stack:
         el, static = stack.pop()
@@ -125,28 +127,71 @@ def inertial_warnings(xml: XmlDocument) -> list[Diagnostic]:
             s = el.child("static")
             static = static or (s is not None and s.text.strip().lower() in ("true", "1"))
             if not static:
-                _model_warnings(el, out)
+                _model_warnings(el, kinds, out)
         stack.extend((c, static) for c in el.children if c.tag in ("world", "model"))
     return out
 
 
-def _model_warnings(model: XmlElement, out: list[Diagnostic]) -> None:
+# What a link's <inertial> is, for the warnings: all that they ask of it besides spans and names.
+_UNKNOWN = "unknown"  # a value that is not a number, or auto="true": its mass is unknown here
+_ZERO = "zero"  # mass 0
+_SINGULAR = "singular"  # a positive mass with an inertia that is not positive definite
+_FINE = "fine"  # nothing to warn about (errors, such as a negative mass, are domain.py's)
+
+
+class _Kinds:
+    """The kind of each <inertial>, worked out once per distinct source text (same_text.py)."""
+
+    __slots__ = ("same", "known")
+
+    def __init__(self, same: SameText) -> None:
+        self.same = same
+        self.known: dict[str, str] = {}
+
+    def of(self, link: XmlElement, inertial: XmlElement) -> str:
+        key = self.same.key(inertial)
+        if key is None:
+            return _kind(link_inertial(link, None))
+        kind = self.known.get(key)
+        if kind is None:
+            kind = self.known[key] = _kind(link_inertial(link, None))
+        return kind
+
+
+def _kind(found: LinkInertial | None) -> str:
+    if found is None or found.auto:
+        return _UNKNOWN
+    if found.mass == 0.0:
+        return _ZERO
+    if found.mass < 0:
+        return _FINE  # an error (domain.py)
+    a, b, c = principal_moments(found.inertia)
+    eps = 10 * 2.220446049250313e-16 * max(abs(a), abs(b), abs(c))
+    if a < -eps or a + b + eps < c:
+        return _FINE  # an error (domain.py)
+    return _SINGULAR if a <= eps else _FINE
+
+
+def _model_warnings(model: XmlElement, kinds: _Kinds, out: list[Diagnostic]) -> None:
     """A non-static model: massless links that move, a model with no mass at all, singular inertias."""
     moving = _moving_links(model)
     massless: list[tuple[str, XmlElement]] = []
     links = 0
     for link in model.children_named("link"):
-        found = link_inertial(link, None)
         links += 1
-        if found is None or found.auto:
+        inertial = link.child("inertial")
+        if inertial is None:
+            continue  # libsdformat's defaults: mass 1, unit inertia
+        kind = kinds.of(link, inertial)
+        if kind is _FINE:
+            continue
+        if kind is _UNKNOWN:
             massless.append(("", link))  # unknown here: never "the whole model is massless"
             continue
-        if found.element is None:
-            continue  # libsdformat's defaults: mass 1, unit inertia
         name = link.get("name") or ""
-        mass_el = found.element.child("mass")
-        where = mass_el.text_span if mass_el is not None and mass_el.text_span else found.element.tag_span
-        if found.mass == 0.0:
+        mass_el = inertial.child("mass")
+        where = mass_el.text_span if mass_el is not None and mass_el.text_span else inertial.tag_span
+        if kind is _ZERO:
             massless.append((name, link))
             joint = moving.get(name)
             if joint is not None:
@@ -161,24 +206,20 @@ def _model_warnings(model: XmlElement, out: list[Diagnostic]) -> None:
                     )
                 )
             continue
-        if found.mass < 0:
-            continue  # an error (domain.py)
+        found = link_inertial(link, None)  # _SINGULAR: the message gives the values
+        assert found is not None
         a, b, c = principal_moments(found.inertia)
-        eps = 10 * 2.220446049250313e-16 * max(abs(a), abs(b), abs(c))
-        if a < -eps or a + b + eps < c:
-            continue  # an error (domain.py)
-        if a <= eps:
-            inertia_el = found.element.child("inertia")
-            span = inertia_el.tag_span if inertia_el is not None else found.element.tag_span
-            out.append(
-                warning(
-                    "LINK_INERTIA_SINGULAR",
-                    f"link '{name}' has mass {found.mass:g} but an inertia that is not positive definite (principal moments "
-                    f"{a:.6g}, {b:.6g}, {c:.6g}): it turns freely about an axis of zero inertia; give every principal moment "
-                    "a positive value",
-                    span,
-                )
+        inertia_el = inertial.child("inertia")
+        span = inertia_el.tag_span if inertia_el is not None else inertial.tag_span
+        out.append(
+            warning(
+                "LINK_INERTIA_SINGULAR",
+                f"link '{name}' has mass {found.mass:g} but an inertia that is not positive definite (principal moments "
+                f"{a:.6g}, {b:.6g}, {c:.6g}): it turns freely about an axis of zero inertia; give every principal moment "
+                "a positive value",
+                span,
             )
+        )
     if links and len(massless) == links and all(name for name, _ in massless):
         first = massless[0][1]
         mass_el = first.child("inertial").child("mass")  # type: ignore[union-attr]
