@@ -25,6 +25,7 @@ from ..model.builder import Builder
 from ..xml import XmlAttribute, XmlDocument, XmlElement
 from .read_once import read_once
 from .repeats import collapse_repeats
+from .same_text import SameText
 
 __all__ = ["check_schema"]
 
@@ -49,6 +50,11 @@ _BUILT_POSES = frozenset({"model", "link", "joint", "frame", "include"})
 _SIMULATOR_PREFIXES = ("gz_", "ign_", "ignition_", "gazebo_", "drake_", "ros_", "px4_")
 # Declared once-only, yet read as a list by libsdformat.
 _REPEATABLE = frozenset({("geometry", "polyline")})
+# Subtrees remembered clean by their text (same_text.py): only elements with two children or more
+# (a smaller one costs less to check than to look up), no longer than this, and at most this many
+# times the document's length read for keys in all (so that deep nesting stays linear).
+_MEMO_MAX = 8192
+_MEMO_BUDGET = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,7 @@ class _Checker:
         self._child_tags: tuple[XmlElement | None, frozenset[str]] = (None, frozenset())  # the tags under the last parent asked about
         self._builder: Builder | None = None  # reads the <pose>s the model builder does not
         self.newer: list[tuple[str, str, Span]] = []  # (what, version introducing it, where) of each newer feature used
+        self._visits = 0  # paths worked out (_visit): each is a verdict that may depend on where the element is
 
     def run(self) -> list[Diagnostic]:
         """Walk the tree iteratively (documents can nest deeply).
@@ -97,11 +104,30 @@ class _Checker:
         assert root is not None
         root_spec = self.schema.root()
         self.root_name = root_spec.name
-        out = self.out
-        stack: list[tuple[XmlElement, ElementSpec, str]] = [(root, root_spec, self.declared)]
+        out, newer, text = self.out, self.newer, self.text
+        # A subtree is remembered when checking it reported nothing, noted nothing newer and worked out
+        # no path: its verdict then depends on its text and its spec alone, and a spec object stands for
+        # one place in the tree. Its end is a marker on the stack: (None, key, the events before it).
+        clean: set[tuple[str, int]] = set()
+        budget = _MEMO_BUDGET * len(text) if SameText(self.doc).enabled else 0
+        stack: list[tuple] = [(root, root_spec, self.declared)]
         pop, push = stack.pop, stack.append
         while stack:
             el, spec, version = pop()
+            if el is None:
+                if version == len(out) + len(newer) + self._visits:
+                    clean.add(spec)
+                continue
+            kids = el.children
+            if budget > 0 and kids:
+                start = el.ts - 1  # el.span, without building it
+                end = el.end
+                if end - start <= _MEMO_MAX:
+                    budget -= end - start
+                    key = (text[start:end], id(spec))
+                    if key in clean:
+                        continue
+                    push((None, key, len(out) + len(newer) + self._visits))
             if spec.deprecated:
                 out.append(
                     Diagnostic(
@@ -120,10 +146,9 @@ class _Checker:
                 if parent is not None and parent.tag not in _BUILT_POSES:
                     self._pose(el, parent)
             elif vtype is not None:
-                text = el.text
-                if not text or text.isspace() or _verdict(vtype, text, spec.min, spec.max) is not _GOOD:
+                value = el.text
+                if not value or value.isspace() or _verdict(vtype, value, spec.min, spec.max) is not _GOOD:
                     self._value(el, spec, version)  # a problem, or a value that is missing
-            kids = el.children
             if not kids or spec.copy_data:
                 continue  # copy_data: plugin bodies and the like are free-form
             cached = spec.child_cache
@@ -203,6 +228,7 @@ class _Checker:
 
     def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> _Visit:
         """``el`` with its path of tag names from the root (the root's spec name first)."""
+        self._visits += 1
         tags = []
         node: XmlElement | None = el
         while node is not None:
