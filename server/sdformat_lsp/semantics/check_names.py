@@ -17,13 +17,36 @@ class NameChecks(CheckerBase):
         if root is None:
             return
         stack = [root]
+        pop, push = stack.pop, stack.append
+        no_check = _NO_NAME_CHECK
         while stack:  # plugin contents and namespaced elements are free-form: not ours to judge
-            el = stack.pop()
-            if len(el.children) >= 2:
+            el = pop()
+            # One pass over the children queues those with children of their own and gathers the
+            # names ``_unique_children`` compares; only a parent whose names repeat goes through
+            # it (for the diagnostics). The queue gets what two separate passes gave it, in the
+            # same order, so diagnostics come out in the same order. Leaves without attributes,
+            # most of a document, cost one test.
+            names = None
+            for c in el.children:
+                if c.children or c.attributes:
+                    tag = c.tag
+                    if tag in no_check or ":" in tag:  # ':' in a tag is a namespace prefix
+                        continue
+                    if c.children:
+                        push(c)
+                    if c.attributes:
+                        a = c.attributes.get("name")
+                        if a is not None and a.value:
+                            if names is None:
+                                names = [a.value]
+                            else:
+                                names.append(a.value)
+            if names is not None and len(names) > 1 and len(set(names)) < len(names):
                 self._unique_children(el)
-            # leaves have no children to compare; ':' in a tag is a namespace prefix
-            stack.extend(c for c in el.children if c.children and c.tag not in _NO_NAME_CHECK and ":" not in c.tag)
         for node in self.nodes:
+            name = node.name
+            if name and not name.startswith("__") and name != WORLD and "::" not in name:
+                continue  # none of the cases of ``_reserved`` (the common case: no span to build)
             if node.kind == "world" or node.entity is None:
                 continue
             self._reserved(node)

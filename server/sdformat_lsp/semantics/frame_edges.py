@@ -21,7 +21,9 @@ class EdgeBuilding:
         """Resolve ``ref`` written in ``scope``: down into nested scopes, never up."""
         text = ref.text
         res: Resolution
-        if not text:
+        if text and "::" not in text and text != "__root__" and not (text == WORLD and allow_world and scope.kind == "model"):
+            res = self._resolve_local(ref, text, scope, allow_world)
+        elif not text:
             res = Resolution(ref, scope, None, (), "empty", scope)
         elif text == "__root__":
             res = Resolution(ref, scope, None, (), "reserved", scope)
@@ -79,6 +81,19 @@ class EdgeBuilding:
             self.resolutions.append(res)
             self.by_ref[id(ref)] = res
         return res
+
+    @staticmethod
+    def _resolve_local(ref: Ref, text: str, scope: Scope, allow_world: bool) -> Resolution:
+        """The general walk of ``resolve`` for a name without '::' (nearly every reference), without
+        its per-segment bookkeeping: one lookup in ``scope``. Gives what the walk gives: the node
+        (a world node only where the world may be named), else 'missing' in ``scope`` with the one
+        segment spanning the reference (``resolve`` handles '', '__root__' and a joint's 'world'
+        before it)."""
+        node = scope.frames.get(text)
+        if node is not None and (node.kind != "world" or allow_world or scope.kind == "world"):
+            return Resolution(ref, scope, node, None, None, None)
+        span = ref.span
+        return Resolution(ref, scope, None, ((span[0], span[1], None),), "missing", scope)
 
     def resolution(self, ref: Ref | None) -> Resolution | None:
         """The recorded resolution of ``ref``, if it was resolved during building."""
