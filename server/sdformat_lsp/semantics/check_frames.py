@@ -10,7 +10,8 @@ from ..diagnostics import Diagnostic, Related, Severity, error
 from ..model import Frame, Model
 from ..text import Span
 from .check_base import CheckerBase, ROOT_NOT_STATIC, _node_span, _where, top_level_scope
-from .frames import FrameNode, find_cycles
+from .frame_nodes import edge_cycles
+from .frames import FrameNode
 
 
 class FrameChecks(CheckerBase):
@@ -83,7 +84,7 @@ class FrameChecks(CheckerBase):
                 self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'", self._targets(res.scope, node, "attached_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
-        for cycle in find_cycles(self.g.nodes, lambda n: n.attached_to):
+        for cycle in edge_cycles(self.g.nodes, "attached_to"):
             ids = {id(n) for n in cycle}
             if ids & reported_cycles:
                 continue
@@ -177,7 +178,7 @@ class FrameChecks(CheckerBase):
                 self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'", self._targets(res.scope, node, "relative_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
-        for cycle in find_cycles(self.g.nodes, lambda n: n.relative_to):
+        for cycle in edge_cycles(self.g.nodes, "relative_to"):
             ids = {id(n) for n in cycle}
             if ids & reported:
                 continue

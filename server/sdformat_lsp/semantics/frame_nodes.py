@@ -10,6 +10,7 @@ a 100 MB world has millions of them (a test caps the memory per character).
 from __future__ import annotations
 
 import weakref
+from operator import attrgetter
 from dataclasses import dataclass
 from collections.abc import MutableMapping
 from typing import Callable, Iterator
@@ -383,6 +384,34 @@ def find_cycles(nodes: list[FrameNode], step: Callable[[FrameNode], FrameNode | 
             cycles.append(path[index[id(cur)] :])
         for n in path:
             state[id(n)] = 2
+    return cycles
+
+
+def edge_cycles(nodes: list[FrameNode], edge: str) -> list[list[FrameNode]]:
+    """:func:`find_cycles` over one of the two graphs (``edge``: 'attached_to' or 'relative_to'),
+    the same cycles in the same order. Run on every node of a document by the checks, so it reads
+    the node's weak edge directly instead of through the property, and keeps one table: the index
+    on the walk in progress, or -1 once a node's walk is finished (its cycle, if any, found)."""
+    get = attrgetter("_" + edge)
+    state: dict[int, int] = {}
+    cycles: list[list[FrameNode]] = []
+    for start in nodes:
+        if id(start) in state:
+            continue
+        path: list[FrameNode] = []
+        cur: FrameNode | None = start
+        while cur is not None:
+            on = state.get(id(cur))
+            if on is not None:
+                if on >= 0:
+                    cycles.append(path[on:])
+                break
+            state[id(cur)] = len(path)
+            path.append(cur)
+            r = get(cur)
+            cur = r() if r is not None else None
+        for n in path:
+            state[id(n)] = -1
     return cycles
 
 

@@ -24,23 +24,24 @@ class FrameQueries:
         """The sink of ``node``'s attached_to chain, if it is a legal one."""
         if node._link_state:
             return _memo_link(node)
+        # Asked for every node by the checks: the walk reads the weak edges directly, and marks the
+        # nodes on it (state 4, replaced before returning) instead of keeping a set of them.
         path: list[FrameNode] = []
-        seen: set[int] = set()
         cur: FrameNode | None = node
         result: FrameNode | None = None
         while cur is not None:
-            if cur._link_state:
-                result = _memo_link(cur)
+            state = cur._link_state
+            if state:
+                result = _memo_link(cur) if state != 4 else None  # 4: on this walk, a cycle
                 break
-            if id(cur) in seen:
-                result = None
-                break
-            seen.add(id(cur))
+            cur._link_state = 4
             path.append(cur)
-            if cur.attached_to is None:
+            r = cur._attached_to
+            nxt = r() if r is not None else None
+            if nxt is None:
                 result = cur if cur.is_sink else None
                 break
-            cur = cur.attached_to
+            cur = nxt
         for p in path:
             if result is p:  # a sink: remember "itself" without a reference to itself (no cycle to collect)
                 p._link, p._link_state = None, 3
@@ -91,9 +92,11 @@ class FrameQueries:
         """Whether :meth:`pose` of ``node`` is not None, without computing (and keeping) the
         poses: the relative_to chain reaches the root. A check of every frame needs only this,
         and a pose kept for each of a 100 MB world's frames costs hundreds of MB."""
+        # Asked for every node: the walk reads the weak edges directly, and enters each node in
+        # ``memo`` as False when it first meets it, so that meeting it again on the same walk (a
+        # cycle) ends the walk with False, as it must; the walk's answer then replaces them all.
         path: list[FrameNode] = []
-        seen: set[int] = set()
-        cur: FrameNode | None = node
+        cur: FrameNode = node
         while True:
             if cur._pose_state:
                 ok = cur._pose_state == 1
@@ -102,17 +105,17 @@ class FrameQueries:
             if known is not None:
                 ok = known
                 break
-            if id(cur) in seen:
-                ok = False
-                break
-            seen.add(id(cur))
+            memo[id(cur)] = False
             path.append(cur)
-            if cur.relative_to is None:
+            r = cur._relative_to
+            nxt = r() if r is not None else None
+            if nxt is None:
                 ok = cur.scope is None  # the root: the source of the graph
                 break
-            cur = cur.relative_to
-        for p in path:
-            memo[id(p)] = ok
+            cur = nxt
+        if ok:
+            for p in path:
+                memo[id(p)] = True
         return ok
 
     def edge_transform(self, node: FrameNode) -> Transform:
