@@ -187,17 +187,24 @@ class ScopeBuilding:
         the model it joined.
         """
         scope = self.inner_pose_scope(scope)
-        stack = [c for c in link.element.children if c.tag != "pose"]
+        # Depth first, last child first. Only elements that can matter go on the stack (those with
+        # children, and poses): a leaf that is not a pose gives nothing when taken off it, so
+        # leaving it out (most of a link's elements) changes neither the poses found nor their order.
+        stack = [c for c in link.element.children if c.children and c.tag != "pose"]
+        pop, push = stack.pop, stack.append
         while stack:
-            el = stack.pop()
-            if el.tag == "plugin" or el.prefix is not None:
-                continue  # free-form content
-            if el.tag == "pose":
-                a = el.attr("relative_to")
+            el = pop()
+            tag = el.tag
+            if tag == "pose":
+                a = el.attributes.get("relative_to")
                 if a is not None and a.value:
                     self.inner_poses.append((Ref(a.value, a.value_span, "relative_to", el), scope))
                 continue
-            stack.extend(el.children)
+            if tag == "plugin" or ":" in tag:
+                continue  # free-form content
+            for c in el.children:
+                if c.children or c.tag == "pose":
+                    push(c)
 
     def inner_pose_scope(self, view: Scope) -> Scope:
         """Where the poses inside a link or joint of ``view`` resolve: ``view`` itself, or for a
