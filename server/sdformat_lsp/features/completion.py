@@ -19,6 +19,7 @@ legal.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -245,10 +246,49 @@ def _items(analysis: Analysis, ctx: _Context, details: bool = True) -> list[Comp
     rules = _rules(analysis, ctx)
     if rules is None or rules.scope is None:
         return []
+    listing = _listing(analysis, rules, details)
+    excluded = rules.excluded
+    out = [item for node_id, item in listing.items if node_id not in excluded]
+    if listing.world is not None and not any(node_id not in excluded for node_id in listing.named_world):
+        out.append(listing.world)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """The items a scope offers under one set of rules, before the element's own exclusions."""
+
+    items: list[tuple[int, CompletionItem]]  # (id of the frame, its item), in the order offered
+    named_world: tuple[int, ...]  # ids of the listed frames named 'world'
+    world: CompletionItem | None  # the item for 'world', offered when no listed frame of that name is
+
+
+# graphs -> {(id(scope), kinds, world, model_frame, paths, details): (scope, listing)}
+_LISTINGS: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+
+
+def _listing(analysis: Analysis, rules: _Rules, details: bool) -> _Listing:
+    """The scope's items under ``rules`` (its exclusions left out), kept per analysis.
+
+    Completion asks again at every keystroke, and in a scope of a thousand frames
+    making the items (a resolved pose in each detail) was most of a request's
+    time. They depend only on the scope, the kinds and aliases the rules allow,
+    the version and ``details``, all fixed for one analysis (whose frame graphs
+    never change once built), so they are made once per analysis and such a key;
+    what differs from element to element, the frames that would close a cycle,
+    is filtered per request (:func:`_items`), which gives exactly what one walk
+    over the scope's frames with every rule would.
+    """
     scope = rules.scope
+    assert scope is not None
     paths = version_tuple(analysis.version) >= (1, 8)
-    out: list[CompletionItem] = []
-    seen: set[str] = set()
+    key = (id(scope), rules.kinds, rules.world, rules.model_frame, paths, details)
+    per = _LISTINGS.setdefault(analysis.graphs, {})
+    got = per.get(key)
+    if got is not None and got[0] is scope:
+        return got[1]
+    items: list[tuple[int, CompletionItem]] = []
+    named_world: list[int] = []
     for name, node in scope_frames(analysis.graphs, scope):
         nested = "::" in name
         if (nested and not paths) or _INTERNAL.search(name):
@@ -261,13 +301,13 @@ def _items(analysis: Analysis, ctx: _Context, details: bool = True) -> list[Comp
         is_model_frame = name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
         if is_model_frame and not rules.model_frame:
             continue
-        if id(node) in rules.excluded:
-            continue
-        seen.add(name)
-        out.append(_item(analysis, scope, name, node, details))
-    if rules.world and WORLD not in seen and scope.kind == "model":
-        out.append(_item(analysis, scope, WORLD, WORLD_SENTINEL, details))
-    return out
+        if name == WORLD:
+            named_world.append(id(node))
+        items.append((id(node), _item(analysis, scope, name, node, details)))
+    world = _item(analysis, scope, WORLD, WORLD_SENTINEL, details) if rules.world and scope.kind == "model" else None
+    listing = _Listing(items, tuple(named_world), world)
+    per[key] = (scope, listing)
+    return listing
 
 
 def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode, details: bool = True) -> CompletionItem:
