@@ -20,17 +20,33 @@ from __future__ import annotations
 from ..xml import XmlDocument, XmlElement
 
 
+# Keys cost their length to read and hash: an element longer than this is not remembered (one that
+# long seldom repeats), and the keys of one document read at most this many times its length in
+# all, so that deeply nested elements, each inside the next one's key, stay linear.
+MAX_LENGTH = 8192
+BUDGET = 6
+
+
 class SameText:
     """The keys of one document's elements (None for every element when remembering is off)."""
 
-    __slots__ = ("text", "enabled")
+    __slots__ = ("text", "budget")
 
     def __init__(self, xml: XmlDocument) -> None:
         self.text = xml.text
-        self.enabled = not xml.problems and not xml.half_typed
+        # characters keys may still read (none in a document with a problem)
+        self.budget = BUDGET * len(xml.text) if not xml.problems and not xml.half_typed else 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.budget > 0
 
     def key(self, el: XmlElement) -> str | None:
-        """``el``'s source text, or None when it must not be used as a key."""
-        if not self.enabled:
+        """``el``'s source text, or None when it must not be (or is not worth being) used as a key."""
+        start = el.ts - 1  # el.span, without building it
+        end = el.end
+        length = end - start
+        if length > MAX_LENGTH or length > self.budget:
             return None
-        return self.text[el.ts - 1 : el.end]  # el.span, without building it
+        self.budget -= length
+        return self.text[start:end]

@@ -25,7 +25,7 @@ from ..model.builder import Builder
 from ..xml import XmlAttribute, XmlDocument, XmlElement
 from .read_once import read_once
 from .repeats import collapse_repeats
-from .same_text import SameText
+from .same_text import MAX_LENGTH, SameText
 
 __all__ = ["check_schema"]
 
@@ -50,11 +50,6 @@ _BUILT_POSES = frozenset({"model", "link", "joint", "frame", "include"})
 _SIMULATOR_PREFIXES = ("gz_", "ign_", "ignition_", "gazebo_", "drake_", "ros_", "px4_")
 # Declared once-only, yet read as a list by libsdformat.
 _REPEATABLE = frozenset({("geometry", "polyline")})
-# Subtrees remembered clean by their text (same_text.py): only elements with two children or more
-# (a smaller one costs less to check than to look up), no longer than this, and at most this many
-# times the document's length read for keys in all (so that deep nesting stays linear).
-_MEMO_MAX = 8192
-_MEMO_BUDGET = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +104,7 @@ class _Checker:
         # no path: its verdict then depends on its text and its spec alone, and a spec object stands for
         # one place in the tree. Its end is a marker on the stack: (None, key, the events before it).
         clean: set[tuple[str, int]] = set()
-        budget = _MEMO_BUDGET * len(text) if SameText(self.doc).enabled else 0
+        budget = SameText(self.doc).budget  # its key(), inlined: every element with children asks
         stack: list[tuple] = [(root, root_spec, self.declared)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -122,7 +117,7 @@ class _Checker:
             if budget > 0 and kids:
                 start = el.ts - 1  # el.span, without building it
                 end = el.end
-                if end - start <= _MEMO_MAX:
+                if end - start <= MAX_LENGTH:
                     budget -= end - start
                     key = (text[start:end], id(spec))
                     if key in clean:
