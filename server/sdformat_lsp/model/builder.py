@@ -107,18 +107,10 @@ class Builder:
             numbers = self.numbers(el.text)
             if len(numbers) == 6:
                 return PoseSpec(el, numbers)
-        rel = fmt_attr = deg_attr = None
-        if el.attributes:
-            rel = self.attr_ref(el, "relative_to", "relative_to")
-            if rel is None and self.version < (1, 7):
-                rel = self.attr_ref(el, "frame", "relative_to")  # 1.5/1.6 name of the same idea
-                if rel is not None and not rel.text:
-                    rel = None
-            fmt_attr = el.attr("rotation_format")
-            deg_attr = el.attr("degrees")
+        rel, fmt_attr, deg_attr = self._pose_attributes(el) if el.attributes else (None, None, None)
         fmt = fmt_attr.value.strip() if fmt_attr else "euler_rpy"
-        degrees = bool(parse_bool(deg_attr.value)) if deg_attr else False
-        words = el.text.split()
+        deg_value = parse_bool(deg_attr.value) if deg_attr else None
+        degrees = bool(deg_value)
         valid = True
         if fmt not in ("euler_rpy", "quat_xyzw"):
             self.diagnostics.append(
@@ -126,7 +118,7 @@ class Builder:
             )
             return PoseSpec(el, relative_to=rel, valid=False)
         quat = fmt == "quat_xyzw"
-        if deg_attr is not None and parse_bool(deg_attr.value) is None:
+        if deg_attr is not None and deg_value is None:
             self.diagnostics.append(error("PARAMETER_ERROR", f"degrees must be 'true' or 'false', not '{deg_attr.value}'", deg_attr.value_span))
             valid = False
         if quat and degrees:
@@ -139,7 +131,7 @@ class Builder:
             )
             valid = False
         expected = 7 if quat else 6
-        if not words:
+        if not el.text or el.text.isspace():  # no words (str.split and isspace agree on white space)
             return PoseSpec(el, relative_to=rel, quaternion=False, degrees=degrees, valid=valid)
         numbers = self.numbers(el.text)  # the common case; any problem is found (and placed) by the loop below
         if len(numbers) == expected:
@@ -170,6 +162,28 @@ class Builder:
             return PoseSpec(el, relative_to=rel, valid=False)
         return PoseSpec(el, tuple(values), quat, degrees, rel, valid)
 
+    def _pose_attributes(self, el: XmlElement) -> tuple[Ref | None, XmlAttribute | None, XmlAttribute | None]:
+        """relative_to (in 1.5/1.6 also its older name frame), rotation_format and degrees of a
+        ``<pose>``, in one pass over its attributes."""
+        rel_attr = frame_attr = fmt_attr = deg_attr = None
+        for a in el.attributes.values():
+            name = a.name
+            if name == "relative_to":
+                rel_attr = a
+            elif name == "degrees":
+                deg_attr = a
+            elif name == "rotation_format":
+                fmt_attr = a
+            elif name == "frame":
+                frame_attr = a
+        if rel_attr is not None:
+            rel = Ref(rel_attr.value, rel_attr, "relative_to", el)
+        elif frame_attr is not None and frame_attr.value and self.version < (1, 7):
+            rel = Ref(frame_attr.value, frame_attr, "relative_to", el)  # 1.5/1.6 name of the same idea
+        else:
+            rel = None
+        return rel, fmt_attr, deg_attr
+
     # -- elements --------------------------------------------------------
 
     def link(self, el: XmlElement) -> Link:
@@ -182,7 +196,17 @@ class Builder:
 
     def joint(self, el: XmlElement) -> Joint:
         name, span = self.name_of(el)
-        parent_el, child_el = el.child("parent"), el.child("child")
+        parent_el = child_el = axis_el = axis2_el = None
+        for c in el.children:  # the first of each, in one pass
+            t = c.tag
+            if t == "parent":
+                parent_el = parent_el or c
+            elif t == "child":
+                child_el = child_el or c
+            elif t == "axis":
+                axis_el = axis_el or c
+            elif t == "axis2":
+                axis2_el = axis2_el or c
         for tag, found in (("parent", parent_el), ("child", child_el)):
             if found is None:
                 self.diagnostics.append(
@@ -195,8 +219,7 @@ class Builder:
         expressed: list[Ref] = []
         mimics: list[Ref] = []
         upmf = False
-        for axis_tag in ("axis", "axis2"):
-            axis = el.child(axis_tag)
+        for axis in (axis_el, axis2_el):
             if axis is None:
                 continue
             xyz = axis.child("xyz")
@@ -204,7 +227,7 @@ class Builder:
                 r = self.attr_ref(xyz, "expressed_in", "expressed_in")
                 if r is not None:
                     expressed.append(r)
-            if parse_bool((axis.child("use_parent_model_frame") or _EMPTY).text) and self.version < (1, 7):
+            if self.version < (1, 7) and parse_bool((axis.child("use_parent_model_frame") or _EMPTY).text):
                 upmf = True
             mimic = axis.child("mimic")
             if mimic is not None:

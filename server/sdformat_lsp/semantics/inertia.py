@@ -174,7 +174,7 @@ def _kind(found: LinkInertial | None) -> str:
 
 def _model_warnings(model: XmlElement, kinds: _Kinds, out: list[Diagnostic]) -> None:
     """A non-static model: massless links that move, a model with no mass at all, singular inertias."""
-    moving = _moving_links(model)
+    moving: dict[str, XmlElement] | None = None  # read when a link has zero mass (most models have none)
     massless: list[tuple[str, XmlElement]] = []
     links = 0
     for link in model.children_named("link"):
@@ -193,6 +193,8 @@ def _model_warnings(model: XmlElement, kinds: _Kinds, out: list[Diagnostic]) -> 
         where = mass_el.text_span if mass_el is not None and mass_el.text_span else inertial.tag_span
         if kind is _ZERO:
             massless.append((name, link))
+            if moving is None:
+                moving = _moving_links(model)
             joint = moving.get(name)
             if joint is not None:
                 jname = joint.get("name") or ""
