@@ -73,6 +73,8 @@ def check_schema(doc: XmlDocument, version: str) -> list[Diagnostic]:
 
 
 _UNSEEN = object()
+_HOPELESS = 32
+_FOUND = -(1 << 62)  # misses at a place where a key was found: it is never hopeless
 
 
 class _Checker:
@@ -104,6 +106,9 @@ class _Checker:
         # no path: its verdict then depends on its text and its spec alone, and a spec object stands for
         # one place in the tree. Its end is a marker on the stack: (None, key, the events before it).
         clean: set[tuple[str, int]] = set()
+        # Keys are not looked up at a place (a spec) where _HOPELESS were and none was found: the
+        # models of a world, named apart, never repeat, and their keys would be most of the cost.
+        misses: dict[int, int] = {}
         budget = SameText(self.doc).budget  # its key(), inlined: every element with children asks
         stack: list[tuple] = [(root, root_spec, self.declared)]
         pop, push = stack.pop, stack.append
@@ -114,14 +119,16 @@ class _Checker:
                     clean.add(spec)
                 continue
             kids = el.children
-            if budget > 0 and kids:
+            if budget > 0 and kids and misses.get(id(spec), 0) < _HOPELESS:
                 start = el.ts - 1  # el.span, without building it
                 end = el.end
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
                     key = (text[start:end], id(spec))
                     if key in clean:
+                        misses[id(spec)] = _FOUND
                         continue
+                    misses[id(spec)] = misses.get(id(spec), 0) + 1
                     push((None, key, len(out) + len(newer) + self._visits))
             if spec.deprecated:
                 out.append(
