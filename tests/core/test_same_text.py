@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from sdformat_lsp.semantics import Options, analyze
+from sdformat_lsp.semantics import Options, analysis, analyze
 from sdformat_lsp.semantics.domain import check_domain
 from sdformat_lsp.semantics.inertia import inertial_warnings
 from sdformat_lsp.semantics.same_text import SameText
@@ -72,6 +72,16 @@ PIECES = [
     '<visual name="v"><geometry><heightmap><uri>h.png</uri><texture><size>1</size><diffuse>d</diffuse><normal>n</normal></texture></heightmap></geometry></visual>',
     '<visual name="v"><geometry><box><size>1 1 1</size></box></geometry><visibility_flags>-3</visibility_flags></visual>',
     '<must_be_base_link>true</must_be_base_link>',
+    '<visual name="v"><material><script><name>n</name></script><shader type="normal_map_object_space"/></material></visual>',
+    '<sensor name="s" type="imu"/><sensor name="t" type="gpu_ray"><plugin name="p" filename="f"><link name="no"/></plugin></sensor>',
+    '<gz:thing><link name="ns"><inertial><mass>-1</mass></inertial></link></gz:thing>',
+    '<inertial><mass>0</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial>',
+]
+JOINTS = [
+    '<joint name="j" type="revolute"><parent>L0</parent><child>L0</child><axis><xyz>0 0 0</xyz></axis></joint>',
+    '<joint name="j" type="revolute"><parent>L0</parent><child>L0</child><axis><xyz>0 0 1</xyz></axis>'
+    '<sensor name="f" type="force_torque"/><sensor name="g" type="forse_torque"/></joint>',
+    '<joint name="j" type="universal"><parent>L0</parent><child>L0</child><axis2><xyz>0 0 0</xyz></axis2><bogus><axis><xyz>0 0 0</xyz></axis></bogus></joint>',
 ]
 
 
@@ -84,7 +94,8 @@ def _pieces_document(rng: random.Random) -> str:
             body = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 3)))
             links.append(f'<link name="L{i}">{body}</link>')
         extra = rng.choice(("", '<plugin name="q" filename="g"><x>1</x></plugin>', "<enable_wind>true</enable_wind>", "<gz:x/>"))
-        models.append(f'<model name="m{m}">{"".join(links)}{extra}</model>')
+        joints = "".join(rng.choice(JOINTS) for _ in range(rng.randint(0, 2)))
+        models.append(f'<model name="m{m}">{"".join(links)}{joints}{extra}</model>')
     return f'<sdf version="{version}"><world name="w">{"".join(models)}</world></sdf>'
 
 
@@ -107,6 +118,17 @@ def test_remembered_verdicts_change_nothing(seed: int, monkeypatch: pytest.Monke
     remembered = _results(text)
     monkeypatch.setattr(SameText, "__init__", _forget)
     assert _results(text) == remembered
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_domain_checks_in_the_schema_walk_report_the_same_in_the_same_order(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """analysis._schema runs domain.py's checks in the schema check's walk: the diagnostics, in
+    order, are those of a walk of their own."""
+    rng = random.Random(seed)
+    text = _pieces_document(rng) if seed % 3 else _document(rng, broken=False)
+    together = analyze(text, None, Options()).diagnostics
+    monkeypatch.setattr(analysis, "well_formed", lambda xml: False)
+    assert analyze(text, None, Options()).diagnostics == together
 
 
 def test_remembering_is_off_when_the_document_has_an_xml_problem() -> None:

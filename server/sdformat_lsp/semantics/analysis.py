@@ -21,12 +21,13 @@ from ..model import Document, Include, Model, build, version_tuple
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
 from .checks import check
-from .domain import check_domain
+from .domain import DomainChecks, check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
 from .merged_checks import merged_joint_checks
 from .inertia import inertial_warnings
 from .pose import Transform
 from .model_config import MODEL_CONFIG, check_model_config
+from .same_text import well_formed
 from .schema_check import check_schema
 from .suppressions import apply_severities, apply_suppressions
 
@@ -343,9 +344,11 @@ def _analyze_into(result: Analysis, options: Options) -> None:
         return
     version = version_tuple(doc.version)
     result.diagnostics.extend(diags)
+    found = None
     if options.schema:
-        result.diagnostics.extend(_schema(xml, doc.version))
-    result.diagnostics.extend(check_domain(xml))
+        checked, found = _schema(xml, doc.version)
+        result.diagnostics.extend(checked)
+    result.diagnostics.extend(found if found is not None else check_domain(xml))
     result.diagnostics.extend(inertial_warnings(xml))
     root = doc.root
     factory = options.include_resolver_factory
@@ -412,13 +415,18 @@ def _analyze_urdf(result: Analysis) -> None:
     result.diagnostics.extend(checked)
 
 
-def _schema(xml: XmlDocument, version: str) -> list[Diagnostic]:
-    """Schema validation against the declared version's tables."""
+def _schema(xml: XmlDocument, version: str) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
+    """Schema validation against the declared version's tables, and domain.py's checks in the
+    same walk of the tree: (schema diagnostics, domain diagnostics). The second is None when the
+    domain checks still need their own walk: in a document with an XML problem (DomainChecks
+    restores their order from the elements' end offsets, which only nest strictly in a
+    well-formed tree), or when the schema check failed."""
+    domain = DomainChecks(xml, in_order=False) if well_formed(xml) else None
     try:
-        return check_schema(xml, version)
+        return check_schema(xml, version, domain), (domain.result() if domain is not None else None)
     except Exception as exc:  # a schema bug must never hide the frame diagnostics
         print(f"sdformat-lsp: schema check failed: {exc!r}", file=sys.stderr)
-        return []
+        return [], None
 
 
 __all__ = ["Analysis", "Options", "analyze", "Include", "Model", "warning"]

@@ -138,42 +138,88 @@ def _sensor(el: XmlElement, out: list[Diagnostic]) -> None:
     out.append(error("ATTRIBUTE_INVALID", msg, a.value_span, fixes=fixes))
 
 
-_SPECIAL = frozenset({"plugin", "material", "axis", "axis2", "link", "sensor"})
+# The elements checked here; a walk also stops at a plugin (free-form) and a namespaced element.
+CHECKED = frozenset({"material", "axis", "axis2", "link", "sensor"})
+_SPECIAL = CHECKED | {"plugin"}
 
 
 def check_domain(xml: XmlDocument) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    root = xml.root
-    if root is None:
-        return out
-    same = SameText(xml)
-    clean_inertials: set[str] = set()  # texts of <inertial>s that were found fine (same_text.py)
-    stack = [root]
-    pop, extend = stack.pop, stack.extend
-    while stack:  # every element: cheap for the 95% this phase does not check
-        el = pop()
-        tag = el.tag
-        if tag in _SPECIAL:
-            if tag == "plugin":
-                continue  # free-form
-            if tag == "material":
-                _material(el, out)
-            elif tag == "link":
-                inertial = el.child("inertial")
-                if inertial is not None:
-                    key = same.key(inertial)
-                    if key is None or key not in clean_inertials:
-                        found = len(out)
-                        _inertial(el, inertial, out)
-                        if key is not None and len(out) == found:
-                            clean_inertials.add(key)
-            elif tag == "sensor":
-                if el.parent is not None and el.parent.tag in ("link", "joint"):
-                    _sensor(el, out)
-            elif el.parent is not None and el.parent.tag == "joint":
-                _axis(el, out)
-        elif ":" in tag:
-            continue  # namespaced: free-form
-        if el.children:
-            extend(el.children)
-    return out
+    """What this module checks, in a walk of its own over the whole tree."""
+    checks = DomainChecks(xml)
+    if xml.root is not None:
+        checks.walk(xml.root)
+    return checks.result()
+
+
+class DomainChecks:
+    """The checks, element by element, for a walk of their own (:meth:`walk`) or for the schema
+    check's walk, which calls :meth:`check` on each element it visits whose tag is in
+    :data:`CHECKED` and :meth:`walk` on each subtree it does not go into (so that the tree is
+    walked once; see schema_check.py).
+
+    Either way each element is checked once, so the diagnostics are the same; their order is
+    that of :func:`check_domain`'s walk, which takes children last first: the elements by
+    descending end offset, in a document with no XML problem (where elements nest strictly).
+    ``in_order=False`` (the schema check's walk) notes each element's end and :meth:`result`
+    sorts by it.
+    """
+
+    __slots__ = ("out", "same", "clean_inertials", "_ends")
+
+    def __init__(self, xml: XmlDocument, in_order: bool = True) -> None:
+        self.out: list[Diagnostic] = []
+        self.same = SameText(xml)
+        self.clean_inertials: set[str] = set()  # texts of <inertial>s that were found fine (same_text.py)
+        self._ends: list[tuple[int, int]] | None = None if in_order else []  # (element end, len(out) before it)
+
+    def walk(self, top: XmlElement) -> None:
+        """Check ``top`` and every element below it but those in plugins and namespaced ones."""
+        check = self.check
+        stack = [top]
+        pop, extend = stack.pop, stack.extend
+        while stack:  # every element: cheap for the 95% this phase does not check
+            el = pop()
+            tag = el.tag
+            if tag in _SPECIAL:
+                if tag == "plugin":
+                    continue  # free-form
+                check(el, tag)
+            elif ":" in tag:
+                continue  # namespaced: free-form
+            if el.children:
+                extend(el.children)
+
+    def check(self, el: XmlElement, tag: str) -> None:
+        """One element whose tag is in :data:`CHECKED`."""
+        out = self.out
+        if self._ends is not None:
+            self._ends.append((el.end, len(out)))
+        if tag == "material":
+            _material(el, out)
+        elif tag == "link":
+            inertial = el.child("inertial")
+            if inertial is not None:
+                key = self.same.key(inertial)
+                if key is None or key not in self.clean_inertials:
+                    found = len(out)
+                    _inertial(el, inertial, out)
+                    if key is not None and len(out) == found:
+                        self.clean_inertials.add(key)
+        elif tag == "sensor":
+            if el.parent is not None and el.parent.tag in ("link", "joint"):
+                _sensor(el, out)
+        elif el.parent is not None and el.parent.tag == "joint":
+            _axis(el, out)
+
+    def result(self) -> list[Diagnostic]:
+        """The diagnostics, in :func:`check_domain`'s order."""
+        out, ends = self.out, self._ends
+        if not ends or not out:
+            return out
+        groups = []
+        for i, (end, first) in enumerate(ends):
+            last = ends[i + 1][1] if i + 1 < len(ends) else len(out)
+            if last > first:
+                groups.append((-end, first, last))
+        groups.sort()  # by descending end; (first, last) never tie, as each element is checked once
+        return [d for _, first, last in groups for d in out[first:last]]

@@ -27,6 +27,11 @@ MAX_LENGTH = 8192
 BUDGET = 6
 
 
+def well_formed(xml: XmlDocument) -> bool:
+    """No XML problem: every element parses the same wherever its text stands."""
+    return not xml.problems and not xml.half_typed
+
+
 class SameText:
     """The keys of one document's elements (None for every element when remembering is off)."""
 
@@ -35,7 +40,7 @@ class SameText:
     def __init__(self, xml: XmlDocument) -> None:
         self.text = xml.text
         # characters keys may still read (none in a document with a problem)
-        self.budget = BUDGET * len(xml.text) if not xml.problems and not xml.half_typed else 0
+        self.budget = BUDGET * len(xml.text) if well_formed(xml) else 0
 
     @property
     def enabled(self) -> bool:

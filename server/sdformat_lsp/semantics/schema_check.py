@@ -23,6 +23,8 @@ from ..spec.types import scalar_value
 from ..text import Span
 from ..model.builder import Builder
 from ..xml import XmlAttribute, XmlDocument, XmlElement
+from .domain import CHECKED as DOMAIN_CHECKED
+from .domain import DomainChecks
 from .read_once import read_once
 from .repeats import collapse_repeats
 from .same_text import MAX_LENGTH, SameText
@@ -62,14 +64,20 @@ class _Visit:
     version: str  # the version whose schema ``spec`` comes from
 
 
-def check_schema(doc: XmlDocument, version: str) -> list[Diagnostic]:
+def check_schema(doc: XmlDocument, version: str, domain: DomainChecks | None = None) -> list[Diagnostic]:
     """Schema diagnostics for ``doc`` read as SDFormat ``version``; none when
-    the version has no table or the root is not an SDFormat root."""
+    the version has no table or the root is not an SDFormat root.
+
+    ``domain``: domain.py's checks, run in the same walk (every element gets them, as in
+    check_domain, whether or not the schema has it); their diagnostics are ``domain.result()``.
+    """
     schema = schema_for(version.strip()) if version else None
     root = doc.root
     if schema is None or root is None or root.tag not in ROOT_TAGS:
+        if domain is not None and root is not None:
+            domain.walk(root)
         return []
-    return _Checker(doc, schema).run()
+    return _Checker(doc, schema, domain).run()
 
 
 _UNSEEN = object()
@@ -78,8 +86,9 @@ _FOUND = -(1 << 62)  # misses at a place where a key was found: it is never hope
 
 
 class _Checker:
-    def __init__(self, doc: XmlDocument, schema: Schema) -> None:
+    def __init__(self, doc: XmlDocument, schema: Schema, domain: DomainChecks | None = None) -> None:
         self.doc = doc
+        self.domain = domain
         self.text = doc.text
         self.schema = schema
         self.declared = schema.version
@@ -102,7 +111,9 @@ class _Checker:
         root_spec = self.schema.root()
         self.root_name = root_spec.name
         out, newer, text = self.out, self.newer, self.text
-        # A subtree is remembered when checking it reported nothing, noted nothing newer and worked out
+        domain = self.domain
+        found_too = domain.out if domain is not None else []  # what domain.py finds counts as a report
+        # A subtree is remembered when checking it (domain.py's checks too) reported nothing, noted nothing newer and worked out
         # no path: its verdict then depends on its text and its spec alone, and a spec object stands for
         # one place in the tree. Its end is a marker on the stack: (None, key, the events before it).
         clean: set[tuple[str, int]] = set()
@@ -115,7 +126,7 @@ class _Checker:
         while stack:
             el, spec, version = pop()
             if el is None:
-                if version == len(out) + len(newer) + self._visits:
+                if version == len(out) + len(newer) + self._visits + len(found_too):
                     clean.add(spec)
                 continue
             kids = el.children
@@ -129,7 +140,9 @@ class _Checker:
                         misses[id(spec)] = _FOUND
                         continue
                     misses[id(spec)] = misses.get(id(spec), 0) + 1
-                    push((None, key, len(out) + len(newer) + self._visits))
+                    push((None, key, len(out) + len(newer) + self._visits + len(found_too)))
+            if domain is not None and el.tag in DOMAIN_CHECKED:
+                domain.check(el, el.tag)
             if spec.deprecated:
                 out.append(
                     Diagnostic(
@@ -152,6 +165,9 @@ class _Checker:
                 if not value or value.isspace() or _verdict(vtype, value, spec.min, spec.max) is not _GOOD:
                     self._value(el, spec, version)  # a problem, or a value that is missing
             if not kids or spec.copy_data:
+                if kids and domain is not None and el.tag != "plugin":
+                    for child in kids:  # free-form for the schema, not for domain.py (a plugin is for both)
+                        domain.walk(child)
                 continue  # copy_data: plugin bodies and the like are free-form
             cached = spec.child_cache
             if len(kids) == 1:  # a common shape, with no repeats to look for
@@ -167,6 +183,8 @@ class _Checker:
                         found = self._off_spec(el, spec, version, child)
                         if found is not None:
                             push(found)
+                        elif domain is not None:
+                            domain.walk(child)
                 continue
             first: dict[str, XmlElement] = {}
             visits = []
@@ -181,6 +199,8 @@ class _Checker:
                     found = self._off_spec(el, spec, version, child)
                     if found is not None:
                         visits.append(found)
+                    elif domain is not None:
+                        domain.walk(child)
                     continue
                 if not child_spec.allows_many:
                     earlier = first.get(tag)
