@@ -1,7 +1,8 @@
 """The fast walks of the frame graphs give what the plain walks give.
 
 The checks ask every node of a document for its attached link, whether its pose
-resolves and which cycles the two graphs have; those walks read the nodes' weak
+resolves and which cycles the two graphs have (searched only among the nodes
+without attached link or pose); those walks read the nodes' weak
 edges directly and mark nodes in place (see ``frame_queries`` and
 ``frame_nodes.edge_cycles``). Here they are compared with plain walks through the
 public properties on random graphs full of chains, trees, self-loops and cycles.
@@ -67,6 +68,11 @@ def test_fast_walks_match_plain_walks_on_random_graphs() -> None:
             expected = find_cycles(nodes, lambda n, e=edge: getattr(n, e))
             assert edge_cycles(nodes, edge) == expected
             cycles_seen += len(expected)
+        queries.nodes = nodes  # the cycles searched among the nodes without attached link / pose only
+        assert queries.attached_cycles() == find_cycles(nodes, lambda n: n.attached_to)
+        assert queries.relative_cycles({}) == find_cycles(nodes, lambda n: n.relative_to)
+        for node in nodes:
+            node._link_state, node._link = 0, None  # forget, so the checks below start afresh
         order = nodes[:]
         rng.shuffle(order)  # the memos must not depend on the order nodes are asked in
         memo: dict[int, bool] = {}

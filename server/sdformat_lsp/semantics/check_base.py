@@ -77,8 +77,13 @@ class CheckerBase:
         self.broken: set[int] = set()  # ids of nodes whose own problem was reported
         # nodes written in an included file are checked in that file's own analysis and reported once,
         # on the <include>: here they are only quiet links of chains (never reported, never blamed)
-        self.nodes = [n for n in graphs.nodes if n.scope is None or n.scope.path is None]
-        self.broken.update(id(n) for n in graphs.nodes if n.scope is not None and n.scope.path is not None)
+        self.nodes: list[FrameNode] = []
+        for n in graphs.nodes:
+            s = n.scope
+            if s is None or s.path is None:
+                self.nodes.append(n)
+            else:
+                self.broken.add(id(n))
 
     def _mark(self, node: FrameNode | None) -> None:
         if node is not None:

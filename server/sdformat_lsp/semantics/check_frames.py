@@ -10,7 +10,6 @@ from ..diagnostics import Diagnostic, Related, Severity, error
 from ..model import Frame, Model
 from ..text import Span
 from .check_base import CheckerBase, ROOT_NOT_STATIC, _node_span, _where, top_level_scope
-from .frame_nodes import edge_cycles
 from .frames import FrameNode
 
 
@@ -84,7 +83,7 @@ class FrameChecks(CheckerBase):
                 self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'", self._targets(res.scope, node, "attached_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
-        for cycle in edge_cycles(self.g.nodes, "attached_to"):
+        for cycle in self.g.attached_cycles():
             ids = {id(n) for n in cycle}
             if ids & reported_cycles:
                 continue
@@ -178,7 +177,8 @@ class FrameChecks(CheckerBase):
                 self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'", self._targets(res.scope, node, "relative_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
-        for cycle in edge_cycles(self.g.nodes, "relative_to"):
+        resolves: dict[int, bool] = {}
+        for cycle in self.g.relative_cycles(resolves):
             ids = {id(n) for n in cycle}
             if ids & reported:
                 continue
@@ -186,7 +186,6 @@ class FrameChecks(CheckerBase):
             if ids & self.broken and len(ids & self.broken) == len(ids):
                 continue  # an attached_to cycle already explains it
             self._cycle("POSE_RELATIVE_TO_CYCLE", "relative_to", cycle, lambda n: n.relative_ref)
-        resolves: dict[int, bool] = {}
         for node in self.nodes:
             if id(node) in self.broken or id(node) in reported or node.kind == "world":
                 continue

@@ -9,7 +9,7 @@ up front.
 from __future__ import annotations
 
 from ..model import Model
-from .frame_nodes import FrameNode, Scope, _cycle_from, _memo_link, _weak
+from .frame_nodes import FrameNode, Scope, _cycle_from, _memo_link, _weak, edge_cycles
 from .pose import IDENTITY, Transform
 
 
@@ -48,6 +48,22 @@ class FrameQueries:
             else:
                 p._link, p._link_state = _weak(result), 1 if result is not None else 2
         return result
+
+    def attached_cycles(self) -> list[list[FrameNode]]:
+        """Every cycle of the attached_to graph: ``edge_cycles(self.nodes, "attached_to")``.
+
+        Searched only among the nodes without an attached link (usually none): a node whose chain
+        ends at a sink is on no cycle, and neither is any node of its chain, while the chain of a
+        node without one holds only nodes without one. So the search over those alone meets the
+        same nodes in the same order and finds the same cycles in the same order. The attached
+        links it asks for are memoised, as the checks ask for them next anyway."""
+        return edge_cycles([n for n in self.nodes if self.attached_link(n) is None], "attached_to")
+
+    def relative_cycles(self, memo: dict[int, bool]) -> list[list[FrameNode]]:
+        """Every cycle of the relative_to graph: ``edge_cycles(self.nodes, "relative_to")``,
+        searched only among the nodes whose pose does not resolve (see ``attached_cycles``; a
+        chain that reaches the root has no cycle). ``memo`` is :meth:`pose_resolves`'s."""
+        return edge_cycles([n for n in self.nodes if not self.pose_resolves(n, memo)], "relative_to")
 
     def attached_cycle(self, node: FrameNode) -> list[FrameNode] | None:
         return _cycle_from(node, lambda n: n.attached_to)
