@@ -83,3 +83,43 @@ def test_fast_walks_match_plain_walks_on_random_graphs() -> None:
             assert queries.attached_link(node) is _plain_attached_link(node)
             assert node._link_state in (1, 2, 3)
     assert cycles_seen > 100  # the graphs do exercise cycles
+
+
+def _link_with_insides(rng: random.Random, i: int) -> str:
+    """A link whose visuals, collisions and sensors have poses relative_to frames (or not), some
+    inside plugins, namespaced elements and comments, which the walk must leave alone."""
+    parts = []
+    for j in range(rng.randint(0, 4)):
+        tag = rng.choice(["visual", "collision", "sensor", "plugin", "gz:extra"])
+        attr = f' relative_to="{rng.choice(["__model__", "L0", "F", "nowhere", ""])}"' if rng.random() < 0.5 else ""
+        inner = f"<pose{attr}>0 0 {j} 0 0 0</pose>"
+        if rng.random() < 0.3:
+            inner = f"<geometry><box><size>1 1 1</size></box></geometry><deep>{inner}</deep>"
+        if rng.random() < 0.2:
+            inner += "<!-- relative_to='L0' -->"
+        parts.append(f'<{tag} name="x{j}">{inner}</{tag}>')
+    own = '<pose relative_to="__model__">1 0 0 0 0 0</pose>' if rng.random() < 0.3 else ""
+    return f'<link name="L{i}">{own}{"".join(parts)}</link>'
+
+
+def test_links_without_relative_to_in_their_text_are_not_walked_for_inner_poses() -> None:
+    """FrameGraphs given the document skips the walk of links whose text never says relative_to;
+    the inner poses found, their order and where they resolve are those of the full walk."""
+    from sdformat_lsp.model import version_tuple
+    from sdformat_lsp.semantics import Options, analyze
+    from sdformat_lsp.semantics.frames import FrameGraphs
+
+    rng = random.Random(7)
+    found = 0
+    for _ in range(60):
+        links = "".join(_link_with_insides(rng, i) for i in range(rng.randint(1, 5)))
+        text = f'<sdf version="1.10"><model name="m">{links}<frame name="F"/></model></sdf>'
+        a = analyze(text, None, Options())
+        assert not a.xml.problems
+        version = version_tuple(a.document.version)
+        fast = FrameGraphs(a.document.root, version, None, xml=a.xml)
+        slow = FrameGraphs(a.document.root, version, None)
+        assert [(r.text, r.span, s.name) for r, s in fast.inner_poses] == [(r.text, r.span, s.name) for r, s in slow.inner_poses]
+        assert [(r.ref.span, r.target is None) for r in fast.resolutions] == [(r.ref.span, r.target is None) for r in slow.resolutions]
+        found += len(slow.inner_poses)
+    assert found > 30

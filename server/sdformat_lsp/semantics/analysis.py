@@ -366,7 +366,7 @@ def _analyze_into(result: Analysis, options: Options) -> None:
         if root is None:
             return
         others = tuple(doc.worlds[1:]) if doc.worlds and root is doc.worlds[0] else ()
-        graphs = FrameGraphs(root, version, resolver, options.max_included_instances, other_worlds=others)
+        graphs = FrameGraphs(root, version, resolver, options.max_included_instances, other_worlds=others, xml=xml)
         result.graphs = graphs
         if graphs.over_budget is not None:
             result.diagnostics.append(_over_budget(graphs))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..model import Frame, Include, Joint, Link, Model, Ref, World, version_tuple
+from ..xml import XmlElement
 from .frame_nodes import MODEL_FRAME, WORLD, FrameNode, Scope, _LegacyNames, _MergedFrames, _in_element_order, _weak, canonical_name
 
 
@@ -186,6 +187,10 @@ class ScopeBuilding:
         children and axes, and a visual's pose is then resolved in the graph of
         the model it joined.
         """
+        el = link.element
+        text = self._document_text(el)
+        if text is not None and text.find("relative_to", el.ts, el.end) < 0:
+            return  # no attribute of that name anywhere in the link (the common case): nothing to walk
         scope = self.inner_pose_scope(scope)
         # Depth first, last child first. Only elements that can matter go on the stack (those with
         # children, and poses): a leaf that is not a pose gives nothing when taken off it, so
@@ -205,6 +210,35 @@ class ScopeBuilding:
             for c in el.children:
                 if c.children or c.tag == "pose":
                     push(c)
+
+    def _document_text(self, el: XmlElement) -> str | None:
+        """The analysed document's text when ``el`` is one of its elements, else None.
+
+        Then ``el``'s offsets index that text, and since the document has no XML problem (else
+        there is no text here) every element is well-formed: its text holds its whole subtree,
+        attribute names as written. Elements of included files (another tree) get None. An
+        element is the document's when its ancestors lead to the document's root; the answer
+        is remembered for every element on the way, so each is climbed once.
+        """
+        if self._text is None:
+            return None
+        memo = self._in_document
+        path = []
+        cur: XmlElement | None = el
+        found = False
+        while cur is not None:
+            known = memo.get(id(cur))
+            if known is not None:
+                found = known
+                break
+            if cur is self._text_root:
+                found = True
+                break
+            path.append(cur)
+            cur = cur.parent
+        for p in path:
+            memo[id(p)] = found
+        return self._text if found else None
 
     def inner_pose_scope(self, view: Scope) -> Scope:
         """Where the poses inside a link or joint of ``view`` resolve: ``view`` itself, or for a

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ..model import Include, Model, Ref, World
+from ..xml import XmlDocument, XmlElement
 from .frame_building import ScopeBuilding
 from .frame_edges import EdgeBuilding
 from .frame_nodes import (
@@ -50,7 +51,8 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
     """Scopes, nodes and both graphs of one document's root (a model or a world)."""
 
     def __init__(self, root: Model | World, version: tuple[int, int], include_resolver: IncludeResolver | None = None,
-                 max_instances: int = MAX_INCLUDED_INSTANCES, other_worlds: tuple[World, ...] = ()) -> None:
+                 max_instances: int = MAX_INCLUDED_INSTANCES, other_worlds: tuple[World, ...] = (),
+                 xml: XmlDocument | None = None) -> None:
         self.version = version
         self.include_resolver = include_resolver
         # Included models placed so far (at any depth) and the budget: files that include each
@@ -77,6 +79,12 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         # id(view of a merge, or its proxy frame) -> (its include, the scope it joined)
         self.merged_into: dict[int, tuple[Include, Scope]] = {}
         self._canonical_memo: dict[int, FrameNode | None] = {}
+        # the analysed document (``xml``, when given and free of XML problems), so that building can
+        # search its text instead of walking elements (see ``ScopeBuilding._document_text``)
+        clean = xml is not None and xml.root is not None and not xml.problems and not xml.half_typed
+        self._text: str | None = xml.text if clean else None
+        self._text_root: XmlElement | None = xml.root if clean else None
+        self._in_document: dict[int, bool] = {}  # id(element) -> in that document's tree (while building)
         if isinstance(root, World):
             self.root = self._world_scope(root)
         else:
@@ -84,6 +92,7 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         # the other worlds of a file with several (libsdformat loads them all): roots of their own in the
         # same graphs, so that every feature finds their frames; no name reaches from one world into another
         self.other_roots: list[Scope] = [self._world_scope(w) for w in other_worlds]
+        self._in_document = {}
         self._edges()
 
     def root_of(self, node: FrameNode) -> Scope | None:
