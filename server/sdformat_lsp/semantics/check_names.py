@@ -7,20 +7,60 @@ from ..diagnostics import Related, error
 from ..xml import XmlElement
 from .check_base import CheckerBase, _FRAME_TAGS, _NO_NAME_CHECK, _RESERVED
 from .frames import WORLD, FrameNode
+from .same_text import MAX_LENGTH, SameText
+
+_HOPELESS = 32  # misses of a tag, none found, after which its elements are not looked up
+_FOUND = -(1 << 62)  # misses of a tag that was found once: it is never hopeless
 
 
 class NameChecks(CheckerBase):
     """Duplicate and reserved names; skipped where the names are checked elsewhere (``check(names=False)``)."""
 
     def names(self) -> None:
+        self._duplicates()
+        for node in self.nodes:
+            name = node.name
+            if name and not name.startswith("__") and name != WORLD and "::" not in name:
+                continue  # none of the cases of ``_reserved`` (the common case: no span to build)
+            if node.kind == "world" or node.entity is None:
+                continue
+            self._reserved(node)
+
+    def _duplicates(self) -> None:
+        """Sibling names that repeat, anywhere in the document but in free-form content.
+
+        A subtree that reported nothing is remembered by its source text (``same_text``), and an
+        identical one later is skipped: whether names repeat in a subtree depends on its text
+        alone (which names, which tags), never on where it stands. Its end is a marker on the
+        stack: (its key, the number of diagnostics before it). Keys are not made any more for a
+        tag that missed ``_HOPELESS`` times and never hit (the models of a world, named apart).
+        """
         root = self.xml.root
         if root is None:
             return
-        stack = [root]
+        out, text = self.out, self.xml.text
+        budget = SameText(self.xml).budget  # its key(), inlined: every element with children asks
+        clean: set[str] = set()
+        misses: dict[str, int] = {}
+        stack: list = [root]
         pop, push = stack.pop, stack.append
         no_check = _NO_NAME_CHECK
         while stack:  # plugin contents and namespaced elements are free-form: not ours to judge
             el = pop()
+            if type(el) is tuple:
+                if el[1] == len(out):
+                    clean.add(el[0])
+                continue
+            if budget > 0 and misses.get(el.tag, 0) < _HOPELESS:
+                start, end = el.ts - 1, el.end  # el.span, without building it
+                if end - start <= MAX_LENGTH:
+                    budget -= end - start
+                    key = text[start:end]
+                    if key in clean:
+                        misses[el.tag] = _FOUND
+                        continue
+                    misses[el.tag] = misses.get(el.tag, 0) + 1
+                    push((key, len(out)))
             # One pass over the children queues those with children of their own and gathers the
             # names ``_unique_children`` compares; only a parent whose names repeat goes through
             # it (for the diagnostics). The queue gets what two separate passes gave it, in the
@@ -43,13 +83,6 @@ class NameChecks(CheckerBase):
                                 names.append(a.value)
             if names is not None and len(names) > 1 and len(set(names)) < len(names):
                 self._unique_children(el)
-        for node in self.nodes:
-            name = node.name
-            if name and not name.startswith("__") and name != WORLD and "::" not in name:
-                continue  # none of the cases of ``_reserved`` (the common case: no span to build)
-            if node.kind == "world" or node.entity is None:
-                continue
-            self._reserved(node)
 
     def _unique_children(self, el: XmlElement) -> None:
         seen: dict[str, XmlElement] = {}
