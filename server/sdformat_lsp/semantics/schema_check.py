@@ -11,29 +11,29 @@ Left to the semantic core, so nothing is reported twice: the root element
 and its version, several top-level models, missing ``name`` attributes,
 missing or empty joint ``<parent>``/``<child>``, and every ``<pose>`` value
 and attribute value.
+
+The checker's questions to other versions of the spec are in schema_versions.py,
+its reports of unknown names in schema_unknown.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..diagnostics import Diagnostic, Fix, Related, Severity
-from ..spec import ElementSpec, Schema, check_value, known_versions, schema_for, version_key
-from ..spec.types import scalar_value
+from ..spec import ElementSpec, Schema, check_value, schema_for
 from ..text import Span
 from ..model.builder import Builder
-from ..xml import XmlAttribute, XmlDocument, XmlElement
+from ..xml import XmlDocument, XmlElement
 from .domain import CHECKED as DOMAIN_CHECKED
 from .domain import DomainChecks
 from .read_once import read_once
 from .repeats import collapse_repeats
 from .same_text import MAX_LENGTH, SameText
+from .schema_unknown import UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, UnknownNames
+from .schema_versions import Visit, bound_problem
 
 __all__ = ["check_schema"]
 
 ROOT_TAGS = ("sdf", "gazebo")  # 1.0 and 1.2 called the root <gazebo>
-UNKNOWN_ELEMENT = "ELEMENT_INCORRECT_TYPE"
-UNKNOWN_ATTRIBUTE = "ATTRIBUTE_INCORRECT_TYPE"
 MISSING_ATTRIBUTE = "ATTRIBUTE_MISSING"
 BAD_ATTRIBUTE = "ATTRIBUTE_INVALID"
 BAD_VALUE = "PARAMETER_ERROR"
@@ -48,20 +48,8 @@ _CORE_VALUES = frozenset({("joint", "parent"), ("joint", "child")})
 _POSE = "pose"
 # Owners whose <pose> the model builder reads (and checks); every other <pose> is checked here.
 _BUILT_POSES = frozenset({"model", "link", "joint", "frame", "include"})
-# Element names simulators read that SDFormat does not define: never "corrected" to an SDFormat name.
-_SIMULATOR_PREFIXES = ("gz_", "ign_", "ignition_", "gazebo_", "drake_", "ros_", "px4_")
 # Declared once-only, yet read as a list by libsdformat.
 _REPEATABLE = frozenset({("geometry", "polyline")})
-
-
-@dataclass(frozen=True, slots=True)
-class _Visit:
-    """An element being checked, built only when a diagnostic needs its path."""
-
-    element: XmlElement
-    spec: ElementSpec
-    path: tuple[str, ...]  # tag names from the root, the root's spec name first
-    version: str  # the version whose schema ``spec`` comes from
 
 
 def check_schema(doc: XmlDocument, version: str, domain: DomainChecks | None = None) -> list[Diagnostic]:
@@ -85,7 +73,7 @@ _HOPELESS = 32
 _FOUND = -(1 << 62)  # misses at a place where a key was found: it is never hopeless
 
 
-class _Checker:
+class _Checker(UnknownNames):
     def __init__(self, doc: XmlDocument, schema: Schema, domain: DomainChecks | None = None) -> None:
         self.doc = doc
         self.domain = domain
@@ -248,7 +236,7 @@ class _Checker:
             self.out.extend(b.diagnostics)
             b.diagnostics.clear()
 
-    def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> _Visit:
+    def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> Visit:
         """``el`` with its path of tag names from the root (the root's spec name first)."""
         self._visits += 1
         tags = []
@@ -257,7 +245,7 @@ class _Checker:
             tags.append(node.tag)
             node = node.parent
         tags[-1] = self.root_name
-        return _Visit(el, spec, tuple(reversed(tags)), version)
+        return Visit(el, spec, tuple(reversed(tags)), version)
 
     # -- one element -------------------------------------------------------
 
@@ -321,25 +309,6 @@ class _Checker:
                 )
             )
 
-    def _unknown_attribute(self, v: _Visit, attr: XmlAttribute) -> None:
-        el, spec = v.element, v.spec
-        newer = self._newer(v.path, attr.name, v.version)
-        if newer is not None:
-            self._too_new(f"{attr.name}= on <{el.tag}>", newer, attr.name_span)
-            return
-        message = f"<{el.tag}> has no attribute '{attr.name}' in SDFormat {v.version}"
-        older = self._older(v.path, attr.name, v.version)
-        if older is not None:
-            message += f" (it existed up to SDFormat {older})"
-        fixes: tuple[Fix, ...] = ()
-        guess = _closest(attr.name, spec.attributes)
-        if guess is not None and guess not in el.attributes:
-            message += f"; did you mean '{guess}'?"
-            fixes = (Fix(f"Rename to '{guess}'", attr.name_span, guess),)
-        else:
-            message += "; libsdformat ignores it"
-        self.out.append(Diagnostic(UNKNOWN_ATTRIBUTE, Severity.WARNING, message, attr.name_span, fixes=fixes))
-
     def _value(self, el: XmlElement, spec: ElementSpec, version: str) -> None:
         vtype = spec.type
         assert vtype is not None
@@ -382,170 +351,6 @@ class _Checker:
             if severity is not None:
                 self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
 
-    # -- children ----------------------------------------------------------
-
-    def _off_spec(
-        self, el: XmlElement, spec: ElementSpec, version: str, child: XmlElement
-    ) -> tuple[XmlElement, ElementSpec, str] | None:
-        """A child the spec of ``el`` does not have: reported as too new (and then
-        checked against the version that has it) or as unknown."""
-        v = self._visit(el, spec, version)
-        newer = self._newer(v.path, None, version, child.tag)
-        if newer is not None:
-            self._too_new(f"<{child.tag}> in <{el.tag}>", newer, child.tag_span)
-            schema = schema_for(newer)
-            found = schema.element_at(_rooted(schema, v.path + (child.tag,))) if schema else None
-            return (child, found, newer) if found is not None else None
-        self._unknown_element(v, child)
-        return None
-
-    def _unknown_element(self, v: _Visit, child: XmlElement) -> None:
-        el, spec = v.element, v.spec
-        if child.tag == "include" and el.tag == "sdf" and el.parent is None:
-            return  # libsdformat takes a top-level <include> as the file's model, though the spec lists none there
-        message = f"<{child.tag}> is not an element of <{el.tag}> in SDFormat {v.version}"
-        older = self._older(v.path, None, v.version, child.tag)
-        if older is not None:
-            message += f" (it existed up to SDFormat {older})"
-        fixes: tuple[Fix, ...] = ()
-        guess = None
-        if not child.tag.startswith(_SIMULATOR_PREFIXES):  # gz_frame_id is Gazebo's, not a misspelt frame_id
-            guess = _closest(child.tag, [c for c in spec.children if self._free_for(el, spec, c)])
-        if guess is not None:
-            message += f"; did you mean <{guess}>?"
-            fix = self._rename_fix(child, guess)
-            fixes = (fix,) if fix is not None else ()
-            severity = Severity.WARNING  # most likely a typo: what it says is read by nobody
-        else:
-            message += "; libsdformat keeps it, unread, for simulators and plugins that know it"
-            severity = Severity.HINT
-        self.out.append(Diagnostic(UNKNOWN_ELEMENT, severity, message, child.tag_span, fixes=fixes))
-
-    def _free_for(self, el: XmlElement, spec: ElementSpec, name: str) -> bool:
-        """Would renaming a child of ``el`` to ``name`` make it valid? Not when ``name`` may appear once and is there."""
-        child_spec = spec.child(name)
-        if child_spec is None:
-            return False
-        if child_spec.allows_many:
-            return True
-        if self._child_tags[0] is not el:  # once per parent, not per unknown child: thousands of siblings stay linear
-            self._child_tags = (el, frozenset(c.tag for c in el.children))
-        return name not in self._child_tags[1]
-
-    def _rename_fix(self, el: XmlElement, new: str) -> Fix | None:
-        """One edit renaming both the start and the end tag."""
-        title = f"Rename to <{new}>"
-        if el.end_tag_span is None:
-            return Fix(title, el.tag_span, new)
-        name_start = el.end_tag_span.start + 2
-        name_end = name_start + len(el.tag)
-        if self.text[el.end_tag_span.start : name_start] != "</" or self.text[name_start:name_end] != el.tag:
-            return None
-        middle = self.text[el.tag_span.end : name_start]
-        return Fix(title, Span(el.tag_span.start, name_end), new + middle + new)
-
-    # -- other versions ----------------------------------------------------
-
-    def _severity_in_latest(self, v: _Visit, attr: str | None, text: str) -> tuple[Severity | None, str]:
-        """libsdformat converts older files to the newest spec before reading
-        values, so a value only the declared version rejects is no problem (None)."""
-        latest = known_versions()[-1]
-        spec = self._in_latest(v)
-        if spec is None:
-            return Severity.ERROR, ""
-        if attr is not None:
-            aspec = spec.attribute(attr)
-            accepted = aspec is not None and check_value(aspec.type, text) is None and not (aspec.is_required and not text.strip())
-        elif not text.strip():
-            accepted = spec.type is not None and spec.required != "1"
-        else:
-            accepted = (
-                spec.type is not None
-                and check_value(spec.type, text) is None
-                and _bound_problem(spec.type, text, spec.min, spec.max) is None
-            )
-        if not accepted:
-            return Severity.ERROR, ""
-        return None, ""
-
-    def _in_latest(self, v: _Visit) -> ElementSpec | None:
-        """The same place in the newest schema, when ``v`` is read with an older one."""
-        latest = known_versions()[-1]
-        if version_key(v.version) >= version_key(latest):
-            return None
-        schema = schema_for(latest)
-        return schema.element_at(_rooted(schema, v.path)) if schema else None
-
-    def _newer(self, path: tuple[str, ...], attr: str | None, since: str, child: str | None = None) -> str | None:
-        """The first version after ``since`` that has this element or attribute."""
-        later = [w for w in known_versions() if version_key(w) > version_key(since)]
-        return _first_having(later, path, attr, child)
-
-    def _older(self, path: tuple[str, ...], attr: str | None, before: str, child: str | None = None) -> str | None:
-        """The last version before ``before`` that had this element or attribute."""
-        earlier = [w for w in known_versions() if version_key(w) < version_key(before)]
-        return _first_having(list(reversed(earlier)), path, attr, child)
-
-    def _too_new(self, what: str, newer: str, span: Span) -> None:
-        self.newer.append((what, newer, span))
-
-    def _newer_summary(self) -> Diagnostic:
-        """Every feature newer than the declared version, as one diagnostic on the version: libsdformat
-        converts the file to its newest version before reading it, so each one is read; declaring the
-        version that has them all says what the file needs."""
-        root = self.doc.root
-        assert root is not None
-        version_attr = root.attr("version")
-        span = version_attr.value_span if version_attr is not None else root.tag_span
-        needed = max((v for _, v, _ in self.newer), key=version_key)
-        features: dict[str, str] = {}
-        for what, v, _ in self.newer:
-            features.setdefault(what, v)
-        listed = ", ".join(f"{w} ({v})" for w, v in list(features.items())[:4]) + (", ..." if len(features) > 4 else "")
-        count = len(features)
-        fixes: tuple[Fix, ...] = ()
-        if version_attr is not None and root.tag == "sdf":
-            fixes = (Fix(f"Declare SDFormat {needed}", version_attr.value_span, needed),)
-        return Diagnostic(
-            UNKNOWN_ELEMENT,
-            Severity.INFORMATION,
-            f"this file uses {count} feature{'s' if count != 1 else ''} newer than its declared version {self.declared}: {listed}; "
-            f"libsdformat reads {'them' if count != 1 else 'it'}, as it converts every file to its newest version, but other readers may not: "
-            f"declare version=\"{needed}\"",
-            span,
-            related=tuple(Related(sp, f"{w}: introduced in SDFormat {v}") for w, v, sp in sorted(self.newer, key=lambda n: n[2].start)[:50]),
-            fixes=fixes,
-            data={"since": needed},
-        )
-
-
-def _first_having(versions: list[str], path: tuple[str, ...], attr: str | None, child: str | None) -> str | None:
-    for w in versions:
-        schema = schema_for(w)
-        if schema is None:
-            continue
-        spec = schema.element_at(_rooted(schema, path))
-        if spec is None:
-            continue
-        if child is not None and child in spec.children:
-            return w
-        if attr is not None and attr in spec.attributes:
-            return w
-    return None
-
-
-def _rooted(schema: Schema, path: tuple[str, ...]) -> tuple[str, ...]:
-    """``path`` with its first name replaced by ``schema``'s root (sdf/gazebo)."""
-    return (schema.root().name,) + path[1:]
-
-
-def _closest(name: str, candidates) -> str | None:
-    import difflib  # only when a name is wrong: not a cost of every start-up
-
-    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
 _GOOD = (None, None, None)
 _FREE_TYPES = frozenset({"string", "std::string"})  # any text is one
 _VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
@@ -561,27 +366,12 @@ def _verdict(type_name: str, text: str, low: str | None, high: str | None) -> tu
         lax = bound = None
         if problem is None:
             lax = check_value(type_name, text, strict=True)
-            bound = _bound_problem(type_name, text, low, high)
+            bound = bound_problem(type_name, text, low, high)
         found = _GOOD if problem is None and lax is None and bound is None else (problem, lax, bound)
         if len(_VERDICTS) >= 50_000:
             _VERDICTS.clear()
         _VERDICTS[key] = found
     return found
-
-
-def _bound_problem(type_name: str, text: str, low: str | None, high: str | None) -> str | None:
-    if low is None and high is None:
-        return None
-    value = scalar_value(type_name, text)
-    if value is None:
-        return None
-    lo = scalar_value(type_name, low) if low is not None else None
-    hi = scalar_value(type_name, high) if high is not None else None
-    if lo is not None and value < lo:
-        return f"must be at least {low}{f' (and at most {high})' if high is not None else ''}, not {text.strip()}"
-    if hi is not None and value > hi:
-        return f"must be at most {high}{f' (and at least {low})' if low is not None else ''}, not {text.strip()}"
-    return None
 
 
 def _type_hint(spec: ElementSpec) -> str:
