@@ -31,9 +31,13 @@ _END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
 # only text) or end tag, then the character data up to the next '<' (leading white space apart).
 # Anything else takes the careful path. Possessive quantifiers (*+): no piece can give back
 # characters to let the rest match, and not trying saves a fifth of the time.
+# Groups: name, attributes (with the white space before '>' or '/>'), '/', text, white space in
+# its end tag; or the end tag's name and white space; then the character data. Every offset
+# follows from their lengths (no call to the match object but one: see _scan); the white space
+# between tokens is not captured, as a string for it would be made at every token.
 _TOKEN_PATTERN = (
-    r"""<(?:(""" + _NAME_START + r"""[^\s/<>="']*+)((?:\s++[^\s/<>="']++\s*+=\s*+(?:"[^"<]*+"|'[^'<]*+'))*+)\s*+"""
-    r"""(?:(/)>|>(?:([^<]*+)</\1\s*+>)?)|/([^\s<>]*+)\s*+>)(\s*+)([^<]*+)"""
+    r"""<(?:(""" + _NAME_START + r"""[^\s/<>="']*+)((?:\s++[^\s/<>="']++\s*+=\s*+(?:"[^"<]*+"|'[^'<]*+'))*+\s*+)"""
+    r"""(?:(/)>|>(?:([^<]*+)</\1(\s*+)>)?)|/([^\s<>]*+)(\s*+)>)\s*+([^<]*+)"""
 )
 # The attributes of such a tag as contiguous pieces: their lengths give every offset.
 _TOKEN_ATTR_PATTERN = r"""(\s++)([^\s/<>="']++)(\s*+=\s*+)(?:"([^"<]*+)"|'([^'<]*+)')"""
@@ -114,6 +118,21 @@ def _append_text(el: XmlElement, piece: str, more: dict[int, list]) -> None:
     parts.append(piece)
 
 
+def _text_after_tag(top: XmlElement, text: str, tag_end: int, end: int, chars: str, more: dict[int, list]) -> None:
+    """Character data after a tag, up to ``end`` (the next '<'), that is not only white space:
+    text of the open element ``top`` (rare in SDFormat: text around comments, or mixed content)."""
+    raw = text[tag_end:end]
+    if "&" in raw:
+        raw = decode(raw)
+    start = end - len(chars) - top.ts
+    if top._tss < 0:
+        top.text = raw
+        top._tss = start
+    else:
+        _append_text(top, raw, more)
+    top._tsx = ((start + len(chars.rstrip()) - top._tss) << 2) | (top._tsx & 3)
+
+
 _SHARED_TEXT = 64  # element texts up to this long are shared between elements that repeat them
 
 
@@ -162,56 +181,35 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     while pos < n:
         m = token(text, pos)
         if m is not None:
-            name, attr_src, slash, body, end_name, space, chars = m.groups()
-            end = m.end()
-            tag_end = end - len(space) - len(chars)  # end of this token's last tag
+            name, attr_src, slash, body, body_space, end_name, end_space, chars = m.groups()
             if name is not None:
                 ts = pos + 1
+                stag = len(name) + len(attr_src)  # the start tag's end, before its '>' or '/>'
                 attrs: dict[str, XmlAttribute] | Mapping[str, XmlAttribute] = NO_ATTRIBUTES
-                if attr_src:
+                if len(attr_src) > 1:  # white space alone holds no attribute
                     shape = shapes.get(attr_src)
                     if shape is None:
                         shapes[attr_src] = shape = _attribute_shape(attr_src)
-                    items = []
-                    p = ts + len(name)
-                    for aname, value, ns, ne, vs, ve in shape:
-                        a = new_attr(XmlAttribute)
-                        a.name = aname
-                        a.value = value
-                        a.ns = p + ns
-                        a._ne = ne
-                        a._vs = vs
-                        a._ve = ve  # terminated (see XmlAttribute)
-                        items.append(a)
-                    attrs = new_attrs(Attributes, items)
+                    if shape:  # the slots set directly, without __init__
+                        items = []
+                        p = ts + len(name)
+                        for aname, value, ns, ne, vs, ve in shape:
+                            a = new_attr(XmlAttribute)
+                            a.name = aname
+                            a.value = value
+                            a.ns = p + ns
+                            a._ne = ne
+                            a._vs = vs
+                            a._ve = ve  # terminated (see XmlAttribute)
+                            items.append(a)
+                        attrs = new_attrs(Attributes, items)
                 el = new(XmlElement)
                 el.tag = intern(name)
                 el.ts = ts
-                el._end = rel_end = tag_end - ts  # offsets but ts are kept relative to it (see XmlElement)
                 el.attributes = attrs
                 el.children = LEAF
                 el._parent = top_ref
                 el.text = ""
-                el._tss = el._etag = -1
-                if body is None:
-                    el._stag = rel_end
-                    closing = slash is not None
-                    el._tsx = 3 if closing else 0  # closed and self-closing, or neither (see XmlElement)
-                else:  # <name>text</name> in one go
-                    el._tsx = 1  # closed
-                    closing = True
-                    el._stag = stag = m.start(4) - ts
-                    el._etag = etag = stag + len(body)
-                    if body and not body.isspace():
-                        if "&" in body:
-                            el.text = decode(body)
-                        elif len(body) <= _SHARED_TEXT:  # one string for each repeated text ("1", "0 0 1")
-                            el.text = texts.setdefault(body, body)
-                        else:
-                            el.text = body
-                        stripped = body.lstrip()
-                        el._tss = etag - len(stripped)
-                        el._tsx = (len(stripped.rstrip()) << 2) | 1
                 if top is not None:
                     if top.children is LEAF:
                         top.children = [el]
@@ -221,37 +219,64 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     result.root = el
                 else:
                     result.extra_roots.append(el)
-                if not closing:
+                # offsets but ts are kept relative to it (see XmlElement)
+                if body is not None:  # <name>text</name> in one go: closed
+                    el._stag = stag = stag + 1
+                    el._etag = etag = stag + len(body)
+                    el._end = etag + len(name) + 3 + len(body_space)
+                    stripped = body.strip()
+                    if stripped:
+                        if "&" in body:
+                            el.text = decode(body)
+                        elif len(body) <= _SHARED_TEXT:  # one string for each repeated text ("1", "0 0 1")
+                            el.text = texts.setdefault(body, body)
+                        else:
+                            el.text = body
+                        el._tss = stag if len(stripped) == len(body) else etag - len(body.lstrip())
+                        el._tsx = (len(stripped) << 2) | 1
+                    else:
+                        el._tss = -1
+                        el._tsx = 1
+                elif slash is not None:  # closed and self-closing
+                    el._stag = el._end = stag + 2
+                    el._tss = el._etag = -1
+                    el._tsx = 3
+                else:  # left open: it becomes the parent of what follows
+                    el._stag = el._end = stag + 1
+                    el._tss = el._etag = -1
+                    el._tsx = 0
                     stack.append(el)
                     top = el
                     top_ref = ref(el)  # nearly every element left open gets children
                     if len(stack) > depth:
                         depth = len(stack)
+                    pos = m.end()
+                    if chars:
+                        _text_after_tag(el, text, ts + el._end, pos, chars, more)
+                    continue
             else:
-                at = None if not by_indent or top is None or top.tag != end_name else _indent_closes(stack, end_name, pos, text)
-                if top is not None and top.tag == end_name and at is None:
+                at = None
+                if top is not None and top.tag == end_name and (
+                    not by_indent or (at := _indent_closes(stack, end_name, pos, text)) is None
+                ):
                     el = stack.pop()
+                    top_ref = el._parent  # made for the element it closes into, when that was opened
+                    top = stack[-1] if stack else None
                 else:
                     el = _close_mismatched(stack, end_name, pos, result, text, at)
-                top = stack[-1] if stack else None
-                top_ref = ref(top) if top is not None else None  # the one made when it was opened
+                    top = stack[-1] if stack else None
+                    top_ref = ref(top) if top is not None else None  # the one made when it was opened
                 if el is not None:
-                    el._etag = pos - el.ts
-                    el._end = tag_end - el.ts
+                    ets = el.ts
+                    el._etag = pos - ets
+                    el._end = pos + len(end_name) + 3 + len(end_space) - ets
                     el._tsx |= 1  # closed
                     if el.children is not LEAF:
                         el.children = tuple(el.children)  # complete: 48 bytes for one child, not 64 and up
+            end = m.end()
             if chars and top is not None:  # text that is not only white space
-                raw = text[tag_end:end]
-                if "&" in raw:
-                    raw = decode(raw)
-                start = tag_end + len(space) - top.ts
-                if top._tss < 0:
-                    top.text = raw
-                    top._tss = start
-                else:
-                    _append_text(top, raw, more)
-                top._tsx = ((start + len(chars.rstrip()) - top._tss) << 2) | (top._tsx & 3)
+                tag_end = pos + (el._end + 1 if name is not None else len(end_name) + 3 + len(end_space))
+                _text_after_tag(top, text, tag_end, end, chars, more)
             pos = end
             continue
         # The careful path: text after something unusual, comments, declarations, broken tags.
