@@ -92,25 +92,28 @@ def _may_hold_long_text(data: bytes, limit: int = _TREE_TEXT) -> bool:
     return any(data.find(b"<", i, i + step) < 0 for i in range(0, len(data) - step + 1, step))
 
 
-_PARSERS = threading.local()  # one parser per thread and mode, reused: a new one leaves a reference cycle behind
-
-
-def _parser(tree: bool) -> etree.XMLParser:
-    key = "tree" if tree else "check"
-    parser = getattr(_PARSERS, key, None)
-    if parser is None:
-        parser = _new_parser(tree)
-        setattr(_PARSERS, key, parser)
-    return parser
+_IDLE: dict[bool, list[etree.XMLParser]] = {False: [], True: []}  # parsers not in use, by mode (tree or not)
+_IDLE_LOCK = threading.Lock()
 
 
 def _lxml_log(data: bytes, tree: bool) -> list:
-    parser = _parser(tree)
+    """libxml2's complaints about ``data``. Parsers are reused (a new one leaves a reference
+    cycle behind), each by one thread at a time: lxml allows a parser to move between threads,
+    and the pool holds as many as ran at once (the server analyses two documents at a time)."""
+    with _IDLE_LOCK:
+        idle = _IDLE[tree]
+        parser = idle.pop() if idle else None
+    if parser is None:
+        parser = _new_parser(tree)
     try:
-        etree.fromstring(data, parser)
-    except (etree.XMLSyntaxError, ValueError):
-        pass  # the error log says what went wrong
-    return list(parser.error_log)  # a copy: the next run of this parser clears it
+        try:
+            etree.fromstring(data, parser)
+        except (etree.XMLSyntaxError, ValueError):
+            pass  # the error log says what went wrong
+        return list(parser.error_log)  # a copy: the next run of this parser clears it
+    finally:
+        with _IDLE_LOCK:
+            _IDLE[tree].append(parser)
 
 
 def _new_parser(tree: bool) -> etree.XMLParser:
@@ -127,18 +130,54 @@ def _new_parser(tree: bool) -> etree.XMLParser:
     )
 
 
-def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnostic]:
+def _lxml_entries(text: str, depth: int = 0) -> list:
+    """libxml2's log for ``text`` (whose elements nest ``depth`` deep), with our line numbers."""
     if "\r" in text:
         # libxml2 counts lines by LF only (and CRLF); a lone CR ends a line for us, as XML says
         # it does: an LF in its place (same length) gives libxml2 our line numbers
-        text_for_lxml = _LONE_CR.sub("\n", text)
-    else:
-        text_for_lxml = text
-    data = text_for_lxml.encode("utf-8", "surrogatepass")
+        text = _LONE_CR.sub("\n", text)
+    data = text.encode("utf-8", "surrogatepass")
     tree = depth > _TREE_DEPTH or (len(data) > _TREE_TEXT and _may_hold_long_text(data))
     log = _lxml_log(data, tree)
     if not tree and any(e.type_name == "ERR_RESOURCE_LIMIT" for e in log):
         log = _lxml_log(data, True)
+    return log
+
+
+_AHEAD_FROM = 256 * 1024  # characters: below this libxml2 takes under a millisecond, less than a thread is worth
+
+
+class _Ahead:
+    """libxml2's log for a whole text, found in a thread of its own while the scanner reads it.
+
+    libxml2 runs without the interpreter lock, so on a second core its time disappears from
+    the parse. The guess is that libxml2 will be asked about the text as it is; :func:`parse`
+    uses the log only when it is (no DOCTYPE or top-level text blanked, and nesting shallow
+    enough for the check without a tree: see :func:`_lxml_entries`), and asks again otherwise.
+    The thread is always joined before :func:`parse` returns or raises.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._log: list | None = None
+        self._thread = threading.Thread(target=self._run, args=(text,), name="sdformat-lsp xml verdict", daemon=True)
+        self._thread.start()
+
+    def _run(self, text: str) -> None:
+        try:
+            self._log = _lxml_entries(text)
+        except Exception:  # asked again in the caller's thread, where it raises
+            self._log = None
+
+    def log(self) -> list | None:
+        """Wait for the thread; its log, or None if it failed."""
+        self._thread.join()
+        return self._log
+
+
+def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None = None) -> list[Diagnostic]:
+    """Our diagnostics from libxml2's log for ``text`` (``log``: that log when already found)."""
+    if log is None:
+        log = _lxml_entries(text, depth)
     out: list[Diagnostic] = []
     warnings = 0
     fatal_seen = False
@@ -183,6 +222,15 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0) -> list[Diagnost
 
 def parse(text: str) -> XmlDocument:
     """Parse ``text`` into a tree with spans, plus its XML-level diagnostics."""
+    ahead = _Ahead(text) if len(text) >= _AHEAD_FROM else None
+    try:
+        return _parse(text, ahead)
+    finally:
+        if ahead is not None:
+            ahead.log()  # joined on every path: no thread outlives the parse
+
+
+def _parse(text: str, ahead: _Ahead | None) -> XmlDocument:
     lines = LineIndex(text)
     scanned = scan(text)
     problems: list[Diagnostic] = []
@@ -206,7 +254,9 @@ def parse(text: str) -> XmlDocument:
     if not text.strip():
         problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "the document is empty: an SDFormat file needs an <sdf> element", Span(0, 0)))
     else:
-        problems.extend(_lxml_problems(checked, lines, scanned.depth))
+        # the log found ahead is libxml2's verdict on this very text, asked the same way
+        log = ahead.log() if ahead is not None and checked is text and scanned.depth <= _TREE_DEPTH else None
+        problems.extend(_lxml_problems(checked, lines, scanned.depth, log))
         if scanned.root is None and not any(p.is_error for p in problems):
             problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "no XML element found: an SDFormat file needs an <sdf> element", Span(0, min(len(text), 1))))
     if scanned.unclosed:
