@@ -8,6 +8,7 @@ of resolving it again.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 
 from ..model import Model, PoseSpec, Ref
@@ -145,7 +146,7 @@ class EdgeBuilding:
         node.attached_ref = ref
         node.attached_default = default
         if target is not None and target is not WORLD_SENTINEL:
-            node.attached_to = target
+            node._attached_to = weakref.ref(target)  # the ``attached_to`` setter, without its call (every node)
 
     def _model_attachment(self, node: FrameNode) -> None:
         """The model frame's edge, as libsdformat's ``buildFrameAttachedToGraph`` makes it.
@@ -210,4 +211,4 @@ class EdgeBuilding:
             node.relative_ref = default_ref
             target = default
         if target is not None and target is not WORLD_SENTINEL:
-            node.relative_to = target
+            node._relative_to = weakref.ref(target)  # the ``relative_to`` setter, without its call (every node)
