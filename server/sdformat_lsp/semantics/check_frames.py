@@ -187,6 +187,8 @@ class FrameChecks(CheckerBase):
                 continue  # an attached_to cycle already explains it
             self._cycle("POSE_RELATIVE_TO_CYCLE", "relative_to", cycle, lambda n: n.relative_ref)
         for node in self.nodes:
+            if resolves.get(id(node)):  # known from the search for cycles (nearly every node)
+                continue
             if id(node) in self.broken or id(node) in reported or node.kind == "world":
                 continue
             if self.g.pose_resolves(node, resolves):

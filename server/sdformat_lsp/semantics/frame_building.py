@@ -153,8 +153,11 @@ class ScopeBuilding:
                 if slot >= 0:
                     p.models_order[slot] = scope
             nested: list[tuple[Model, Scope, int]] = []
-            legacy = _LegacyNames() if scope.version < (1, 7) else None
-            for item in _in_element_order(m):
+            items = _in_element_order(m)
+            # libsdformat renames clashing names before 1.7; a lone item clashes with nothing (its
+            # name comes back unchanged), which spares 3k_shapes (1.6, one link per model) the table
+            legacy = _LegacyNames() if scope.version < (1, 7) and len(items) > 1 else None
+            for item in items:
                 if isinstance(item, Include):
                     before = len(scope.models_order)
                     self._include(item, scope)
