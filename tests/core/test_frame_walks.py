@@ -4,7 +4,7 @@ The checks ask every node of a document for its attached link, whether its pose
 resolves and which cycles the two graphs have (searched only among the nodes
 without attached link or pose); those walks read the nodes' weak
 edges directly and mark nodes in place (see ``frame_queries`` and
-``frame_nodes.edge_cycles``). Here they are compared with plain walks through the
+``frame_cycles.edge_cycles``). Here they are compared with plain walks through the
 public properties on random graphs full of chains, trees, self-loops and cycles.
 """
 
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from sdformat_lsp.semantics.frame_nodes import FrameNode, Scope, edge_cycles, find_cycles
+from sdformat_lsp.semantics.frame_cycles import edge_cycles, find_cycles
+from sdformat_lsp.semantics.frame_nodes import FrameNode, Scope
 from sdformat_lsp.semantics.frame_queries import FrameQueries
 
 

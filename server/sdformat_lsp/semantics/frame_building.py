@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from ..model import Frame, Include, Joint, Link, Model, Ref, World, version_tuple
 from ..xml import XmlElement
-from .frame_nodes import MODEL_FRAME, WORLD, FrameNode, Scope, _LegacyNames, _MergedFrames, _in_element_order, _weak, canonical_name
+from .frame_nodes import MODEL_FRAME, WORLD, FrameNode, Scope, _MergedFrames, _weak
+from .frame_order import _in_element_order, _LegacyNames, canonical_name
 
 
 class ScopeBuilding:

@@ -10,10 +10,9 @@ a 100 MB world has millions of them (a test caps the memory per character).
 from __future__ import annotations
 
 import weakref
-from operator import attrgetter
 from dataclasses import dataclass
 from collections.abc import MutableMapping
-from typing import Callable, Iterator
+from typing import Iterator
 
 from ..model import Model, PoseSpec, Ref, World
 from .pose import Transform, transform_of
@@ -284,80 +283,6 @@ class _MergedFrames(MutableMapping):
         return len(self._base) + (0 if MODEL_FRAME in self._base else 1)
 
 
-def canonical_name(scope: Scope) -> str:
-    """libsdformat's ``CanonicalLinkAndRelativeName`` of a model scope whose own ``canonical_link`` is not written.
-
-    The first link in element order (merged links at their include's place);
-    without links, the canonical link of the first nested model, depth first,
-    prefixed with its name (its written ``canonical_link`` if it has one).
-    Static models are no exception. '' when there is none.
-    """
-    prefix = ""
-    s: Scope | None = scope
-    for _ in range(1_000_000):
-        if s is None:
-            break
-        if s is not scope:
-            cref = getattr(s.entity, "canonical_link", None)
-            if cref is not None and cref.text:
-                return prefix + cref.text
-        if s.links_order:
-            return prefix + s.links_order[0].name
-        first = next((c for c in s.models_order if c is not None), None)
-        if first is None:
-            break
-        prefix += first.name + "::"
-        s = first
-    return ""
-
-
-def _in_element_order(model: Model) -> list:
-    """The links, joints, frames, nested models and includes of ``model`` in the order the file writes them."""
-    if not model.includes:
-        return list(model.members)
-    items = [(m.element.span.start, i, m) for i, m in enumerate(model.members)]
-    items += [(inc.element.span.start, len(items) + i, inc) for i, inc in enumerate(model.includes)]
-    items.sort(key=lambda t: (t[0], t[1]))
-    return [t[2] for t in items]
-
-
-class _LegacyNames:
-    """libsdformat's renaming of clashing names in files older than SDFormat 1.7 (``Model::Load``).
-
-    In element order, a link, joint or frame whose name an earlier nested
-    model, link, joint or frame of the model already has is renamed
-    ``NAME_link`` / ``NAME_joint`` / ``NAME_frame`` (then ``NAME_joint0``,
-    ``NAME_joint1``... while taken), with a warning; from 1.7 on the clash is
-    an error. So in a 1.6 model whose joint is named like its child link,
-    that name means the link. A second entity of one kind with one name is
-    dropped by libsdformat (its own error): it keeps its name here and is not
-    listed.
-    """
-
-    __slots__ = ("taken", "by_kind")
-
-    def __init__(self) -> None:
-        self.taken: set[str] = set()
-        self.by_kind: dict[str, set[str]] = {}
-
-    def name(self, name: str, kind: str) -> str:
-        own = self.by_kind.setdefault(kind, set())
-        if name in own or kind == "model":
-            own.add(name)
-            self.taken.add(name)
-            return name
-        own.add(name)
-        new = name
-        if name in self.taken:
-            new = f"{name}_{kind}"
-            i = 0
-            while new in self.taken:
-                new = f"{name}_{kind}{i}"
-                i += 1
-        self.taken.add(new)
-        return new
-
-
 class _WorldSentinel(FrameNode):
     pass
 
@@ -369,67 +294,3 @@ def _memo_link(node: FrameNode) -> FrameNode | None:
     """The remembered attached link (state 1: another node, 2: none, 3: the node itself)."""
     state = node._link_state
     return node._link() if state == 1 else (node if state == 3 else None)
-
-
-def find_cycles(nodes: list[FrameNode], step: Callable[[FrameNode], FrameNode | None]) -> list[list[FrameNode]]:
-    """Every cycle of a graph where each node has at most one successor, in O(n)."""
-    state: dict[int, int] = {}  # 1 on the current walk, 2 finished
-    cycles: list[list[FrameNode]] = []
-    for start in nodes:
-        if id(start) in state:
-            continue
-        path: list[FrameNode] = []
-        index: dict[int, int] = {}
-        cur: FrameNode | None = start
-        while cur is not None and id(cur) not in state:
-            state[id(cur)] = 1
-            index[id(cur)] = len(path)
-            path.append(cur)
-            cur = step(cur)
-        if cur is not None and state.get(id(cur)) == 1:
-            cycles.append(path[index[id(cur)] :])
-        for n in path:
-            state[id(n)] = 2
-    return cycles
-
-
-def edge_cycles(nodes: list[FrameNode], edge: str) -> list[list[FrameNode]]:
-    """:func:`find_cycles` over one of the two graphs (``edge``: 'attached_to' or 'relative_to'),
-    the same cycles in the same order. Run on every node of a document by the checks, so it reads
-    the node's weak edge directly instead of through the property, and keeps one table: the index
-    on the walk in progress, or -1 once a node's walk is finished (its cycle, if any, found)."""
-    get = attrgetter("_" + edge)
-    state: dict[int, int] = {}
-    cycles: list[list[FrameNode]] = []
-    for start in nodes:
-        if id(start) in state:
-            continue
-        path: list[FrameNode] = []
-        cur: FrameNode | None = start
-        while cur is not None:
-            on = state.get(id(cur))
-            if on is not None:
-                if on >= 0:
-                    cycles.append(path[on:])
-                break
-            state[id(cur)] = len(path)
-            path.append(cur)
-            r = get(cur)
-            cur = r() if r is not None else None
-        for n in path:
-            state[id(n)] = -1
-    return cycles
-
-
-def _cycle_from(node: FrameNode, step: Callable[[FrameNode], FrameNode | None]) -> list[FrameNode] | None:
-    """The cycle reached from ``node`` by following ``step``, if any."""
-    order: dict[int, int] = {}
-    path: list[FrameNode] = []
-    cur: FrameNode | None = node
-    while cur is not None:
-        if id(cur) in order:
-            return path[order[id(cur)] :]
-        order[id(cur)] = len(path)
-        path.append(cur)
-        cur = step(cur)
-    return None

@@ -9,7 +9,8 @@ up front.
 from __future__ import annotations
 
 from ..model import Model
-from .frame_nodes import FrameNode, Scope, _cycle_from, _memo_link, _weak, edge_cycles
+from .frame_cycles import _cycle_from, edge_cycles
+from .frame_nodes import FrameNode, Scope, _memo_link, _weak
 from .pose import IDENTITY, Transform
 
 

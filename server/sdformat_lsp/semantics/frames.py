@@ -7,7 +7,8 @@ Each node has at most one outgoing edge in each graph (``attached_to`` and
 the graphs are also kept as networkx ``DiGraph`` objects for the features
 (ancestors, cycles) and for anyone who wants to inspect them.
 
-The nodes and scopes live in :mod:`.frame_nodes`; building them in
+The nodes and scopes live in :mod:`.frame_nodes` (libsdformat's element-order rules in
+:mod:`.frame_order`, the cycle searches in :mod:`.frame_cycles`); building them in
 :mod:`.frame_building`, resolving references and drawing edges in
 :mod:`.frame_edges`, the queries (attached link, pose, cycles) in
 :mod:`.frame_queries`. Everything stays importable from here.
@@ -21,16 +22,9 @@ from ..model import Include, Model, Ref, World
 from ..xml import XmlDocument, XmlElement
 from .frame_building import ScopeBuilding
 from .frame_edges import EdgeBuilding
-from .frame_nodes import (
-    MODEL_FRAME,
-    WORLD,
-    WORLD_SENTINEL,
-    FrameNode,
-    Resolution,
-    Scope,
-    canonical_name,
-    find_cycles,
-)
+from .frame_cycles import find_cycles
+from .frame_nodes import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
+from .frame_order import canonical_name
 from .frame_queries import FrameQueries
 
 if TYPE_CHECKING:  # networkx costs ~70 ms to import: only the features that walk the graphs load it
