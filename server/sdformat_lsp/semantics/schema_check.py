@@ -105,6 +105,9 @@ class _Checker(UnknownNames):
         # no path: its verdict then depends on its text and its spec alone, and a spec object stands for
         # one place in the tree. Its end is a marker on the stack: (None, key, the events before it).
         clean: set[tuple[str, int]] = set()
+        # The texts kept in ``clean`` are at most as long as the document in all: nested subtrees are
+        # each a key, and keeping them all could hold the text several times over (same_text.py).
+        room = len(text)
         # Keys are not looked up at a place (a spec) where _HOPELESS were and none was found: the
         # models of a world, named apart, never repeat, and their keys would be most of the cost.
         misses: dict[int, int] = {}
@@ -114,8 +117,9 @@ class _Checker(UnknownNames):
         while stack:
             el, spec, version = pop()
             if el is None:
-                if version == len(out) + len(newer) + self._visits + len(found_too):
+                if version == len(out) + len(newer) + self._visits + len(found_too) and room > 0:
                     clean.add(spec)
+                    room -= len(spec[0])
                 continue
             kids = el.children
             if budget > 0 and kids and misses.get(id(spec), 0) < _HOPELESS:
