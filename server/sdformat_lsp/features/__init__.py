@@ -9,7 +9,7 @@ below, never another feature; where two features answer the same request
 
 from __future__ import annotations
 
-from ..queries.frames import CursorTarget, target_at
+from ..queries.frames import CursorTarget, prepare_lookups, target_at
 from ..queries.includes import offered_frames
 from ..queries.results import CompletionItem, CompletionList, HoverResult, Location, TextEdit
 from ..semantics.analysis import Analysis
@@ -26,6 +26,12 @@ from .schema_completion import schema_complete
 from .schema_hover import schema_hover
 from .symbols import Symbol, document_symbols
 from .urdf_completion import urdf_complete
+
+
+def prepare(analysis: Analysis) -> None:
+    """Make now, in the caller's thread, what the first request on ``analysis`` would otherwise make
+    (the server calls it in a worker thread on an analysis built in the background)."""
+    prepare_lookups(analysis)
 
 
 def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
@@ -55,5 +61,5 @@ def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bo
 __all__ = [
     "CodeAction", "CompletionItem", "CompletionList", "CursorTarget", "DocumentLink", "HoverResult", "Location", "RenameError",
     "Symbol", "TextEdit", "code_actions", "complete", "definition", "document_links", "document_symbols", "frame_detail", "hover",
-    "include_hover", "offered_frames", "prepare_rename", "references", "rename", "rename_refusal", "target_at",
+    "include_hover", "offered_frames", "prepare", "prepare_rename", "references", "rename", "rename_refusal", "target_at",
 ]

@@ -143,6 +143,13 @@ def _reference_index(analysis: Analysis) -> _ReferenceIndex:
     return index
 
 
+def prepare_lookups(analysis: Analysis) -> None:
+    """Build the reference index now (the first hover or definition on a large analysis would:
+    ~70 ms on a 100k-line world), for a caller that has time before any request comes."""
+    if analysis.graphs is not None:
+        _reference_index(analysis)
+
+
 def target_at(analysis: Analysis, offset: int) -> CursorTarget | None:
     """The declaration or reference segment at ``offset``, if the cursor is on one."""
     if analysis.graphs is None:

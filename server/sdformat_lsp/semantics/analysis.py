@@ -262,27 +262,59 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
     return out
 
 
+class AnalysisCancelled(Exception):
+    """A run stopped at a phase boundary because its result is no longer wanted (see :func:`cancellable`)."""
+
+
+_cancel = threading.local()  # .stop: the event that stops the run this thread is making
+
+
+class cancellable:
+    """``with cancellable(stop): analyze(...)`` stops the run with :class:`AnalysisCancelled` at its next
+    phase boundary once ``stop`` is set (the language server's runs for a text the user has already
+    changed). Only the outermost run stops: the analyses of included files made inside it always run to
+    their end, so no include cache ever holds a run cut short. Without it, ``analyze`` never raises."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+
+    def __enter__(self) -> None:
+        _cancel.stop = self.stop
+
+    def __exit__(self, *exc: object) -> None:
+        _cancel.stop = None
+
+
+def _checkpoint(stop: threading.Event | None) -> None:
+    if stop is not None and stop.is_set():
+        raise AnalysisCancelled()
+
+
 def analyze(text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None) -> Analysis:
-    """Analyse one SDFormat document. Never raises on bad input."""
+    """Analyse one SDFormat document. Never raises on bad input (nor at all, outside :class:`cancellable`)."""
     options = options or Options()
     limit = options.max_document_bytes
     if limit is not None and len(text) > limit:
         return too_large(text, path, limit)
+    stop: threading.Event | None = getattr(_cancel, "stop", None)
+    _cancel.stop = None  # the analyses of included files made during this one run to their end
     _pause_collector()  # large trees and no cyclic garbage: collector passes would dominate the run time
     try:
         xml = parse(text)
+        _checkpoint(stop)
         result = Analysis(text=text, path=path, xml=xml, options=options)
         result.diagnostics.extend(extra or ())
         result.diagnostics.extend(xml.problems)
         if path is not None and os.path.basename(path) == MODEL_CONFIG:
             result.diagnostics.extend(check_model_config(xml, path))
         else:
-            _analyze_into(result, options)
+            _analyze_into(result, options, stop)
         _finish(result, options)
     except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
         result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
     finally:
         _resume_collector()
+        _cancel.stop = stop
     return result
 
 
@@ -328,9 +360,22 @@ def _resume_collector() -> None:
             gc.enable()
 
 
-def _analyze_into(result: Analysis, options: Options) -> None:
+class collector_paused:
+    """``with collector_paused():`` no cyclic collection runs in the block (counted with the analyses
+    running at once). The server freezes a finished analysis inside it (``server/collector.py``):
+    once the collector runs again, its first pass would walk every object of the analysis."""
+
+    def __enter__(self) -> None:
+        _pause_collector()
+
+    def __exit__(self, *exc: object) -> None:
+        _resume_collector()
+
+
+def _analyze_into(result: Analysis, options: Options, stop: threading.Event | None = None) -> None:
     xml = result.xml
     doc, diags = build(xml)
+    _checkpoint(stop)
     if options.root_static is not None and doc.models and not doc.worlds and doc.models[0].static != options.root_static:
         result.root_static_written = doc.models[0].static
         doc = replace(doc, models=(replace(doc.models[0], static=options.root_static), *doc.models[1:]))
@@ -348,8 +393,10 @@ def _analyze_into(result: Analysis, options: Options) -> None:
     if options.schema:
         checked, found = _schema(xml, doc.version)
         result.diagnostics.extend(checked)
+        _checkpoint(stop)
     result.diagnostics.extend(found if found is not None else check_domain(xml))
     result.diagnostics.extend(inertial_warnings(xml))
+    _checkpoint(stop)
     root = doc.root
     factory = options.include_resolver_factory
     # Without the word "include" anywhere in the text there is no <include> to resolve, and a
@@ -368,6 +415,7 @@ def _analyze_into(result: Analysis, options: Options) -> None:
         others = tuple(doc.worlds[1:]) if doc.worlds and root is doc.worlds[0] else ()
         graphs = FrameGraphs(root, version, resolver, options.max_included_instances, other_worlds=others, xml=xml)
         result.graphs = graphs
+        _checkpoint(stop)
         if graphs.over_budget is not None:
             result.diagnostics.append(_over_budget(graphs))
         result.diagnostics.extend(check(xml, graphs, version))

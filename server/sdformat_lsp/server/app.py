@@ -26,6 +26,7 @@ from ..semantics.resources import find_model_roots
 from ..text import UTF16
 from . import settings as settings_mod
 from .convert import DiagnosticSupport, Place, converter_factory, document_diagnostics
+from .collector import Collector
 from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded, log_fault
 from .commands import register_commands
@@ -113,8 +114,9 @@ class SdformatLanguageServer(LanguageServer):
         self.settings = Settings()
         self.shutdown_requested = False
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sdformat-analysis")
+        self.collector = Collector()
         self.scheduler = Scheduler(
-            self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled, self.options
+            self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled, self.options, self.collector
         )
         # the open documents' texts, the include cache, related files' lines: what analyses read besides the document
         self.sources = FileSources(self.documents, self.scheduler.latest)
@@ -186,11 +188,8 @@ class SdformatLanguageServer(LanguageServer):
 
     def _analyze(self, text: str, path: str | None) -> Analysis:
         """Runs in a worker thread. The options are read here, once per run."""
-        # Never gc.freeze() here: frozen objects are out of the cyclic collector's
-        # reach for good, so every reference cycle alive at that moment leaked with
-        # all it held (an analysis and its include resolver pointed at each other):
-        # 3 GB after 25 edits of a 113,000-line world. Analyses hold no cycles now
-        # (tests/core/test_memory.py) and are freed by reference counting.
+        # The scheduler freezes the result out of the cyclic collector's passes, and hands
+        # it back at the next sweep (server/collector.py: why that leaks nothing).
         return analyze(text, path, self.options(path))
 
     def place(self, uri: str, analysis: Analysis) -> Place:
@@ -327,6 +326,7 @@ class SdformatLanguageServer(LanguageServer):
         if self._stop_event is not None:
             self._stop_event.set()
         self.scheduler.close()
+        self.collector.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self._thread_pool is not None:
             self._thread_pool.shutdown(wait=False, cancel_futures=True)

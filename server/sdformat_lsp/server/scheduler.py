@@ -15,8 +15,13 @@
   flight for that revision, or starts one at once.
 * Diagnostics after an edit are checked incrementally where they can be
   (``semantics/incremental.py``): published from a :class:`QuickAnalysis`,
-  while the full analysis the features need is built after
-  ``FULL_ANALYSIS_AFTER`` seconds of quiet, or at once when a request asks.
+  while the full analysis the features need is built in the background once
+  the document has been quiet for the debounce after that (or at once when a
+  request asks),
+  so that a request made a moment later finds it built or half built. A
+  background run that no request waits for stops at its next phase boundary
+  when the text changes again (``semantics.analysis.cancellable``): typing
+  never queues whole analyses of texts already gone.
 * While the settings are being fetched from the client, analyses wait
   (``hold``): checking with settings about to be replaced would publish
   diagnostics that are wrong and then immediately different.
@@ -27,21 +32,27 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Callable
 
 from ..diagnostics import error
 from ..semantics import Analysis, Options
+from ..semantics.analysis import AnalysisCancelled, cancellable, collector_paused
 from ..semantics.incremental import Base, QuickAnalysis, base_of, reanalyze
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
+from .collector import Collector
 from .faults import log_fault
+from .lazy import LazyModule
+
+features = LazyModule("sdformat_lsp.features")  # a background run prepares them (imported then, see lazy.py)
 
 log = logging.getLogger("sdformat_lsp.server")
 
-FULL_ANALYSIS_AFTER = 1.0  # seconds of quiet after an incremental check before the features' full analysis
+FULL_ANALYSIS_AFTER = 0.05  # seconds after an incremental check, at least, before the features' full analysis starts
 
 Analyze = Callable[[str, "str | None"], Analysis]
 
@@ -110,6 +121,8 @@ class _Slot:
     analysis: Analysis | Husk | None = None
     revision: int = -1  # the revision ``analysis`` was made from
     running: tuple[int, asyncio.Future[Analysis]] | None = None
+    stop: threading.Event | None = None  # set: the running run stops at its next phase boundary
+    wanted: bool = False  # a request or a publication waits for the running run (it is never stopped)
     timer: asyncio.Task[None] | None = None
     settled: asyncio.Future[Analysis] | None = None
     settled_revision: int = -1
@@ -142,6 +155,7 @@ class Scheduler:
         debounce: Callable[[], float],
         on_settled: Callable[[Document, Analysis], None],
         options: Callable[["str | None"], Options] | None = None,
+        collector: Collector | None = None,
     ) -> None:
         self.store = store
         self._analyze = analyze
@@ -151,6 +165,7 @@ class Scheduler:
         self._options = options  # given: diagnostics after an edit are checked incrementally where they can be
         self._slots: dict[str, _Slot] = {}
         self.gate = Gate()
+        self.collector = collector  # given: every full analysis is frozen out of the cyclic collector's passes
 
     # -- scheduling ----------------------------------------------------
 
@@ -158,9 +173,12 @@ class Scheduler:
         """(Re)start the quiet-period timer for ``doc``'s current revision."""
         loop = asyncio.get_running_loop()
         slot = self._slots.setdefault(doc.uri, _Slot())
+        if self.collector is not None:
+            self.collector.activity()
         if slot.timer is not None:
             slot.timer.cancel()
         self._supersede(slot)
+        self._stop_unwanted(slot, doc.revision)
         slot.settled = loop.create_future()
         slot.settled.add_done_callback(_consume)
         slot.settled_revision = doc.revision
@@ -182,10 +200,17 @@ class Scheduler:
         if slot.timer is not None:
             slot.timer.cancel()
         self._supersede(slot)
+        self._stop_unwanted(slot, -1)
 
     def close(self) -> None:
         for uri in list(self._slots):
             self.forget(uri)
+
+    @staticmethod
+    def _stop_unwanted(slot: _Slot, revision: int) -> None:
+        """A background run of another revision that nobody waits for: stop it (its text is gone)."""
+        if slot.running is not None and slot.running[0] != revision and not slot.wanted and slot.stop is not None:
+            slot.stop.set()
 
     @staticmethod
     def _supersede(slot: _Slot) -> None:
@@ -211,16 +236,28 @@ class Scheduler:
                 slot.settled.set_result(analysis)
             self._on_settled(doc, analysis)
             if isinstance(analysis, QuickAnalysis):
-                # Checked incrementally: the features need the full analysis. Build it once the user has
-                # paused (a new edit cancels this task with the timer), unless a request asks first.
-                await asyncio.sleep(FULL_ANALYSIS_AFTER)
-                doc = self.store.get(uri)
-                if doc is not None and doc.revision == revision:
-                    await asyncio.shield(self._ensure(doc))
+                await self._build_in_background(uri, revision)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             log_fault(f"checking {uri}", exc)
+
+    async def _build_in_background(self, uri: str, revision: int) -> None:
+        """Checked incrementally: the features need the full analysis. Start it shortly (a new edit
+        cancels this task with the timer, and stops the run if no request has joined it by then)."""
+        await asyncio.sleep(max(FULL_ANALYSIS_AFTER, self._debounce()))  # a pause as long as the debounce
+        slot = self._slots.get(uri)
+        while slot is not None and slot.running is not None and slot.running[0] != revision:
+            # A run of an older text (stopping, or wanted by a request): one run at a time, so that
+            # the next edit's incremental check never waits behind two whole analyses.
+            await asyncio.wait([slot.running[1]])
+            slot = self._slots.get(uri)
+        doc = self.store.get(uri)
+        if doc is not None and doc.revision == revision:
+            try:
+                await asyncio.shield(self._ensure(doc, wanted=False))
+            except AnalysisCancelled:
+                pass
 
     async def _incremental(self, doc: Document) -> QuickAnalysis | None:
         """The diagnostics of the current text checked from the last result (semantics/incremental.py), or
@@ -259,6 +296,8 @@ class Scheduler:
         doc = self.store.get(uri)
         if doc is None:
             return None
+        if self.collector is not None:
+            self.collector.activity()
         return await asyncio.shield(self._ensure(doc))
 
     async def settled(self, uri: str) -> tuple[int, Analysis]:
@@ -285,7 +324,9 @@ class Scheduler:
             return None
         return slot.revision, slot.analysis
 
-    def _ensure(self, doc: Document) -> asyncio.Future[Analysis]:
+    def _ensure(self, doc: Document, wanted: bool = True) -> asyncio.Future[Analysis]:
+        """The full analysis of ``doc``'s current text: kept, running, or started now. ``wanted=False``
+        (the background build only): nobody waits for it, so a new edit may stop it."""
         loop = asyncio.get_running_loop()
         slot = self._slots.setdefault(doc.uri, _Slot())
         revision = doc.revision
@@ -294,19 +335,28 @@ class Scheduler:
             done.set_result(slot.analysis)
             return done
         if slot.running is not None and slot.running[0] == revision:
+            slot.wanted = slot.wanted or wanted
             return slot.running[1]
         if isinstance(slot.analysis, Analysis):
             slot.analysis = Husk(slot.analysis)  # free it before the next one is built
-        fut: asyncio.Future[Analysis] = loop.create_task(self._start(doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision)))
+        slot.stop = threading.Event()
+        slot.wanted = wanted
+        fut: asyncio.Future[Analysis] = loop.create_task(
+            self._start(doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision), slot.stop, prepare=not wanted)
+        )
         slot.running = (revision, fut)
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
         return fut
 
-    async def _start(self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None]) -> Analysis:
+    async def _start(
+        self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None], stop: threading.Event, prepare: bool = False
+    ) -> Analysis:
         """The text is fixed now; the run waits for settings that are being fetched."""
         if not self.gate.is_open:
             await self.gate.wait()
-        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path)
+        if stop.is_set():
+            raise AnalysisCancelled()
+        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path, stop, prepare)
         run.add_done_callback(done)  # before this task's own wake-up: see _settle_early
         return await run
 
@@ -325,13 +375,36 @@ class Scheduler:
         if slot.settled is not None and not slot.settled.done():
             slot.settled.set_result(run.result())
 
-    def _run(self, text: str, path: str | None) -> Analysis:
-        """In a worker thread: the core never raises on bad input, but a bug must not kill the server."""
-        try:
-            return self._analyze(text, path)
-        except Exception as exc:
-            fault = log_fault(f"analysing {path or 'an unsaved document'}", exc)
-            return failed_analysis(text, path, exc, fault)
+    def _run(self, text: str, path: str | None, stop: threading.Event | None = None, prepare: bool = False) -> Analysis:
+        """In a worker thread: the core never raises on bad input, but a bug must not kill the server.
+        Raises :class:`AnalysisCancelled` when ``stop`` is set (the run is no longer wanted). With
+        ``prepare`` (a run in the background) the features' lookups are made here too, not by the
+        first request on the event loop."""
+        stopped = False
+        with collector_paused():  # until the analysis is frozen (server/collector.py)
+            try:
+                if stop is None:
+                    analysis = self._analyze(text, path)
+                else:
+                    with cancellable(stop):
+                        analysis = self._analyze(text, path)
+            except AnalysisCancelled:
+                stopped = True
+            except Exception as exc:
+                fault = log_fault(f"analysing {path or 'an unsaved document'}", exc)
+                return failed_analysis(text, path, exc, fault)
+            if stopped:
+                # Raised afresh, out of the handler: the exception caught holds the frames of the run, and
+                # through them the half-built analysis, for as long as the future keeps its exception.
+                raise AnalysisCancelled()
+            if prepare:
+                try:
+                    features.prepare(analysis)
+                except Exception as exc:  # the first request makes them again, and meets the same fault there
+                    log_fault(f"preparing the features of {path or 'an unsaved document'}", exc)
+            if self.collector is not None:
+                self.collector.keep()
+        return analysis
 
     def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
         slot = self._slots.get(uri)
@@ -339,10 +412,18 @@ class Scheduler:
             return
         if slot.running is not None and slot.running[0] == revision:
             slot.running = None
+            slot.stop = None
+            slot.wanted = False
         if fut.cancelled() or fut.exception() is not None:
             return
+        if self.collector is not None:
+            self.collector.activity()  # (re)arm the idle sweep of what the run froze
         doc = self.store.get(uri)
         if doc is not None and doc.revision == revision:
             slot.analysis = fut.result()
             slot.revision = revision
-            slot.base = None  # the next incremental check starts from this analysis
+            if slot.base is not None and slot.base.text != slot.analysis.text:
+                slot.base = None  # the next incremental check starts from this analysis
+            # else: the base of the same text, made by the incremental check of this revision, is kept
+            # (with the excerpt of the unit being edited): starting afresh from the full analysis would
+            # cost the next edit a walk over every unit of the document.

@@ -1,0 +1,208 @@
+"""The full analysis after an incremental check is built in the background and stopped when the text
+moves on (unless a request waits for it); analyses stop only at the top level; the server's collector
+freezes analyses out of the cyclic collector's passes without keeping any garbage for good."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from lsprotocol import types
+
+import sdformat_lsp.semantics.analysis as A
+from sdformat_lsp.semantics import Analysis, Options, analyze
+from sdformat_lsp.semantics.analysis import AnalysisCancelled, cancellable
+from sdformat_lsp.semantics.incremental import QuickAnalysis
+from sdformat_lsp.server.collector import Collector
+from sdformat_lsp.server.documents import DocumentStore
+from sdformat_lsp.server.scheduler import Scheduler
+
+URI = "file:///tmp/world.sdf"
+
+
+def _world(x: str) -> str:
+    """Three models; ``x`` is the first one's x (an edit of it is checked incrementally)."""
+    models = "".join(f'<model name="m{i}"><pose>{x if i == 0 else 0} 0 0 0 0 0</pose><link name="l"/></model>' for i in range(3))
+    return f'<sdf version="1.9"><world name="w">{models}</world></sdf>'
+
+
+class _Harness:
+    """A scheduler that checks edits incrementally; ``hold`` blocks the full analyses of chosen texts."""
+
+    def __init__(self) -> None:
+        self.store = DocumentStore()
+        self.executor = ThreadPoolExecutor(2)
+        self.hold: dict[str, threading.Event] = {}
+        self.entered: list[str] = []  # texts whose full analysis started
+        self.finished: list[str] = []  # texts whose full analysis ran to its end
+        self.stopped: list[str] = []  # texts whose full analysis was stopped
+        self.published: list[tuple[int | None, object]] = []
+        self.scheduler = Scheduler(self.store, self.analyze, self.executor, lambda: 0.0, self.settled, lambda path: Options())
+
+    def analyze(self, text: str, path):
+        self.entered.append(text)
+        gate = self.hold.get(text)
+        if gate is not None:
+            assert gate.wait(5)
+        try:
+            result = analyze(text, path, Options())
+        except AnalysisCancelled:
+            self.stopped.append(text)
+            raise
+        self.finished.append(text)
+        return result
+
+    def settled(self, doc, analysis) -> None:
+        self.published.append((doc.version, analysis))
+
+    def open(self, text: str):
+        doc = self.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=text))
+        self.scheduler.schedule(doc, immediate=True)
+        return doc
+
+    def change(self, version: int, text: str):
+        doc = self.store.change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            ),
+            "utf-16",
+        )
+        self.scheduler.schedule(doc)
+        return doc
+
+    async def until(self, predicate, timeout: float = 5.0) -> None:
+        for _ in range(int(timeout / 0.01)):
+            if predicate():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("timed out")
+
+    def close(self) -> None:
+        for gate in self.hold.values():
+            gate.set()
+        self.scheduler.close()
+        self.executor.shutdown(wait=True)
+
+
+async def test_the_full_analysis_is_built_without_a_request_after_an_incremental_check():
+    h = _Harness()
+    h.open(_world("1"))
+    await h.until(lambda: h.published)
+    h.change(2, _world("2"))
+    await h.until(lambda: len(h.published) == 2)
+    assert isinstance(h.published[1][1], QuickAnalysis)  # the edit was checked incrementally
+    await h.until(lambda: _world("2") in h.finished)
+    await h.until(lambda: h.scheduler.latest(URI) is not None and getattr(h.scheduler.latest(URI)[1], "text", None) == _world("2"))
+    assert isinstance(h.scheduler.latest(URI)[1], Analysis)
+    h.close()
+
+
+async def test_a_background_run_nobody_waits_for_stops_when_the_text_changes():
+    h = _Harness()
+    h.open(_world("1"))
+    await h.until(lambda: h.published)
+    h.hold[_world("2")] = threading.Event()
+    h.change(2, _world("2"))
+    await h.until(lambda: _world("2") in h.entered)  # the background run, blocked before its analysis
+    h.change(3, _world("3"))  # before its analysis starts: it must stop at its first phase boundary
+    h.hold[_world("2")].set()
+    await h.until(lambda: _world("2") in h.stopped)
+    assert _world("2") not in h.finished
+    got = await asyncio.wait_for(h.scheduler.analysis(URI), 5)  # the current text is still served
+    assert got.text == _world("3")
+    h.close()
+
+
+async def test_a_background_run_a_request_joined_runs_to_its_end():
+    h = _Harness()
+    h.open(_world("1"))
+    await h.until(lambda: h.published)
+    h.hold[_world("2")] = threading.Event()
+    h.change(2, _world("2"))
+    await h.until(lambda: _world("2") in h.entered)
+    request = asyncio.ensure_future(h.scheduler.analysis(URI))  # a hover on revision 2
+    await asyncio.sleep(0.05)
+    h.change(3, _world("3"))
+    h.hold[_world("2")].set()
+    got = await asyncio.wait_for(request, 5)
+    assert got.text == _world("2") and _world("2") in h.finished and not h.stopped
+    h.close()
+
+
+def test_a_set_stop_ends_the_run_at_a_phase_boundary_and_only_the_outermost(monkeypatch):
+    text = _world("1")
+    stop = threading.Event()
+    with cancellable(stop):
+        assert analyze(text).text == text  # not set: runs to its end
+    stop.set()
+    with cancellable(stop), pytest.raises(AnalysisCancelled):
+        analyze(text)
+    assert analyze(text).graphs is not None  # outside the block, never
+
+    # An analysis made during a stoppable one (an included file's) runs to its end; the outer one stops after.
+    stop.clear()
+    inner: list[Analysis] = []
+    real = A.inertial_warnings
+
+    def inertial_warnings(xml):
+        if not stop.is_set():
+            stop.set()
+            inner.append(analyze(_world("9")))
+        return real(xml)
+
+    monkeypatch.setattr(A, "inertial_warnings", inertial_warnings)
+    with cancellable(stop), pytest.raises(AnalysisCancelled):
+        analyze(text)
+    assert len(inner) == 1 and inner[0].graphs is not None and inner[0].text == _world("9")
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.other: object = None
+
+
+def _cycle() -> weakref.ref:
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+async def test_the_collector_freezes_and_hands_everything_back_when_idle():
+    collector = Collector(idle=0.05)
+    try:
+        dead = _cycle()  # cyclic garbage not yet collected when an analysis is frozen
+        collector.keep()
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+        assert dead() is not None  # frozen: out of the collector's reach...
+        collector.activity()
+        await asyncio.sleep(0.02)
+        collector.activity()  # ...until the server has been quiet for `idle`
+        assert collector.sweeps == 0
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if collector.sweeps:
+                break
+        assert collector.sweeps == 1 and dead() is None
+    finally:
+        collector.close()
+        gc.unfreeze()
+
+
+def test_the_collector_sweeps_at_once_when_frozen_objects_double():
+    collector = Collector(idle=60)
+    try:
+        collector.keep()
+        dead = _cycle()
+        grown = [[i] for i in range(2 * gc.get_freeze_count() + 60_000)]  # more than doubles what is frozen
+        collector.keep()
+        assert collector.sweeps == 1 and dead() is None
+        del grown
+    finally:
+        collector.close()
+        gc.unfreeze()
