@@ -39,8 +39,14 @@ def _scanned(result):
 
 
 class _NeverMatches:
+    """A token pattern that never matches: every token takes the careful path."""
+
     @staticmethod
-    def match(text, pos):
+    def scanner(text, pos):
+        return _NeverMatches
+
+    @staticmethod
+    def match(*args):
         return None
 
 

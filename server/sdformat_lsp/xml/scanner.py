@@ -170,7 +170,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     depth = 0
     lookaheads = 0
     find = text.find
-    token = _TOKEN.match
+    token = _TOKEN.scanner(text, 0).match  # matches at where the last match ended: no arguments to pass
     intern = sys.intern
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
@@ -179,7 +179,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
     texts: dict[str, str] = {}  # short element texts, each kept once
     while pos < n:
-        m = token(text, pos)
+        m = token()
         if m is not None:
             name, attr_src, slash, body, body_space, end_name, end_space, chars = m.groups()
             if name is not None:
@@ -289,6 +289,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
             if top is not None and not text[pos:lt].isspace():
                 _add_text(top, text, pos, lt, more)
             pos = lt
+            token = _TOKEN.scanner(text, pos).match
             continue
         nxt = text[lt + 1 : lt + 2]
         if nxt == "/":
@@ -328,6 +329,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                 if top is not None:
                     _add_text(top, text, lt, lt + 1, more)
                 pos = lt + 1
+                token = _TOKEN.scanner(text, pos).match
                 continue
             el, pos = _start_tag(text, lt, m)
             leaf = el.self_closing
@@ -359,6 +361,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                 depth = max(depth, len(stack))
         top = stack[-1] if stack else None
         top_ref = ref(top) if top is not None else None
+        token = _TOKEN.scanner(text, pos).match
     for el in reversed(stack):
         el.end = n
         result.unclosed.append(el)
