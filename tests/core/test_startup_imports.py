@@ -24,6 +24,8 @@ NOT_FOR_CHECK = (
     "difflib",
     "subprocess",  # only to ask git what it ignores in a directory
     "tomllib",  # only when a configuration file is found
+    "sdformat_lsp.formatting",  # only by `format`
+    "sdformat_lsp.semantics.resources",  # only by includes and a model.config's check
 )
 
 PROBE = """

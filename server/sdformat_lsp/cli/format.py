@@ -14,11 +14,14 @@ import argparse
 import os
 import sys
 import tempfile
+from typing import TYPE_CHECKING
 
 from ..config import ConfigCache, ConfigError, load_config
 from ..files import FileRefused, read_file
-from ..formatting import FormatOptions, FormatRefused, Indentation, choose_options, format_text, from_config
 from ..text import UTF32, LineIndex
+
+if TYPE_CHECKING:  # the formatter is imported by the functions that run it: `check` never needs it
+    from ..formatting import FormatOptions, FormatRefused, Indentation
 
 _BOM = b"\xef\xbb\xbf"
 EXIT_USAGE = 2
@@ -26,6 +29,8 @@ EXIT_USAGE = 2
 
 def _flags(args: argparse.Namespace) -> Indentation:
     """The command line's say: --tabs, else --indent N (N spaces), else nothing."""
+    from ..formatting import Indentation
+
     if args.tabs:
         return Indentation(width=args.indent, style="tab")
     if args.indent is not None:
@@ -37,6 +42,8 @@ def _options_for(args: argparse.Namespace):
     """directory -> FormatOptions: the flags, then the nearest configuration file (or --config's), then two spaces.
 
     Raises ConfigError for a configuration that cannot be used."""
+    from ..formatting import choose_options, from_config
+
     flags = _flags(args)
     if args.config:
         fixed = choose_options(flags, from_config(load_config(args.config)))
@@ -82,6 +89,8 @@ def _unified_diff(text: str, formatted: str, name: str):
 
 
 def _stdin(args: argparse.Namespace, options: FormatOptions) -> int:
+    from ..formatting import FormatRefused, format_text
+
     data = sys.stdin.buffer.read()
     try:
         text, bom = _decode(data)
@@ -107,6 +116,8 @@ def _usage(message: str) -> int:
 
 
 def format_command(args: argparse.Namespace) -> int:
+    from ..formatting import FormatRefused, format_text
+
     if args.indent is not None and not 1 <= args.indent <= 16:
         return _usage("--indent must be from 1 to 16")
     if "-" in args.files and args.files != ["-"]:

@@ -14,7 +14,6 @@ import stat
 
 from ..diagnostics import Diagnostic, error, warning
 from ..xml import XmlDocument
-from .resources import PARSER_VERSION, _version_tuple, select_entry
 
 MODEL_CONFIG = "model.config"
 KNOWN = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
@@ -33,6 +32,8 @@ def check_model_config(xml: XmlDocument, path: str) -> list[Diagnostic]:
     if not entries:
         out.append(error("PARSING_ERROR", "this model.config has no <sdf version=\"...\">model.sdf</sdf> entry naming the model's file", root.tag_span))
         return out
+    from .resources import PARSER_VERSION, _version_tuple, select_entry  # here: a check of an .sdf never needs them
+
     directory = os.path.dirname(os.path.abspath(path))
     versions = [e.get("version") for e in entries]
     chosen, _ = select_entry(versions)

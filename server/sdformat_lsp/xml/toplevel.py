@@ -23,7 +23,6 @@ libxml2 sees the text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
 from ..text import Span
@@ -35,10 +34,14 @@ _NODE = re.compile(r"<!--.*?(?:-->|\Z)|<\?.*?(?:\?>|\Z)|<!\[CDATA\[.*?(?:\]\]>|\
 _SPACE = " \t\r\n\ufeff"
 
 
-@dataclass
 class TopLevel:
-    problems: list[Diagnostic] = field(default_factory=list)
-    blank: list[Span] = field(default_factory=list)  # regions judged here, hidden from libxml2
+    """What :func:`read_top_level` found (a plain class: a dataclass costs start-up time)."""
+
+    __slots__ = ("problems", "blank")
+
+    def __init__(self) -> None:
+        self.problems: list[Diagnostic] = []
+        self.blank: list[Span] = []  # regions judged here, hidden from libxml2
 
 
 def _nodes(text: str, start: int, end: int, skip: list[tuple[str, Span]]):

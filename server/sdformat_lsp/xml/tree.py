@@ -10,7 +10,6 @@ Every span is a :class:`~sdformat_lsp.text.Span` of code-point offsets.
 from __future__ import annotations
 
 from collections import abc
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterator, Mapping
 from weakref import ref
@@ -351,16 +350,35 @@ class XmlElement:
         return f"<XmlElement {self.tag} {self.span}>"
 
 
-@dataclass(slots=True, eq=False)
 class XmlDocument:
-    text: str
-    lines: LineIndex
-    root: XmlElement | None
-    problems: list[Diagnostic] = field(default_factory=list)
-    has_doctype: bool = False
-    # elements being typed (cut short, or unclosed with nothing in them): not in the tree the
-    # analysis reads, found by element_at for completion and hover (they keep their parent)
-    half_typed: list[XmlElement] = field(default_factory=list)
+    """A parsed document: its text, line index, tree and XML-level problems.
+
+    A plain slotted class rather than a dataclass: a dataclass is made by compiling its
+    methods' source at import, which every start-up would pay for this one class.
+    """
+
+    __slots__ = ("text", "lines", "root", "problems", "has_doctype", "half_typed")
+
+    def __init__(
+        self,
+        text: str,
+        lines: LineIndex,
+        root: XmlElement | None,
+        problems: list[Diagnostic] | None = None,
+        has_doctype: bool = False,
+        # elements being typed (cut short, or unclosed with nothing in them): not in the tree the
+        # analysis reads, found by element_at for completion and hover (they keep their parent)
+        half_typed: list[XmlElement] | None = None,
+    ) -> None:
+        self.text = text
+        self.lines = lines
+        self.root = root
+        self.problems = [] if problems is None else problems
+        self.has_doctype = has_doctype
+        self.half_typed = [] if half_typed is None else half_typed
+
+    def __repr__(self) -> str:  # the text and the tree are too long to print
+        return f"<XmlDocument {len(self.text)} characters, {len(self.problems)} problems>"
 
     def element_at(self, offset: int) -> XmlElement | None:
         """The innermost element whose span contains ``offset``."""
