@@ -21,12 +21,12 @@ from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
 # because re compiles a range of 65,000 code points by visiting each (about 10 ms per pattern at
 # every start-up); the complement holds only short ranges and compiles to the same set.
 _NAME_START = r"[^\x00-9;-@\[-^`{-\xBF\U00010000-\U0010FFFF]"
-_TAG_NAME = re.compile(_NAME_START + r"[^\s/<>=\"']*")
-_SPACE = re.compile(r"\s*")
-_ATTR = re.compile(
-    r"""([^\s/<>="']+)(?:\s*=\s*(?:"([^"<]*)("?)|'([^'<]*)('?)|([^\s<>"'/]*)))?"""
-)
-_END_TAG = re.compile(r"</([^\s<>]*)\s*(>?)")
+# The careful path's patterns, compiled on first use (re keeps them): most documents never need
+# them, and compiling them would cost every start-up half a millisecond.
+_TAG_NAME = _NAME_START + r"[^\s/<>=\"']*"
+_SPACE = r"\s*"
+_ATTR = r"""([^\s/<>="']+)(?:\s*=\s*(?:"([^"<]*)("?)|'([^'<]*)('?)|([^\s<>"'/]*)))?"""
+_END_TAG = r"</([^\s<>]*)\s*(>?)"
 # The common token in one match: a complete start tag (with its text and end tag when it holds
 # only text) or end tag, then the character data up to the next '<' (leading white space apart).
 # Anything else takes the careful path. Possessive quantifiers (*+): no piece can give back
@@ -58,7 +58,7 @@ _TOKEN = re.compile(_TOKEN_PATTERN if _POSSESSIVE else greedy(_TOKEN_PATTERN))
 _TOKEN_ATTR = re.compile(_TOKEN_ATTR_PATTERN if _POSSESSIVE else greedy(_TOKEN_ATTR_PATTERN))
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
-_ANY_TAG = re.compile(r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
+_ANY_TAG = r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>"  # compiled on first use
 _LOOKAHEADS = 32  # interrupted start tags per document worth a look ahead (each is linear)
 
 
@@ -293,7 +293,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
             continue
         nxt = text[lt + 1 : lt + 2]
         if nxt == "/":
-            m = _END_TAG.match(text, lt)
+            m = re.compile(_END_TAG).match(text, lt)
             pos = m.end()
             name = m.group(1)
             at = None if not by_indent or top is None or top.tag != name else _indent_closes(stack, name, lt, text)
@@ -324,7 +324,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
             end = find("?>", lt + 2)
             pos = n if end < 0 else end + 2
         else:
-            m = _TAG_NAME.match(text, lt + 1)
+            m = re.compile(_TAG_NAME).match(text, lt + 1)
             if m is None:  # a bare '<' in text
                 if top is not None:
                     _add_text(top, text, lt, lt + 1, more)
@@ -561,7 +561,7 @@ def _detach_half_typed(result: ScanResult) -> None:
 def _closed_later(text: str, pos: int, tag: str) -> bool:
     """Is the first end tag after ``pos`` that closes no later start tag ``</tag>``?"""
     depth = 0
-    for m in _ANY_TAG.finditer(text, pos):
+    for m in re.compile(_ANY_TAG).finditer(text, pos):
         if m.group(1):
             if depth == 0:
                 return m.group(2) == tag
@@ -600,8 +600,10 @@ def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
     pos = m.end()
     n = len(text)
     self_closing = False
+    space = re.compile(_SPACE).match
+    attribute = re.compile(_ATTR).match
     while True:
-        pos = _SPACE.match(text, pos).end()
+        pos = space(text, pos).end()
         if pos >= n:
             break
         ch = text[pos]
@@ -617,7 +619,7 @@ def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
             continue
         if ch == "<":
             break
-        a = _ATTR.match(text, pos)
+        a = attribute(text, pos)
         if a is None or a.end() == pos:
             pos += 1  # junk such as a stray quote or '='
             continue
