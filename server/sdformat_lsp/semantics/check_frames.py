@@ -83,7 +83,8 @@ class FrameChecks(CheckerBase):
                 self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'", self._targets(res.scope, node, "attached_to")))
                 self._mark(node)
         quiet_nodes: set[int] = set()
-        for cycle in self.g.attached_cycles():
+        unattached = self.g.unattached()
+        for cycle in self.g.attached_cycles(unattached):
             ids = {id(n) for n in cycle}
             if ids & reported_cycles:
                 continue
@@ -91,10 +92,10 @@ class FrameChecks(CheckerBase):
             if ids <= self.broken:
                 continue  # e.g. a joint naming itself as its child: already reported
             self._cycle("FRAME_ATTACHED_TO_CYCLE", "attached_to", cycle, lambda n: n.attached_ref)
-        for node in self.nodes:
+        # Only nodes without an attached link have something to report: those, in node order (the
+        # order of ``self.nodes``, whose other nodes, written in included files, are all in ``broken``).
+        for node in unattached:
             if node.kind == "world" or id(node) in self.broken or id(node) in reported_cycles:
-                continue
-            if self.g.attached_link(node) is not None:
                 continue
             # find the end of the chain; stay quiet if it runs into a reported problem
             cur, seen, quiet = node, set(), False
@@ -178,7 +179,8 @@ class FrameChecks(CheckerBase):
                 self._mark(node)
         quiet_nodes: set[int] = set()
         resolves: dict[int, bool] = {}
-        for cycle in self.g.relative_cycles(resolves):
+        unposed = self.g.unposed(resolves)
+        for cycle in self.g.relative_cycles(resolves, unposed):
             ids = {id(n) for n in cycle}
             if ids & reported:
                 continue
@@ -186,12 +188,8 @@ class FrameChecks(CheckerBase):
             if ids & self.broken and len(ids & self.broken) == len(ids):
                 continue  # an attached_to cycle already explains it
             self._cycle("POSE_RELATIVE_TO_CYCLE", "relative_to", cycle, lambda n: n.relative_ref)
-        for node in self.nodes:
-            if resolves.get(id(node)):  # known from the search for cycles (nearly every node)
-                continue
+        for node in unposed:  # the others resolve (in node order, as in ``attached_to``)
             if id(node) in self.broken or id(node) in reported or node.kind == "world":
-                continue
-            if self.g.pose_resolves(node, resolves):
                 continue
             cur, seen, quiet = node, set(), False
             path: list[FrameNode] = []

@@ -50,21 +50,30 @@ class FrameQueries:
                 p._link, p._link_state = _weak(result), 1 if result is not None else 2
         return result
 
-    def attached_cycles(self) -> list[list[FrameNode]]:
+    def unattached(self) -> list[FrameNode]:
+        """The nodes without an attached link, in node order (usually none); the attached links
+        this asks for are memoised, for the checks that ask next."""
+        return [n for n in self.nodes if self.attached_link(n) is None]
+
+    def unposed(self, memo: dict[int, bool]) -> list[FrameNode]:
+        """The nodes whose pose does not resolve, in node order; ``memo`` is :meth:`pose_resolves`'s."""
+        return [n for n in self.nodes if not self.pose_resolves(n, memo)]
+
+    def attached_cycles(self, unattached: list[FrameNode] | None = None) -> list[list[FrameNode]]:
         """Every cycle of the attached_to graph: ``edge_cycles(self.nodes, "attached_to")``.
 
-        Searched only among the nodes without an attached link (usually none): a node whose chain
-        ends at a sink is on no cycle, and neither is any node of its chain, while the chain of a
-        node without one holds only nodes without one. So the search over those alone meets the
-        same nodes in the same order and finds the same cycles in the same order. The attached
-        links it asks for are memoised, as the checks ask for them next anyway."""
-        return edge_cycles([n for n in self.nodes if self.attached_link(n) is None], "attached_to")
+        Searched only among the nodes without an attached link (:meth:`unattached`, passed in
+        when known): a node whose chain ends at a sink is on no cycle, and neither is any node of
+        its chain, while the chain of a node without one holds only nodes without one. So the
+        search over those alone meets the same nodes in the same order and finds the same cycles
+        in the same order."""
+        return edge_cycles(self.unattached() if unattached is None else unattached, "attached_to")
 
-    def relative_cycles(self, memo: dict[int, bool]) -> list[list[FrameNode]]:
+    def relative_cycles(self, memo: dict[int, bool], unposed: list[FrameNode] | None = None) -> list[list[FrameNode]]:
         """Every cycle of the relative_to graph: ``edge_cycles(self.nodes, "relative_to")``,
-        searched only among the nodes whose pose does not resolve (see ``attached_cycles``; a
-        chain that reaches the root has no cycle). ``memo`` is :meth:`pose_resolves`'s."""
-        return edge_cycles([n for n in self.nodes if not self.pose_resolves(n, memo)], "relative_to")
+        searched only among the nodes whose pose does not resolve (:meth:`unposed`; see
+        ``attached_cycles``: a chain that reaches the root has no cycle)."""
+        return edge_cycles(self.unposed(memo) if unposed is None else unposed, "relative_to")
 
     def attached_cycle(self, node: FrameNode) -> list[FrameNode] | None:
         return _cycle_from(node, lambda n: n.attached_to)
