@@ -23,7 +23,16 @@ class EdgeBuilding:
         text = ref.text
         res: Resolution
         if text and "::" not in text and text != "__root__" and not (text == WORLD and allow_world and scope.kind == "model"):
-            res = self._resolve_local(ref, text, scope, allow_world)
+            # A name without '::' (nearly every reference): the general walk below without its
+            # per-segment bookkeeping, one lookup in ``scope``. It gives what the walk gives: the
+            # node (a world node only where the world may be named), else 'missing' in ``scope``
+            # with the one segment spanning the reference.
+            node = scope.frames.get(text)
+            if node is not None and (node.kind != "world" or allow_world or scope.kind == "world"):
+                res = Resolution(ref, scope, node, None, None, None)
+            else:
+                span = ref.span
+                res = Resolution(ref, scope, None, ((span[0], span[1], None),), "missing", scope)
         elif not text:
             res = Resolution(ref, scope, None, (), "empty", scope)
         elif text == "__root__":
@@ -82,19 +91,6 @@ class EdgeBuilding:
             self.resolutions.append(res)
             self.by_ref[id(ref)] = res
         return res
-
-    @staticmethod
-    def _resolve_local(ref: Ref, text: str, scope: Scope, allow_world: bool) -> Resolution:
-        """The general walk of ``resolve`` for a name without '::' (nearly every reference), without
-        its per-segment bookkeeping: one lookup in ``scope``. Gives what the walk gives: the node
-        (a world node only where the world may be named), else 'missing' in ``scope`` with the one
-        segment spanning the reference (``resolve`` handles '', '__root__' and a joint's 'world'
-        before it)."""
-        node = scope.frames.get(text)
-        if node is not None and (node.kind != "world" or allow_world or scope.kind == "world"):
-            return Resolution(ref, scope, node, None, None, None)
-        span = ref.span
-        return Resolution(ref, scope, None, ((span[0], span[1], None),), "missing", scope)
 
     def resolution(self, ref: Ref | None) -> Resolution | None:
         """The recorded resolution of ``ref``, if it was resolved during building."""
@@ -172,10 +168,13 @@ class EdgeBuilding:
                 target = None  # a top-level model must name a link (checkCanonicalLinkNames): reported, not followed
             self._attach(node, target, cref)  # nested: whatever frame it names, as libsdformat's graph does
             return
-        first = next((c for c in scope.models_order if c is not None), None)
-        target = scope.links_order[0] if scope.links_order else self._canonical_target(first)
-        if target is None and first is not None:
-            target = first.node  # no link anywhere down: the first nested model (static ones are sinks)
+        if scope.links_order:
+            target = scope.links_order[0]
+        else:
+            first = next((c for c in scope.models_order if c is not None), None)
+            target = self._canonical_target(first)
+            if target is None and first is not None:
+                target = first.node  # no link anywhere down: the first nested model (static ones are sinks)
         if target is not None:
             self._attach(node, target, None, default=True)
 
