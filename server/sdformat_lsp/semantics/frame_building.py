@@ -155,6 +155,7 @@ class ScopeBuilding:
                     p.models_order[slot] = scope
             nested: list[tuple[Model, Scope, int]] = []
             items = _in_element_order(m)
+            text = self._document_text(m.element) if m.links else None  # the analysed document's, if m is in it
             # libsdformat renames clashing names before 1.7; a lone item clashes with nothing (its
             # name comes back unchanged), which spares 3k_shapes (1.6, one link per model) the table
             legacy = _LegacyNames() if scope.version < (1, 7) and len(items) > 1 else None
@@ -173,7 +174,11 @@ class ScopeBuilding:
                     link = self._node("link", legacy.name(item.name, "link") if legacy else item.name, scope, item)
                     self._add_member(scope, link)
                     scope.links_order.append(link)
-                    self._inner_poses(item, scope)
+                    el = item.element
+                    # the walk for the poses inside the link finds nothing when the link's text never
+                    # says relative_to (see ``_document_text`` for why that text holds them all)
+                    if text is None or el.parent is not m.element or text.find("relative_to", el.ts, el.end) >= 0:
+                        self._inner_poses(item, scope)
                 elif isinstance(item, Joint):
                     self._add_member(scope, self._node("joint", legacy.name(item.name, "joint") if legacy else item.name, scope, item))
                 elif isinstance(item, Frame):
@@ -191,10 +196,6 @@ class ScopeBuilding:
         children and axes, and a visual's pose is then resolved in the graph of
         the model it joined.
         """
-        el = link.element
-        text = self._document_text(el)
-        if text is not None and text.find("relative_to", el.ts, el.end) < 0:
-            return  # no attribute of that name anywhere in the link (the common case): nothing to walk
         scope = self.inner_pose_scope(scope)
         # Depth first, last child first. Only elements that can matter go on the stack (those with
         # children, and poses): a leaf that is not a pose gives nothing when taken off it, so
