@@ -90,9 +90,10 @@ class _Checker(UnknownNames):
     def run(self) -> list[Diagnostic]:
         """Walk the tree iteratively (documents can nest deeply).
 
-        Every element is visited, so the walk does only what a valid element
-        needs: cached child-spec lookups, no path tuples, value verdicts
-        remembered by text; paths and versions are worked out for problems.
+        Nearly every element is visited, so the walk does only what a valid
+        element needs: cached child-spec lookups, no path tuples, value verdicts
+        remembered by text; paths and versions are worked out for problems. A
+        subtree with the text and spec of one found clean before is skipped.
         """
         root = self.doc.root
         assert root is not None
@@ -101,9 +102,10 @@ class _Checker(UnknownNames):
         out, newer, text = self.out, self.newer, self.text
         domain = self.domain
         found_too = domain.out if domain is not None else []  # what domain.py finds counts as a report
-        # A subtree is remembered when checking it (domain.py's checks too) reported nothing, noted nothing newer and worked out
-        # no path: its verdict then depends on its text and its spec alone, and a spec object stands for
-        # one place in the tree. Its end is a marker on the stack: (None, key, the events before it).
+        # A subtree is remembered when checking it (domain.py's checks too) reported nothing, noted
+        # nothing newer and worked out no path: its verdict then depends on its text and its spec
+        # alone (same_text.py), and a spec object stands for one place in the tree. Its end is a
+        # marker on the stack: (None, key, the events before it).
         clean: set[tuple[str, int]] = set()
         # The texts kept in ``clean`` are at most as long as the document in all: nested subtrees are
         # each a key, and keeping them all could hold the text several times over (same_text.py).
