@@ -170,7 +170,8 @@ class DomainChecks:
         self.out: list[Diagnostic] = []
         self.same = SameText(xml)
         self.clean_inertials: set[str] = set()  # texts of <inertial>s that were found fine (same_text.py)
-        self._ends: list[tuple[int, int]] | None = None if in_order else []  # (element end, len(out) before it)
+        # (element end, len(out) before it) of each element that reported something
+        self._ends: list[tuple[int, int]] | None = None if in_order else []
 
     def walk(self, top: XmlElement) -> None:
         """Check ``top`` and every element below it but those in plugins and namespaced ones."""
@@ -192,8 +193,7 @@ class DomainChecks:
     def check(self, el: XmlElement, tag: str) -> None:
         """One element whose tag is in :data:`CHECKED`."""
         out = self.out
-        if self._ends is not None:
-            self._ends.append((el.end, len(out)))
+        before = len(out)
         if tag == "material":
             _material(el, out)
         elif tag == "link":
@@ -210,6 +210,8 @@ class DomainChecks:
                 _sensor(el, out)
         elif el.parent is not None and el.parent.tag == "joint":
             _axis(el, out)
+        if self._ends is not None and len(out) > before:
+            self._ends.append((el.end, before))
 
     def result(self) -> list[Diagnostic]:
         """The diagnostics, in :func:`check_domain`'s order."""
