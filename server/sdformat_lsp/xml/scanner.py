@@ -133,6 +133,16 @@ def _text_after_tag(top: XmlElement, text: str, tag_end: int, end: int, chars: s
     top._tsx = ((start + len(chars.rstrip()) - top._tss) << 2) | (top._tsx & 3)
 
 
+def _leaf_text(body: str) -> tuple[str, int, int]:
+    """What a leaf's text gives its element: the text decoded, and the start (relative to the
+    text's) and length of the text with white space stripped (length 0: only white space). The
+    scanner reads each distinct short text once: a world repeats "1", "0 0 1" and its poses."""
+    stripped = body.strip()
+    if not stripped:
+        return "", 0, 0
+    return decode(body), len(body) - len(body.lstrip()), len(stripped)
+
+
 _SHARED_TEXT = 64  # element texts up to this long are shared between elements that repeat them
 
 
@@ -177,7 +187,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     new_attrs = Attributes.__new__
     shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
-    texts: dict[str, str] = {}  # short element texts, each kept once
+    leaf_texts: dict[str, tuple[str, int, int]] = {}  # short texts of leaves, read once each (see _leaf_text)
     while pos < n:
         m = token()
         if m is not None:
@@ -224,16 +234,16 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     el._stag = stag = stag + 1
                     el._etag = etag = stag + len(body)
                     el._end = etag + len(name) + 3 + len(body_space)
-                    stripped = body.strip()
-                    if stripped:
-                        if "&" in body:
-                            el.text = decode(body)
-                        elif len(body) <= _SHARED_TEXT:  # one string for each repeated text ("1", "0 0 1")
-                            el.text = texts.setdefault(body, body)
-                        else:
-                            el.text = body
-                        el._tss = stag if len(stripped) == len(body) else etag - len(body.lstrip())
-                        el._tsx = (len(stripped) << 2) | 1
+                    known = leaf_texts.get(body)
+                    if known is None:
+                        known = _leaf_text(body)
+                        if len(body) <= _SHARED_TEXT:  # one string for each repeated text ("1", "0 0 1")
+                            leaf_texts[body] = known
+                    value, lead, length = known
+                    if length:
+                        el.text = value
+                        el._tss = stag + lead
+                        el._tsx = (length << 2) | 1
                     else:
                         el._tss = -1
                         el._tsx = 1
