@@ -187,6 +187,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     new_attrs = Attributes.__new__
     shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
+    tags: dict[str, str] = {}  # tag names, interned
     leaf_texts: dict[str, tuple[str, int, int]] = {}  # short texts of leaves, read once each (see _leaf_text)
     while pos < n:
         m = token()
@@ -214,7 +215,10 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                             items.append(a)
                         attrs = new_attrs(Attributes, items)
                 el = new(XmlElement)
-                el.tag = intern(name)
+                try:
+                    el.tag = tags[name]  # a subscript: cheaper than a call, and a document has few names
+                except KeyError:
+                    el.tag = tags[name] = intern(name)
                 el.ts = ts
                 el.attributes = attrs
                 el.children = LEAF
