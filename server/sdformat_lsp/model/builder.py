@@ -166,16 +166,16 @@ class Builder:
         """relative_to (in 1.5/1.6 also its older name frame), rotation_format and degrees of a
         ``<pose>``, in one pass over its attributes."""
         rel_attr = frame_attr = fmt_attr = deg_attr = None
-        for a in el.attributes.values():
+        for a in el.attributes.values():  # names are unique; were one repeated, the first counts (as with get)
             name = a.name
             if name == "relative_to":
-                rel_attr = a
+                rel_attr = rel_attr or a
             elif name == "degrees":
-                deg_attr = a
+                deg_attr = deg_attr or a
             elif name == "rotation_format":
-                fmt_attr = a
+                fmt_attr = fmt_attr or a
             elif name == "frame":
-                frame_attr = a
+                frame_attr = frame_attr or a
         if rel_attr is not None:
             rel = Ref(rel_attr.value, rel_attr, "relative_to", el)
         elif frame_attr is not None and frame_attr.value and self.version < (1, 7):

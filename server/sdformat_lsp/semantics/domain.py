@@ -160,8 +160,8 @@ class DomainChecks:
     Either way each element is checked once, so the diagnostics are the same; their order is
     that of :func:`check_domain`'s walk, which takes children last first: the elements by
     descending end offset, in a document with no XML problem (where elements nest strictly).
-    ``in_order=False`` (the schema check's walk) notes each element's end and :meth:`result`
-    sorts by it.
+    ``in_order=False`` (the schema check's walk) notes the end of each element that reports
+    something and :meth:`result` sorts by it.
     """
 
     __slots__ = ("out", "same", "clean_inertials", "_ends")
