@@ -72,11 +72,18 @@ def test_fast_walks_match_plain_walks_on_random_graphs() -> None:
         queries.nodes = nodes  # the cycles searched among the nodes without attached link / pose only
         assert queries.attached_cycles() == find_cycles(nodes, lambda n: n.attached_to)
         assert queries.relative_cycles({}) == find_cycles(nodes, lambda n: n.relative_to)
+        # the bulk answers (with their one-step shortcut) and what they leave memoised
+        assert queries.unattached() == [n for n in nodes if _plain_attached_link(n) is None]
+        for node in nodes:
+            assert queries.attached_link(node) is _plain_attached_link(node)
+        memo: dict[int, bool] = {}
+        assert queries.unposed(memo) == [n for n in nodes if not _plain_pose_resolves(n)]
+        assert all(memo[id(n)] is _plain_pose_resolves(n) for n in nodes)
         for node in nodes:
             node._link_state, node._link = 0, None  # forget, so the checks below start afresh
         order = nodes[:]
         rng.shuffle(order)  # the memos must not depend on the order nodes are asked in
-        memo: dict[int, bool] = {}
+        memo = {}
         for node in order:
             assert queries.attached_link(node) is _plain_attached_link(node)
             assert queries.pose_resolves(node, memo) is _plain_pose_resolves(node)

@@ -51,13 +51,41 @@ class FrameQueries:
         return result
 
     def unattached(self) -> list[FrameNode]:
-        """The nodes without an attached link, in node order (usually none); the attached links
-        this asks for are memoised, for the checks that ask next."""
-        return [n for n in self.nodes if self.attached_link(n) is None]
+        """The nodes without an attached link, in node order (usually none); every node's attached
+        link is memoised, for the checks that ask next.
+
+        Nodes come mostly after what they are attached to (a model's frames after its links), so
+        the one step a walk would take usually lands on a node whose answer is known: then it is
+        this node's too, remembered as :meth:`attached_link` remembers it (the same weak reference
+        to the same link), without the walk's call. Every other node takes the walk."""
+        out = []
+        for n in self.nodes:
+            if not n._link_state:
+                r = n._attached_to
+                nxt = r() if r is not None else None
+                if nxt is not None and nxt._link_state in (1, 3):
+                    n._link = nxt._link if nxt._link_state == 1 else r  # a sink's link is itself
+                    n._link_state = 1
+                    continue
+            if self.attached_link(n) is None:
+                out.append(n)
+        return out
 
     def unposed(self, memo: dict[int, bool]) -> list[FrameNode]:
-        """The nodes whose pose does not resolve, in node order; ``memo`` is :meth:`pose_resolves`'s."""
-        return [n for n in self.nodes if not self.pose_resolves(n, memo)]
+        """The nodes whose pose does not resolve, in node order; ``memo`` is :meth:`pose_resolves`'s
+        and holds every node's answer afterwards. As in :meth:`unattached`, a node whose next frame
+        is known to resolve resolves too, without the walk's call."""
+        out = []
+        for n in self.nodes:
+            if not n._pose_state and id(n) not in memo:
+                r = n._relative_to
+                nxt = r() if r is not None else None
+                if nxt is not None and (nxt._pose_state == 1 or (not nxt._pose_state and memo.get(id(nxt)))):
+                    memo[id(n)] = True
+                    continue
+            if not self.pose_resolves(n, memo):
+                out.append(n)
+        return out
 
     def attached_cycles(self, unattached: list[FrameNode] | None = None) -> list[list[FrameNode]]:
         """Every cycle of the attached_to graph: ``edge_cycles(self.nodes, "attached_to")``.
