@@ -105,8 +105,9 @@ class _Checker(UnknownNames):
         # A subtree is remembered when checking it (domain.py's checks too) reported nothing, noted
         # nothing newer and worked out no path: its verdict then depends on its text and its spec
         # alone (same_text.py), and a spec object stands for one place in the tree. Its end is a
-        # marker on the stack: (None, key, the events before it).
-        clean: set[tuple[str, int]] = set()
+        # marker on the stack: (None, (key, spec), the events before it). The spec is kept as the
+        # value, so that its id, in the key, stays its own for the whole walk.
+        clean: dict[tuple[str, int], ElementSpec] = {}
         # The texts kept in ``clean`` are at most as long as the document in all: nested subtrees are
         # each a key, and keeping them all could hold the text several times over (same_text.py).
         room = len(text)
@@ -120,8 +121,9 @@ class _Checker(UnknownNames):
             el, spec, version = pop()
             if el is None:
                 if version == len(out) + len(newer) + self._visits + len(found_too) and room > 0:
-                    clean.add(spec)
-                    room -= len(spec[0])
+                    key, spec = spec
+                    clean[key] = spec
+                    room -= len(key[0])
                 continue
             kids = el.children
             if budget > 0 and kids and misses.get(id(spec), 0) < _HOPELESS:
@@ -134,7 +136,7 @@ class _Checker(UnknownNames):
                         misses[id(spec)] = _FOUND
                         continue
                     misses[id(spec)] = misses.get(id(spec), 0) + 1
-                    push((None, key, len(out) + len(newer) + self._visits + len(found_too)))
+                    push((None, (key, spec), len(out) + len(newer) + self._visits + len(found_too)))
             if domain is not None and el.tag in DOMAIN_CHECKED:
                 domain.check(el, el.tag)
             if spec.deprecated:
