@@ -206,3 +206,15 @@ def test_the_collector_sweeps_at_once_when_frozen_objects_double():
     finally:
         collector.close()
         gc.unfreeze()
+
+
+async def test_the_incremental_base_of_a_full_analysis_is_made_before_the_first_edit():
+    h = _Harness()
+    h.open(_world("1"))
+    await h.until(lambda: h.published)
+    await h.until(lambda: h.scheduler._slots[URI].base is not None)  # made in a worker, no edit needed
+    assert h.scheduler._slots[URI].base.text == _world("1")
+    h.change(2, _world("2"))
+    await h.until(lambda: len(h.published) == 2)
+    assert isinstance(h.published[1][1], QuickAnalysis)
+    h.close()
