@@ -86,7 +86,8 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         # the other worlds of a file with several (libsdformat loads them all): roots of their own in the
         # same graphs, so that every feature finds their frames; no name reaches from one world into another
         self.other_roots: list[Scope] = [self._world_scope(w) for w in other_worlds]
-        self._in_document = {}
+        # only building reads the document: the graphs do not keep its tree alive
+        self._text, self._text_root, self._in_document = None, None, {}
         self._edges()
 
     def root_of(self, node: FrameNode) -> Scope | None:
