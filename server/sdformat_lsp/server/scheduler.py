@@ -427,21 +427,25 @@ class Scheduler:
             # else: the base of the same text, made by the incremental check of this revision, is kept
             # (with the excerpt of the unit being edited): starting afresh from the full analysis would
             # cost the next edit a walk over every unit of the document.
-            if slot.base is None and self._options is not None and isinstance(slot.analysis, Analysis):
-                asyncio.ensure_future(self._prepare_base(uri, revision, slot.analysis))
+            want_base = slot.base is None and self._options is not None and slot.analysis.options is not None
+            asyncio.ensure_future(self._prepare_next(uri, revision, slot.analysis, want_base))
 
-    async def _prepare_base(self, uri: str, revision: int, analysis: Analysis) -> None:
-        """Make the incremental base of a new full analysis now, in a worker, rather than in the next
-        edit's check (a walk over every unit: ~60 ms on a 100k-line world, most of the first edit after
-        opening it). Kept only if nothing newer came meanwhile (an edit makes its own)."""
-        options = analysis.options
-        if options is None:
-            return
+    async def _prepare_next(self, uri: str, revision: int, analysis: Analysis, want_base: bool) -> None:
+        """Make now, in a worker, what the next request and the next edit would otherwise make first: the
+        features' lookups (made already if the run was a background one) and the incremental base of
+        the new analysis (a walk over every unit: ~60 ms on a 100k-line world, most of the first edit
+        after opening it). The base is kept only if nothing newer came meanwhile (an edit makes its own)."""
+        await asyncio.sleep(0.01)  # after the run's diagnostics have gone out (the loop's next work): no contention with them
         try:
-            base = await asyncio.get_running_loop().run_in_executor(self.executor, base_of, analysis, options)
-        except Exception as exc:  # the next edit makes it, and meets the same fault there
-            log_fault(f"preparing incremental checks of {analysis.path or 'an unsaved document'}", exc)
+            base = await asyncio.get_running_loop().run_in_executor(self.executor, self._prepare_worker, analysis, want_base)
+        except Exception as exc:  # the next request or edit makes them, and meets the same fault there
+            log_fault(f"preparing {analysis.path or 'an unsaved document'}", exc)
             return
         slot = self._slots.get(uri)
         if base is not None and slot is not None and slot.base is None and slot.revision == revision and slot.analysis is analysis:
             slot.base = base
+
+    @staticmethod
+    def _prepare_worker(analysis: Analysis, want_base: bool) -> Base | None:
+        features.prepare(analysis)
+        return base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
