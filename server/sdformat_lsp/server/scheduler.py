@@ -146,6 +146,12 @@ def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str 
     return result
 
 
+def _prepare(analysis: Analysis, want_base: bool) -> Base | None:
+    """In a worker: the features' lookups of a new full analysis, and its incremental base if wanted."""
+    features.prepare(analysis)
+    return base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
+
+
 class Scheduler:
     def __init__(
         self,
@@ -437,15 +443,10 @@ class Scheduler:
         after opening it). The base is kept only if nothing newer came meanwhile (an edit makes its own)."""
         await asyncio.sleep(0.01)  # after the run's diagnostics have gone out (the loop's next work): no contention with them
         try:
-            base = await asyncio.get_running_loop().run_in_executor(self.executor, self._prepare_worker, analysis, want_base)
+            base = await asyncio.get_running_loop().run_in_executor(self.executor, _prepare, analysis, want_base)
         except Exception as exc:  # the next request or edit makes them, and meets the same fault there
             log_fault(f"preparing {analysis.path or 'an unsaved document'}", exc)
             return
         slot = self._slots.get(uri)
         if base is not None and slot is not None and slot.base is None and slot.revision == revision and slot.analysis is analysis:
             slot.base = base
-
-    @staticmethod
-    def _prepare_worker(analysis: Analysis, want_base: bool) -> Base | None:
-        features.prepare(analysis)
-        return base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
