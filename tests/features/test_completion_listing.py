@@ -89,22 +89,8 @@ def _cursors(text: str) -> list[int]:
     return out
 
 
-def _poses_resolve(text: str) -> bool:
-    """Every frame's pose can be asked for. On a few random documents the pose of a model whose
-    placement frame is a joint that is its own child recurses without end (a bug of the frame
-    graphs, not of completion, which then fails on the walk and the kept list alike): left out."""
-    g = analyze(text).graphs
-    try:
-        for scope in g.root.iter_scopes():
-            for _name, node in scope_frames(g, scope):
-                g.pose(node)
-    except RecursionError:
-        return False
-    return True
-
-
 def _documents() -> list[str]:
-    docs = [d for d in (_document(seed) for seed in range(48)) if _poses_resolve(d)]
+    docs = [_document(seed) for seed in range(48)]  # three placed a model by a joint that is its own child
     docs += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.sdf"))]
     return docs
 

@@ -8,10 +8,17 @@ up front.
 
 from __future__ import annotations
 
+import threading
+
 from ..model import Model
 from .frame_cycles import _cycle_from, edge_cycles
 from .frame_nodes import FrameNode, Scope, _memo_link, _weak
 from .pose import IDENTITY, Transform
+
+# The placement frames being applied in this thread (ids of their model or proxy nodes). A placement
+# frame whose own pose depends on the model it places (a joint named as its own child, a frame
+# relative to the model) would otherwise apply itself again, recursing until the stack gives out.
+_placing = threading.local()
 
 
 class FrameQueries:
@@ -173,7 +180,23 @@ class FrameQueries:
         return ok
 
     def edge_transform(self, node: FrameNode) -> Transform:
-        """``X_{relative_to, node}``, with a nested model's placement frame applied."""
+        """``X_{relative_to, node}``, with a nested model's placement frame applied.
+
+        A placement frame whose pose can only be found through the model it places cannot be
+        applied: the pose as written is used, as for any placement frame that does not resolve
+        (the checks report why)."""
+        placing: set[int] | None = getattr(_placing, "ids", None)
+        if placing is None:
+            placing = _placing.ids = set()
+        if id(node) in placing:
+            return node.transform
+        placing.add(id(node))
+        try:
+            return self._placed_transform(node)
+        finally:
+            placing.discard(id(node))
+
+    def _placed_transform(self, node: FrameNode) -> Transform:
         if node.kind == "frame" and id(node) in self.merged_placement:
             pf, view = self.merged_placement[id(node)]
             res = self.resolve(pf, view, record=False)
