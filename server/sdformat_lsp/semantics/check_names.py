@@ -52,7 +52,8 @@ class NameChecks(CheckerBase):
                     clean.add(el[0])
                 continue
             if budget > 0 and misses.get(el.tag, 0) < _HOPELESS:
-                start, end = el.ts - 1, el.end  # el.span, without building it
+                start = el.ts - 1  # el.span, without building it nor calling the end property
+                end = el.ts + el._end  # (an XmlElement keeps its ends relative to ts)
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
                     key = text[start:end]

@@ -49,7 +49,7 @@ class SameText:
     def key(self, el: XmlElement) -> str | None:
         """``el``'s source text, or None when it must not be (or is not worth being) used as a key."""
         start = el.ts - 1  # el.span, without building it
-        end = el.end
+        end = el.ts + el._end  # el.end without the property's call (an XmlElement keeps ends relative to ts)
         length = end - start
         if length > MAX_LENGTH or length > self.budget:
             return None

@@ -128,7 +128,7 @@ class _Checker(UnknownNames):
             kids = el.children
             if budget > 0 and kids and misses.get(id(spec), 0) < _HOPELESS:
                 start = el.ts - 1  # el.span, without building it
-                end = el.end
+                end = el.ts + el._end  # el.end without the property's call (ends are kept relative to ts)
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
                     key = (text[start:end], id(spec))
