@@ -58,3 +58,43 @@ def test_remembered_subtrees_give_what_walking_every_subtree_gives(monkeypatch: 
         assert remembered == walked
         reported += len(walked)
     assert reported > 100
+
+
+_MORE_PIECES = _PIECES + [
+    '<unknown_thing name="u"><z name="d"/><z name="d"><w name="e"/><w name="e"/></z></unknown_thing>',  # off the spec
+    '<sensor name="s2" type="camera"><plugin name="p" filename="f"/><plugin name="p" filename="f"/></sensor>',
+    '<frame name="c"/>',  # named as the collision piece: siblings of different kinds
+]
+
+
+def _mixed_document(rng: random.Random) -> str:
+    version = rng.choice(("1.6", "1.10", "1.11"))
+    models = []
+    for i in range(rng.randint(1, 8)):
+        parts = []
+        for j in range(rng.randint(1, 3)):
+            body = "".join(rng.choice(_MORE_PIECES) for _ in range(rng.randint(0, 4)))
+            name = f"L{j}" if rng.random() < 0.8 else "c"  # sometimes named as a frame beside it
+            parts.append(f'<link name="{name}">{body}</link>')
+        parts.append(rng.choice(("", '<frame name="c"/>', '<joint name="L0" type="fixed"><parent>world</parent><child>L0</child></joint>')))
+        parts.append(rng.choice(("", _MORE_PIECES[-3])))
+        models.append(f'<model name="m{i if rng.random() < 0.9 else 0}">{"".join(parts)}</model>')
+    return f'<sdf version="{version}"><world name="w">{"".join(models)}</world></sdf>'
+
+
+def test_names_compared_in_the_schema_walk_report_the_same_in_the_same_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """analysis._schema compares sibling names in the schema check's walk (sibling_names): the full
+    analysis's diagnostics, in order, are those with the name phase walking by itself."""
+    from sdformat_lsp.semantics import analysis
+
+    rng = random.Random(5)
+    duplicates = 0
+    for _ in range(120):
+        text = _mixed_document(rng) if rng.random() < 0.7 else _document(rng)
+        together = analyze(text, None, Options()).diagnostics
+        with monkeypatch.context() as m:
+            m.setattr(analysis, "SiblingNames", lambda version: None)  # the name phase's own walk
+            alone = analyze(text, None, Options()).diagnostics
+        assert together == alone
+        duplicates += sum(d.code in ("DUPLICATE_NAME", "PARSING_ERROR") for d in alone)
+    assert duplicates > 200

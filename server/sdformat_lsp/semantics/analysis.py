@@ -29,6 +29,7 @@ from .pose import Transform
 from .model_config import MODEL_CONFIG, check_model_config
 from .same_text import well_formed
 from .schema_check import check_schema
+from .sibling_names import SiblingNames
 from .suppressions import apply_severities, apply_suppressions
 
 LATEST = (1, 12)
@@ -389,9 +390,9 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         return
     version = version_tuple(doc.version)
     result.diagnostics.extend(diags)
-    found = None
+    found = duplicates = None
     if options.schema:
-        checked, found = _schema(xml, doc.version)
+        checked, found, duplicates = _schema(xml, doc.version, version)
         result.diagnostics.extend(checked)
         _checkpoint(stop)
     result.diagnostics.extend(found if found is not None else check_domain(xml))
@@ -418,7 +419,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         _checkpoint(stop)
         if graphs.over_budget is not None:
             result.diagnostics.append(_over_budget(graphs))
-        result.diagnostics.extend(check(xml, graphs, version))
+        result.diagnostics.extend(check(xml, graphs, version, duplicates=duplicates))
         result.diagnostics.extend(merged_joint_checks(graphs))
         if hasattr(resolver, "finish"):
             result.diagnostics.extend(resolver.finish(graphs))
@@ -463,18 +464,24 @@ def _analyze_urdf(result: Analysis) -> None:
     result.diagnostics.extend(checked)
 
 
-def _schema(xml: XmlDocument, version: str) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
-    """Schema validation against the declared version's tables, and domain.py's checks in the
-    same walk of the tree: (schema diagnostics, domain diagnostics). The second is None when the
-    domain checks still need their own walk: in a document with an XML problem (DomainChecks
-    restores their order from the elements' end offsets, which only nest strictly in a
+def _schema(
+    xml: XmlDocument, version: str, numbers: tuple[int, int]
+) -> tuple[list[Diagnostic], list[Diagnostic] | None, list[Diagnostic] | None]:
+    """Schema validation against the declared version's tables, with domain.py's checks and the
+    name phase's repeated sibling names (``sibling_names``, for version ``numbers``) in the same
+    walk of the tree: (schema diagnostics, domain diagnostics, repeated names). The last two are
+    None when they still need walks of their own: in a document with an XML problem (both
+    restore their order from the elements' end offsets, which only nest strictly in a
     well-formed tree), or when the schema check failed."""
-    domain = DomainChecks(xml, in_order=False) if well_formed(xml) else None
+    fused = well_formed(xml)
+    domain = DomainChecks(xml, in_order=False) if fused else None
+    names = SiblingNames(numbers) if fused else None
     try:
-        return check_schema(xml, version, domain), (domain.result() if domain is not None else None)
+        checked = check_schema(xml, version, domain, names)
     except Exception as exc:  # a schema bug must never hide the frame diagnostics
         print(f"sdformat-lsp: schema check failed: {exc!r}", file=sys.stderr)
-        return [], None
+        return [], None, None
+    return checked, (domain.result() if domain is not None else None), (names.result() if names is not None else None)
 
 
 __all__ = ["Analysis", "Options", "analyze", "Include", "Model", "warning"]

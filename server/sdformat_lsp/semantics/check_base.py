@@ -19,8 +19,6 @@ from .frames import WORLD, FrameGraphs, FrameNode, Resolution, Scope
 
 
 _RESERVED = re.compile(r"^__.*__$")
-_FRAME_TAGS = {"link", "joint", "frame", "model"}
-_NO_NAME_CHECK = {"plugin"}
 
 
 _UNKNOWN = "unknown_reference"  # data key of a diagnostic about a reference that may lead into an unloaded include

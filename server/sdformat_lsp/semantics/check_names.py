@@ -3,21 +3,31 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Related, error
+from ..diagnostics import Diagnostic, error
 from ..xml import XmlElement
-from .check_base import CheckerBase, _FRAME_TAGS, _NO_NAME_CHECK, _RESERVED
+from .check_base import CheckerBase, _RESERVED
 from .frames import WORLD, FrameNode
 from .same_text import MAX_LENGTH, SameText
+from .sibling_names import NO_NAME_CHECK as _NO_NAME_CHECK
+from .sibling_names import unique_children
 
 _HOPELESS = 32  # misses of a tag, none found, after which its elements are not looked up
 _FOUND = -(1 << 62)  # misses of a tag that was found once: it is never hopeless
 
 
 class NameChecks(CheckerBase):
-    """Duplicate and reserved names; skipped where the names are checked elsewhere (``check(names=False)``)."""
+    """Duplicate and reserved names; skipped where the names are checked elsewhere (``check(names=False)``).
 
-    def names(self) -> None:
-        self._duplicates()
+    The duplicates are usually found during the schema check's walk (``sibling_names``, handed
+    over as ``names(duplicates)``); :meth:`_duplicates` walks the tree for them when that walk did
+    not run (no schema check, a document with an XML problem, a URDF conversion...)."""
+
+    def names(self, duplicates: list[Diagnostic] | None = None) -> None:
+        """``duplicates``: the repeated names, when another walk found them (``sibling_names``)."""
+        if duplicates is None:
+            self._duplicates()
+        else:
+            self.out.extend(duplicates)
         for node in self.nodes:
             name = node.name
             if name and not name.startswith("__") and name != WORLD and "::" not in name:
@@ -86,38 +96,7 @@ class NameChecks(CheckerBase):
                 self._unique_children(el)
 
     def _unique_children(self, el: XmlElement) -> None:
-        seen: dict[str, XmlElement] = {}
-        for c in el.children:
-            if c.tag in _NO_NAME_CHECK or ":" in c.tag:
-                continue
-            a = c.attributes.get("name")
-            if a is None or not a.value:
-                continue
-            other = seen.get(a.value)
-            if other is None:
-                seen[a.value] = c
-                continue
-            scope_what = f"<{el.tag} name='{el.get('name')}'>" if el.get("name") else f"<{el.tag}>"
-            code = "DUPLICATE_NAME"
-            if other.tag == c.tag:
-                msg = f"{scope_what} already has a <{c.tag}> named '{a.value}': sibling names must be unique; rename one of them"
-            else:
-                if not (self.version >= (1, 7) and {c.tag, other.tag} <= _FRAME_TAGS):
-                    code = "PARSING_ERROR"  # what `gz sdf --check` reports for siblings of different types
-                msg = (
-                    f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: "
-                    "siblings must have distinct names, whatever their type; rename one of them"
-                )
-            oa = other.attr("name")
-            self.out.append(
-                error(
-                    code,
-                    msg,
-                    a.value_span,
-                    related=(Related(oa.value_span if oa else other.tag_span, f"the other '{a.value}'"),),
-                    data={"duplicate": a.value},
-                )
-            )
+        unique_children(el, self.version, self.out)
 
     def _reserved(self, node: FrameNode) -> None:
         name = node.name

@@ -26,9 +26,9 @@ __all__ = ["ROOT_NOT_STATIC", "ROOT_ONLY", "Checker", "check", "top_level_scope"
 class Checker(NameChecks, JointChecks, FrameChecks):
     """Every phase, run in the order of the composition proposal."""
 
-    def run(self, names: bool = True) -> list[Diagnostic]:
+    def run(self, names: bool = True, duplicates: list[Diagnostic] | None = None) -> list[Diagnostic]:
         if names:
-            self.names()
+            self.names(duplicates)
         self.joints()
         self.models()
         self.attached_to()
@@ -39,6 +39,9 @@ class Checker(NameChecks, JointChecks, FrameChecks):
 
 
 
-def check(xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int], names: bool = True) -> list[Diagnostic]:
-    """Every phase over ``graphs``; ``names=False`` leaves out the name phase (done elsewhere)."""
-    return Checker(xml, graphs, version).run(names)
+def check(
+    xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int], names: bool = True, duplicates: list[Diagnostic] | None = None
+) -> list[Diagnostic]:
+    """Every phase over ``graphs``; ``names=False`` leaves out the name phase (done elsewhere);
+    ``duplicates``: the repeated sibling names, when the schema check's walk found them."""
+    return Checker(xml, graphs, version).run(names, duplicates)

@@ -30,6 +30,7 @@ from .repeats import collapse_repeats
 from .same_text import MAX_LENGTH, SameText
 from .schema_unknown import UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, UnknownNames
 from .schema_versions import Visit, bound_problem
+from .sibling_names import SiblingNames
 
 __all__ = ["check_schema"]
 
@@ -52,20 +53,26 @@ _BUILT_POSES = frozenset({"model", "link", "joint", "frame", "include"})
 _REPEATABLE = frozenset({("geometry", "polyline")})
 
 
-def check_schema(doc: XmlDocument, version: str, domain: DomainChecks | None = None) -> list[Diagnostic]:
+def check_schema(
+    doc: XmlDocument, version: str, domain: DomainChecks | None = None, names: SiblingNames | None = None
+) -> list[Diagnostic]:
     """Schema diagnostics for ``doc`` read as SDFormat ``version``; none when
     the version has no table or the root is not an SDFormat root.
 
     ``domain``: domain.py's checks, run in the same walk (every element gets them, as in
     check_domain, whether or not the schema has it); their diagnostics are ``domain.result()``.
+    ``names``: the name phase's comparison of sibling names, in the same walk (every element the
+    name phase compares gets it); its diagnostics are ``names.result()``.
     """
     schema = schema_for(version.strip()) if version else None
     root = doc.root
     if schema is None or root is None or root.tag not in ROOT_TAGS:
         if domain is not None and root is not None:
             domain.walk(root)
+        if names is not None and root is not None:
+            names.walk(root)
         return []
-    return _Checker(doc, schema, domain).run()
+    return _Checker(doc, schema, domain, names).run()
 
 
 _UNSEEN = object()
@@ -74,9 +81,12 @@ _FOUND = -(1 << 62)  # misses at a place where a key was found: it is never hope
 
 
 class _Checker(UnknownNames):
-    def __init__(self, doc: XmlDocument, schema: Schema, domain: DomainChecks | None = None) -> None:
+    def __init__(
+        self, doc: XmlDocument, schema: Schema, domain: DomainChecks | None = None, names: SiblingNames | None = None
+    ) -> None:
         self.doc = doc
         self.domain = domain
+        self.names = names
         self.text = doc.text
         self.schema = schema
         self.declared = schema.version
@@ -102,6 +112,8 @@ class _Checker(UnknownNames):
         out, newer, text = self.out, self.newer, self.text
         domain = self.domain
         found_too = domain.out if domain is not None else []  # what domain.py finds counts as a report
+        names = self.names
+        repeated = names.out if names is not None else []  # and so do repeated sibling names
         # A subtree is remembered when checking it (domain.py's checks too) reported nothing, noted
         # nothing newer and worked out no path: its verdict then depends on its text and its spec
         # alone (same_text.py), and a spec object stands for one place in the tree. Its end is a
@@ -120,7 +132,7 @@ class _Checker(UnknownNames):
         while stack:
             el, spec, version = pop()
             if el is None:
-                if version == len(out) + len(newer) + self._visits + len(found_too) and room > 0:
+                if version == len(out) + len(newer) + self._visits + len(found_too) + len(repeated) and room > 0:
                     key, spec = spec
                     clean[key] = spec
                     room -= len(key[0])
@@ -136,7 +148,7 @@ class _Checker(UnknownNames):
                         misses[id(spec)] = _FOUND
                         continue
                     misses[id(spec)] = misses.get(id(spec), 0) + 1
-                    push((None, (key, spec), len(out) + len(newer) + self._visits + len(found_too)))
+                    push((None, (key, spec), len(out) + len(newer) + self._visits + len(found_too) + len(repeated)))
             if domain is not None and el.tag in DOMAIN_CHECKED:
                 domain.check(el, el.tag)
             if spec.deprecated:
@@ -161,9 +173,12 @@ class _Checker(UnknownNames):
                 if not value or value.isspace() or _verdict(vtype, value, spec.min, spec.max) is not _GOOD:
                     self._value(el, spec, version)  # a problem, or a value that is missing
             if not kids or spec.copy_data:
-                if kids and domain is not None and el.tag != "plugin":
-                    for child in kids:  # free-form for the schema, not for domain.py (a plugin is for both)
-                        domain.walk(child)
+                if kids and el.tag != "plugin":  # free-form for the schema, not for domain.py and the
+                    if domain is not None:  # name phase (a plugin is for all)
+                        for child in kids:
+                            domain.walk(child)
+                    if names is not None:
+                        names.walk(el)
                 continue  # copy_data: plugin bodies and the like are free-form
             cached = spec.child_cache
             if len(kids) == 1:  # a common shape, with no repeats to look for
@@ -179,15 +194,20 @@ class _Checker(UnknownNames):
                         found = self._off_spec(el, spec, version, child)
                         if found is not None:
                             push(found)
-                        elif domain is not None:
-                            domain.walk(child)
+                        else:
+                            _walk_apart(child, domain, names)
                 continue
             first: dict[str, XmlElement] = {}
             visits = []
+            named: list[str] | None = [] if names is not None else None  # the names the name phase compares
             for child in kids:
                 tag = child.tag
                 if ":" in tag:
                     continue  # namespaced: free-form by design
+                if named is not None and child.attributes and tag != "plugin":
+                    a = child.attributes.get("name")
+                    if a is not None and a.value:
+                        named.append(a.value)
                 child_spec = cached.get(tag, _UNSEEN)
                 if child_spec is _UNSEEN:
                     child_spec = spec.child(tag)
@@ -195,8 +215,8 @@ class _Checker(UnknownNames):
                     found = self._off_spec(el, spec, version, child)
                     if found is not None:
                         visits.append(found)
-                    elif domain is not None:
-                        domain.walk(child)
+                    else:
+                        _walk_apart(child, domain, names)
                     continue
                 if not child_spec.allows_many:
                     earlier = first.get(tag)
@@ -205,6 +225,8 @@ class _Checker(UnknownNames):
                     elif read_once(el.tag, tag, el.get("type")) and self._content(earlier) != self._content(child):
                         out.append(self._repeated(el, earlier, child))
                 visits.append((child, child_spec, version))
+            if named is not None and len(named) > 1 and len(set(named)) < len(named):
+                names.compare(el)  # type: ignore[union-attr]
             visits.reverse()
             stack.extend(visits)
         if self.newer:
@@ -362,6 +384,15 @@ class _Checker(UnknownNames):
 _GOOD = (None, None, None)
 _FREE_TYPES = frozenset({"string", "std::string"})  # any text is one
 _VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
+
+
+def _walk_apart(el: XmlElement, domain: DomainChecks | None, names: SiblingNames | None) -> None:
+    """An element the schema walk does not enter (unknown, or newer than any table): domain.py's
+    checks and the name phase (but in a plugin, free-form for it) walk it by themselves."""
+    if domain is not None:
+        domain.walk(el)
+    if names is not None and el.tag != "plugin":
+        names.walk(el)
 
 
 def _verdict(type_name: str, text: str, low: str | None, high: str | None) -> tuple[str | None, str | None, str | None]:
