@@ -30,6 +30,10 @@ CASES = {
     "billion-laughs": LAUGHS,
     "external-entity": '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><sdf version="1.8"><model name="&e;"/></sdf>',
     "stray-end-tags": "</a></b><sdf version='1.8'></model></link><model name='m'><link name='L'/></model></sdf></sdf>",
+    # a '<' typed into a long attribute value: the tag never ends, and the look ahead for its end
+    # tag must not try each shorter tag name in turn (quadratic: minutes for this one)
+    "lt-in-long-attribute": '<sdf version="1.8"><model name="m"><link name="' + "n" * 100_000 + "<" + "n" * 100_000
+    + '"></link><link name="b"></link></model></sdf>',
     "attribute-soup": '<sdf version="1.8" version="1.9"><model name="m" name=><link name="L" a="b c=d/></model></sdf>',
 }
 

@@ -58,7 +58,9 @@ _TOKEN = re.compile(_TOKEN_PATTERN if _POSSESSIVE else greedy(_TOKEN_PATTERN))
 _TOKEN_ATTR = re.compile(_TOKEN_ATTR_PATTERN if _POSSESSIVE else greedy(_TOKEN_ATTR_PATTERN))
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
-_ANY_TAG = r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>"  # compiled on first use
+# The look-ahead after the name keeps the name whole: without it, a tag that does not end (a '<' in
+# a long attribute value) is tried again with each shorter name, quadratic in the name's length.
+_ANY_TAG = r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?![^\s/<>=\"'])(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>"  # compiled on first use
 _LOOKAHEADS = 32  # interrupted start tags per document worth a look ahead (each is linear)
 
 
