@@ -152,3 +152,15 @@ def test_unreadable_file_by_the_operating_system(tmp_path, capsys, monkeypatch):
     assert code == 1
     lines = [line for line in out.splitlines() if not line.startswith(" ")]
     assert lines == ["secret.sdf:1:1: error[FILE_READ] cannot read " + str(tmp_path / "secret.sdf") + ": Permission denied"]
+
+
+def test_characters_no_output_encoding_can_hold_are_printed_escaped(tmp_path):
+    # a reference to a lone surrogate decodes to one (libxml2 reports it); the diagnostics that
+    # quote the name, and the other formats, are printed, not a UnicodeEncodeError traceback
+    doc = tmp_path / "s.sdf"
+    doc.write_text('<sdf version="1.8"><model name="m"><link name="a&#xD800;"/><link name="a&#xD800;"/></model></sdf>')
+    for fmt in ("text", "json"):
+        r = run("--format", fmt, str(doc))
+        assert r.returncode == 1, r.stderr
+        assert "Traceback" not in r.stderr and "UnicodeEncodeError" not in r.stderr
+        assert "a\\ud800" in r.stdout  # escaped by JSON, or by the stream

@@ -50,6 +50,14 @@ def entry() -> int:
     otherwise (serve, errors) the exit code is returned for the usual exit.
     """
     lifetime.KEPT = []
+    for stream in (sys.stdout, sys.stderr):
+        # what a document holds is printed as it is, and it can hold what no output encoding
+        # can: a lone surrogate from a reference such as &#xD800; (libxml2 reports it), quoted
+        # in a message. Written escaped, not a traceback.
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a text stream of our own (replaced or closed)
     code = main()
     if lifetime.KEPT:
         try:
