@@ -48,7 +48,7 @@ from .collector import Collector
 from .faults import log_fault
 from .lazy import LazyModule
 
-features = LazyModule("sdformat_lsp.features")  # a background run prepares them (imported then, see lazy.py)
+features = LazyModule("sdformat_lsp.features")  # prepared after each full analysis (imported then, see lazy.py)
 
 log = logging.getLogger("sdformat_lsp.server")
 
@@ -348,21 +348,19 @@ class Scheduler:
         slot.stop = threading.Event()
         slot.wanted = wanted
         fut: asyncio.Future[Analysis] = loop.create_task(
-            self._start(doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision), slot.stop, prepare=not wanted)
+            self._start(doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision), slot.stop)
         )
         slot.running = (revision, fut)
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
         return fut
 
-    async def _start(
-        self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None], stop: threading.Event, prepare: bool = False
-    ) -> Analysis:
+    async def _start(self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None], stop: threading.Event) -> Analysis:
         """The text is fixed now; the run waits for settings that are being fetched."""
         if not self.gate.is_open:
             await self.gate.wait()
         if stop.is_set():
             raise AnalysisCancelled()
-        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path, stop, prepare)
+        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path, stop)
         run.add_done_callback(done)  # before this task's own wake-up: see _settle_early
         return await run
 
@@ -381,11 +379,10 @@ class Scheduler:
         if slot.settled is not None and not slot.settled.done():
             slot.settled.set_result(run.result())
 
-    def _run(self, text: str, path: str | None, stop: threading.Event | None = None, prepare: bool = False) -> Analysis:
+    def _run(self, text: str, path: str | None, stop: threading.Event | None = None) -> Analysis:
         """In a worker thread: the core never raises on bad input, but a bug must not kill the server.
-        Raises :class:`AnalysisCancelled` when ``stop`` is set (the run is no longer wanted). With
-        ``prepare`` (a run in the background) the features' lookups are made here too, not by the
-        first request on the event loop."""
+        Raises :class:`AnalysisCancelled` when ``stop`` is set (the run is no longer wanted). The
+        features' lookups are made after it, by :meth:`_prepare_next`."""
         stopped = False
         with collector_paused():  # until the analysis is frozen (server/collector.py)
             try:
@@ -403,11 +400,6 @@ class Scheduler:
                 # Raised afresh, out of the handler: the exception caught holds the frames of the run, and
                 # through them the half-built analysis, for as long as the future keeps its exception.
                 raise AnalysisCancelled()
-            if prepare:
-                try:
-                    features.prepare(analysis)
-                except Exception as exc:  # the first request makes them again, and meets the same fault there
-                    log_fault(f"preparing the features of {path or 'an unsaved document'}", exc)
             if self.collector is not None:
                 self.collector.keep()
         return analysis
@@ -438,7 +430,7 @@ class Scheduler:
 
     async def _prepare_next(self, uri: str, revision: int, analysis: Analysis, want_base: bool) -> None:
         """Make now, in a worker, what the next request and the next edit would otherwise make first: the
-        features' lookups (made already if the run was a background one) and the incremental base of
+        features' lookups and the incremental base of
         the new analysis (a walk over every unit: ~60 ms on a 100k-line world, most of the first edit
         after opening it). The base is kept only if nothing newer came meanwhile (an edit makes its own)."""
         await asyncio.sleep(0.01)  # after the run's diagnostics have gone out (the loop's next work): no contention with them
