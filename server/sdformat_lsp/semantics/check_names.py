@@ -7,12 +7,9 @@ from ..diagnostics import Diagnostic, error
 from ..xml import XmlElement
 from .check_base import CheckerBase, _RESERVED
 from .frames import WORLD, FrameNode
-from .same_text import MAX_LENGTH, SameText
+from .same_text import FOUND, HOPELESS, MAX_LENGTH, SameText
 from .sibling_names import NO_NAME_CHECK as _NO_NAME_CHECK
 from .sibling_names import unique_children
-
-_HOPELESS = 32  # misses of a tag, none found, after which its elements are not looked up
-_FOUND = -(1 << 62)  # misses of a tag that was found once: it is never hopeless
 
 
 class NameChecks(CheckerBase):
@@ -43,7 +40,7 @@ class NameChecks(CheckerBase):
         identical one later is skipped: whether names repeat in a subtree depends on its text
         alone (which names, which tags), never on where it stands. Its end is a marker on the
         stack: (its key, the number of diagnostics before it). Keys are not made any more for a
-        tag that missed ``_HOPELESS`` times and never hit (the models of a world, named apart).
+        tag that missed ``HOPELESS`` times and never hit (the models of a world, named apart).
         """
         root = self.xml.root
         if root is None:
@@ -61,14 +58,14 @@ class NameChecks(CheckerBase):
                 if el[1] == len(out):
                     clean.add(el[0])
                 continue
-            if budget > 0 and misses.get(el.tag, 0) < _HOPELESS:
+            if budget > 0 and misses.get(el.tag, 0) < HOPELESS:
                 start = el.ts - 1  # el.span, without building it nor calling the end property
                 end = el.ts + el._end  # (an XmlElement keeps its ends relative to ts)
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
                     key = text[start:end]
                     if key in clean:
-                        misses[el.tag] = _FOUND
+                        misses[el.tag] = FOUND
                         continue
                     misses[el.tag] = misses.get(el.tag, 0) + 1
                     push((key, len(out)))

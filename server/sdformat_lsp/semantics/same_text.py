@@ -25,6 +25,11 @@ from ..xml import XmlDocument, XmlElement
 # all, so that deeply nested elements, each inside the next one's key, stay linear.
 MAX_LENGTH = 8192
 BUDGET = 6
+# A walk stops making keys at a place (a tag, a spec) where HOPELESS keys were made and none was
+# found again: the models of a world, named apart, never repeat, and their keys would be most of the
+# cost. FOUND marks a place where one was found: it is never given up.
+HOPELESS = 32
+FOUND = -(1 << 62)
 
 
 def well_formed(xml: XmlDocument) -> bool:

@@ -27,7 +27,7 @@ from .domain import CHECKED as DOMAIN_CHECKED
 from .domain import DomainChecks
 from .read_once import read_once
 from .repeats import collapse_repeats
-from .same_text import MAX_LENGTH, SameText
+from .same_text import FOUND, HOPELESS, MAX_LENGTH, SameText
 from .schema_unknown import UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, UnknownNames
 from .schema_versions import Visit, bound_problem
 from .sibling_names import SiblingNames
@@ -76,8 +76,6 @@ def check_schema(
 
 
 _UNSEEN = object()
-_HOPELESS = 32
-_FOUND = -(1 << 62)  # misses at a place where a key was found: it is never hopeless
 
 
 class _Checker(UnknownNames):
@@ -123,7 +121,7 @@ class _Checker(UnknownNames):
         # The texts kept in ``clean`` are at most as long as the document in all: nested subtrees are
         # each a key, and keeping them all could hold the text several times over (same_text.py).
         room = len(text)
-        # Keys are not looked up at a place (a spec) where _HOPELESS were and none was found: the
+        # Keys are not looked up at a place (a spec) where HOPELESS were and none was found: the
         # models of a world, named apart, never repeat, and their keys would be most of the cost.
         misses: dict[int, int] = {}
         budget = SameText(self.doc).budget  # its key(), inlined: every element with children asks
@@ -138,14 +136,14 @@ class _Checker(UnknownNames):
                     room -= len(key[0])
                 continue
             kids = el.children
-            if budget > 0 and kids and misses.get(id(spec), 0) < _HOPELESS:
+            if budget > 0 and kids and misses.get(id(spec), 0) < HOPELESS:
                 start = el.ts - 1  # el.span, without building it
                 end = el.ts + el._end  # el.end without the property's call (ends are kept relative to ts)
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
                     key = (text[start:end], id(spec))
                     if key in clean:
-                        misses[id(spec)] = _FOUND
+                        misses[id(spec)] = FOUND
                         continue
                     misses[id(spec)] = misses.get(id(spec), 0) + 1
                     push((None, (key, spec), len(out) + len(newer) + self._visits + len(found_too) + len(repeated)))
