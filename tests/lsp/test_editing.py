@@ -94,6 +94,20 @@ async def test_inlay_hints_in_radians_and_off_by_settings(lsp: LanguageClient):
     assert await hints(s) == []
 
 
+async def test_inlay_hints_answered_after_a_settings_change_follow_the_new_settings(lsp: LanguageClient):
+    """A settings change re-checks every document, and the new analysis waits while the settings are
+    fetched: a request made meanwhile answers with the new settings. VS Code loses a refresh that
+    comes before the first answer in an editor that just showed the document, so an answer made with
+    the old settings stayed on screen (seen in the real VS Code: hints turned off stayed visible)."""
+    s = await Session.start(lsp, "visual-studio-code")
+    s.open(URI, TEXT)
+    assert await hints(s)
+    s.client.set_configuration({"inlayHints": {"enabled": False}}, section="sdformat")
+    s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    got = await s.client.text_document_inlay_hint_async(types.InlayHintParams(text_document=td(), range=whole(s)))
+    assert not got
+
+
 # -- colours ---------------------------------------------------------------------------------
 
 

@@ -52,9 +52,13 @@ def register_editing(server: "SdformatLanguageServer") -> None:
     @guarded(types.TEXT_DOCUMENT_INLAY_HINT)
     async def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | None:
         if not server.settings.inlay_hints:
-            return None
+            return None  # answered at once: it reaches the client before any later refresh
         snap = await snapshot(params.text_document.uri)
-        if snap is None:
+        # Read the settings again after the wait (a settings change re-checks every document, and the
+        # check waits for the new settings): the refresh sent meanwhile reaches the client before this
+        # answer, and VS Code loses a refresh that comes before the first answer in an editor that has
+        # just shown the document, so an answer made with the old settings would stay on screen.
+        if snap is None or not server.settings.inlay_hints:
             return None
         analysis, place = snap
         span = to_span(place.lines, params.range, place.encoding)
