@@ -138,7 +138,7 @@ def test_remembering_is_off_when_the_document_has_an_xml_problem() -> None:
     assert SameText(clean).key(clean.root.children[0]) == '<model name="m"/>'
 
 
-# A link's first <pose>, written in ways the schema walk's key for links (schema_check._link_key)
+# A link's (or model's) first <pose>, written in ways the schema walk's keys (schema_keys.py)
 # must tell apart from its plain value: values alone (left out of the key), a child element inside,
 # a second <pose>, attributes, a value the builder refuses, an empty or self-closing pose.
 LINK_POSES = [
@@ -169,33 +169,53 @@ LINK_BODIES = [
 ]
 
 
-def _links_document(rng: random.Random, few: bool) -> str:
-    """A world of models whose links repeat but for their poses' values (``few``: in a few shapes)."""
+def _placed_document(rng: random.Random, few: bool) -> str:
+    """A world of models and links that repeat but for their names and their poses' values
+    (``few``: in a few shapes, so that each comes back with other names and values)."""
     version = rng.choice(("1.6", "1.9", "1.11"))
 
     def value() -> str:
         return " ".join(rng.choice(("0", "1", "-0.5", "2.25")) for _ in range(6))
 
-    # a few shapes of link per document, so that each comes back with other values
-    shapes = [(rng.choice(LINK_POSES), rng.choice(LINK_BODIES), rng.random() < 0.2) for _ in range(3 if few else 30)]
-    models = []
-    for m in range(rng.randint(2, 8)):
-        links = []
-        for i in range(rng.randint(1, 3)):
-            pose, body, pose_last = rng.choice(shapes)
-            pose = pose.format(v=value(), w=rng.choice(("0 0 0 0 0 0", "0 0 0 0 0 1")))
-            body = body.format(u=rng.choice((value(), "0 0 x 0 0 0")))
-            inner = f"{body}{pose}" if pose_last else f"{pose}{body}"
-            links.append(f'<link name="L{rng.choice((0, 1, i))}">{inner}</link>')
-        models.append(f'<model name="m{m}"><pose>{value()}</pose>{"".join(links)}</model>')
+    def pose(template: str) -> str:
+        return template.format(v=value(), w=rng.choice(("0 0 0 0 0 0", "0 0 0 0 0 1")))
+
+    def link_shape() -> tuple:
+        # (pose, body, pose after the body, link name: a number or None for the link's index)
+        return (rng.choice(LINK_POSES), rng.choice(LINK_BODIES), rng.random() < 0.2, rng.choice((0, 1, None)))
+
+    def model_shape() -> tuple:
+        # (pose, its links, nested model, a name given twice for the name phase)
+        links = tuple(link_shape() for _ in range(rng.randint(1, 3)))
+        return (rng.choice(LINK_POSES), links, rng.random() < 0.15, rng.random() < 0.1)
+
+    def link(shape: tuple, i: int) -> str:
+        template, body, pose_last, name = shape
+        body = body.format(u=rng.choice((value(), "0 0 x 0 0 0")))
+        inner = f"{body}{pose(template)}" if pose_last else f"{pose(template)}{body}"
+        return f'<link name="L{i if name is None else name}{rng.choice(("", "", "x"))}">{inner}</link>'
+
+    def model(shape: tuple, name: str) -> str:
+        template, links, nested, twice = shape
+        inner = pose(template) + "".join(link(s, i) for i, s in enumerate(links))
+        if nested:
+            inner += model((LINK_POSES[0], links[:1], False, False), "inner")
+        if twice:
+            inner += '<frame name="L0"/>'
+        return f'<model name="{name}">{inner}</model>'
+
+    shapes = [model_shape() for _ in range(2 if few else 30)]
+    names = ("a", "b", "c", "a&amp;b", "")
+    models = [model(rng.choice(shapes), f"{rng.choice(names)}{m}" if rng.random() < 0.9 else rng.choice(names)) for m in range(rng.randint(2, 10))]
     return f'<sdf version="{version}"><world name="w">{"".join(models)}</world></sdf>'
 
 
-@pytest.mark.parametrize("seed", range(120))
-def test_links_remembered_without_their_pose_values_report_the_same(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The schema walk remembers a link by its text less its pose's value: the results are those
-    of the walk remembering nothing (every diagnostic, in order, of the whole analysis too)."""
-    text = _links_document(random.Random(seed), few=seed % 2 == 0)
+@pytest.mark.parametrize("seed", range(160))
+def test_models_and_links_remembered_without_names_and_poses_report_the_same(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema walk remembers a model or link by its text less its name and its poses' values
+    (schema_keys.py): the results are those of the walk remembering nothing (every diagnostic, in
+    order, of the whole analysis too)."""
+    text = _placed_document(random.Random(seed), few=seed % 2 == 0)
     remembered = _results(text)
     monkeypatch.setattr(SameText, "__init__", _forget)
     assert _results(text) == remembered

@@ -28,6 +28,7 @@ from .domain import DomainChecks
 from .read_once import read_once
 from .repeats import collapse_repeats
 from .same_text import FOUND, HOPELESS, MAX_LENGTH, SameText
+from .schema_keys import PLACED, placed_key
 from .schema_unknown import UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, UnknownNames
 from .schema_versions import Visit, bound_problem
 from .sibling_names import SiblingNames
@@ -141,7 +142,7 @@ class _Checker(UnknownNames):
                 end = el.ts + el._end  # el.end without the property's call (ends are kept relative to ts)
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
-                    key = _link_key(text, start, end, kids, id(spec)) if el.tag == "link" else (text[start:end], id(spec))
+                    key = placed_key(text, el, kids, start, end, spec) if el.tag in PLACED else (text[start:end], id(spec))
                     if key in clean:
                         misses[id(spec)] = FOUND
                         continue
@@ -382,30 +383,6 @@ class _Checker(UnknownNames):
 _GOOD = (None, None, None)
 _FREE_TYPES = frozenset({"string", "std::string"})  # any text is one
 _VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
-
-
-def _link_key(text: str, start: int, end: int, kids, place: int) -> tuple:
-    """The key of a ``<link>`` (``text[start:end]``, at the spec whose id is ``place``): its text
-    without the value of its pose when that ``<pose>`` is its first child and its only one.
-
-    A generated world's links differ in nothing but their place, and so would never be found
-    again by their whole text; without the pose's value they are (on the 100,000-line world the
-    schema walk takes 53 -> 33 ms). Safe because the walk never reads that value: a link's pose is
-    read and checked by the model builder (``_BUILT_POSES``), and of it the walk reads its tag and
-    attributes, which stay in the key; domain.py reads the link's ``<inertial>`` (and name), the
-    name phase the names of its children, all in the key. The value must be text alone (a pose
-    with a child element, which would be visited, keeps its whole text) and the pose the link's
-    only one (repeated once-only elements are compared by value, ``_content``). The key's third
-    item keeps it apart from every whole-text key.
-    """
-    first = kids[0]
-    if first.tag != _POSE or first.children or first._etag < 0:
-        return (text[start:end], place)
-    for i in range(1, len(kids)):
-        if kids[i].tag == _POSE:
-            return (text[start:end], place)
-    ts = first.ts  # the value runs from the end of the start tag to the start of the end tag
-    return (text[start : ts + first._stag] + text[ts + first._etag : end], place, _POSE)
 
 
 def _walk_apart(el: XmlElement, domain: DomainChecks | None, names: SiblingNames | None) -> None:
