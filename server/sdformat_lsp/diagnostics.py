@@ -6,9 +6,10 @@ what we say against ``gz sdf --check``; the messages are our own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import IntEnum
 
+from .records import record
 from .text import Span
 
 
@@ -24,7 +25,7 @@ class Severity(IntEnum):
     HINT = 4
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Related:
     """Another place that explains a diagnostic (a cycle edge, the other duplicate)."""
 
@@ -33,7 +34,7 @@ class Related:
     path: str | None = None  # None: the same document
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Fix:
     """A single-edit repair that a quick fix can offer."""
 
@@ -42,8 +43,10 @@ class Fix:
     new_text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Diagnostic:
+    """One finding: a code, a severity and a message at a span, with related places and fixes."""
+
     code: str
     severity: Severity
     message: str

@@ -16,19 +16,21 @@ import errno
 import os
 import shutil
 import stat
-from dataclasses import dataclass
 from typing import Callable
 
 from ..config import ProjectConfig, excluded
 from ..files import special_kind
+from ..records import record
 
 SUFFIXES = (".sdf", ".world", ".urdf")
 NAMES = ("model.config",)
 STDIN = "-"
 
 
-@dataclass(frozen=True)
+@record
 class Input:
+    """One file to check, as found on the command line (or standard input)."""
+
     path: str | None  # absolute; None: standard input without --stdin-filename
     display: str  # as printed
     stdin: bool = False

@@ -13,13 +13,14 @@ import os
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
+from ..records import record
 from ..text import UTF16, UTF32, LineIndex, Span
 
 SEVERITY_NAMES = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "info", Severity.HINT: "hint"}
 SEVERITY_BY_NAME = {v: k for k, v in SEVERITY_NAMES.items()}
 
 
-@dataclass(frozen=True)
+@record
 class Place:
     """A span of some file, placed in both position conventions."""
 
@@ -31,15 +32,19 @@ class Place:
     source: str = ""  # the text of the start line (for the caret display)
 
 
-@dataclass(frozen=True)
+@record
 class Note:
+    """A related place of an item, with what it says there."""
+
     message: str
     place: Place
     in_other_file: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Item:
+    """One diagnostic as a writer prints it: placed in both position conventions."""
+
     code: str
     severity: int  # Severity value: 1 error .. 4 hint
     message: str
@@ -54,6 +59,8 @@ class Item:
 
 @dataclass
 class FileResult:
+    """What one file's check hands the writers (picklable, from a worker process)."""
+
     display: str  # the path as the user should read it (relative to the working directory where possible)
     path: str | None  # absolute path; None for standard input without --stdin-filename
     sdf_version: str | None = None

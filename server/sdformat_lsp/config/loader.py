@@ -11,9 +11,10 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..codes import CODES
+from ..records import record
 
 SDFORMAT_TOML = "sdformat-lsp.toml"
 PYPROJECT = "pyproject.toml"
@@ -41,7 +42,7 @@ class ConfigError(Exception):
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
-@dataclass(frozen=True)
+@record
 class ProjectConfig:
     """One configuration file's settings, paths made absolute."""
 

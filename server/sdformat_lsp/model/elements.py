@@ -6,8 +6,9 @@ span so that the semantic layer can point at the exact attribute value.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, field, fields
 
+from ..records import record
 from ..text import Span
 from ..xml import XmlElement
 from ..xml.tree import XmlAttribute
@@ -62,7 +63,7 @@ def span_of(where) -> Span | None:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Ref:
     """A frame reference as written: an attribute value or an element's text."""
 
@@ -78,7 +79,7 @@ class Ref:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class PoseSpec:
     """A ``<pose>`` as written; absent poses have ``element=None`` and zero values."""
 
@@ -94,7 +95,7 @@ NO_POSE = PoseSpec(None)
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Named:
     """Anything that is a frame of its scope: link, joint, frame, model."""
 
@@ -111,20 +112,24 @@ class Named:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Link(Named):
-    pass
+    """A ``<link>``."""
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Frame(Named):
+    """A ``<frame>``, with its ``attached_to`` as written."""
+
     attached_to: Ref | None = None
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Joint(Named):
+    """A ``<joint>``: its type, parent and child as written."""
+
     type: str | None = None
     parent: Ref | None = None
     child: Ref | None = None
@@ -134,7 +139,7 @@ class Joint(Named):
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Include:
     """An ``<include>``; what it brings in is resolved by the semantic layer."""
 
@@ -149,8 +154,10 @@ class Include:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Model(Named):
+    """A ``<model>`` (or one an ``<include>`` brought): its members in document order."""
+
     canonical_link: Ref | None = None
     placement_frame: Ref | None = None
     static: bool = False
@@ -165,8 +172,10 @@ class Model(Named):
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class World:
+    """A ``<world>`` and its members."""
+
     name: str
     name_at: Where  # see ``name_span``
     element: XmlElement
@@ -183,7 +192,7 @@ class World:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True, init=False)
+@record(slots=True, init=False)
 class Document:
     """The ``<sdf>`` root: its version and its one world or model."""
 

@@ -12,8 +12,8 @@ can compose poses without importing upward. ``semantics.pose`` re-exports it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from ..records import record
 from .elements import PoseSpec
 
 Quat = tuple[float, float, float, float]
@@ -102,7 +102,7 @@ def rotation_matrix(q: Quat) -> tuple[Vec, Vec, Vec]:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Transform:
     """``X_AB``: the pose of frame B expressed in frame A."""
 

@@ -18,6 +18,7 @@ from typing import Callable, Mapping
 from ..diagnostics import Diagnostic, Severity, error, warning
 from ..files import DEFAULT_MAX_BYTES, size_text
 from ..model import Document, Include, Model, build, version_tuple
+from ..records import record
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
 from .checks import check
@@ -65,6 +66,8 @@ class Options:
 
 @dataclass
 class Analysis:
+    """Everything one analysis of a document found: its tree, model, frame graphs and diagnostics."""
+
     text: str
     path: str | None
     xml: XmlDocument
@@ -204,7 +207,7 @@ def _unflattened(frames: list[dict]) -> None:
                 frames.append({**f, "name": nested})
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class FrameFacts:
     """The resolved facts of one frame, computed once from the graphs for every feature."""
 

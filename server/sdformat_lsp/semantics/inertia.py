@@ -11,11 +11,11 @@ physics engine can simulate well: a zero mass, a singular inertia, a moving link
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Related, warning
 from ..model.builder import Builder
 from ..model.transform import IDENTITY, Transform, rotation_matrix, symmetric_eigenvalues, transform_of
+from ..records import record
 from ..xml import XmlDocument, XmlElement
 from .collector import collector_paused
 from .same_text import SameText
@@ -25,7 +25,7 @@ _NAMES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 _DEFAULTS = (1.0, 1.0, 1.0, 0.0, 0.0, 0.0)  # libsdformat's defaults when <inertial> or a value is absent
 
 
-@dataclass(frozen=True)
+@record
 class LinkInertial:
     """A link's mass, the pose of its inertial frame in the link frame, and its inertia there."""
 
@@ -36,7 +36,7 @@ class LinkInertial:
     auto: bool = False  # <inertial auto="true">: computed by libsdformat from collisions, unknown here
 
 
-@dataclass(frozen=True)
+@record
 class MassProperties:
     """Totals in one frame: mass, centre of mass and the inertia about the centre of mass."""
 
@@ -252,7 +252,7 @@ def _moving_links(model: XmlElement) -> dict[str, XmlElement]:
 # -- statistics ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ModelStats:
     """The mass properties of one model (its links and nested models') in its own model frame."""
 

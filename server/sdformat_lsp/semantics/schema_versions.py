@@ -8,15 +8,14 @@ declared version lacks is read when a newer one has it. The schema check
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..diagnostics import Severity
+from ..records import record
 from ..spec import ElementSpec, Schema, check_value, known_versions, schema_for, version_key
 from ..spec.types import scalar_value
 from ..xml import XmlElement
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Visit:
     """An element being checked, built only when a diagnostic needs its path."""
 

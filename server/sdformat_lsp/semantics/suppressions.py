@@ -12,11 +12,12 @@ the shells, so the command line and the server agree.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Mapping
 
 from ..codes import CODES
 from ..diagnostics import Diagnostic, Fix, Severity, warning
+from ..records import record
 from ..text import LineIndex, Span
 
 MARK = "sdformat-lsp"
@@ -32,8 +33,10 @@ _CODE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFORMATION, "hint": Severity.HINT, "off": None}
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Suppression:
+    """A suppression comment: which codes it silences, on the next line or in the whole file."""
+
     kind: str  # NEXT_LINE or FILE_WIDE
     span: Span  # the whole comment
     codes: tuple[tuple[str, Span], ...]  # each code with where it is written

@@ -15,6 +15,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..records import record
+
 FORMAT = 1
 
 #: Multiplicities that allow more than one occurrence.
@@ -33,8 +35,10 @@ def version_key(version: str) -> tuple[int, ...]:
         return ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class AttributeSpec:
+    """An attribute the spec declares on an element: its type, default and whether it is required."""
+
     name: str
     type: str
     default: str | None
@@ -48,7 +52,7 @@ class AttributeSpec:
         return self.required == "1"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ChildSpec:
     """A child slot of an element: how often it may appear, where it is defined."""
 

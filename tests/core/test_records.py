@@ -1,0 +1,145 @@
+"""Every ``@record`` class behaves as the ``@dataclass(frozen=True)`` it replaces (records.py).
+
+For each record class of the package, a twin is made by the standard library from the same
+fields; instances of both holding the same values must compare, hash and print alike, refuse
+assignment and deletion alike, survive pickling, ``replace`` and ``copy`` alike.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import importlib
+import pickle
+import pkgutil
+import random
+
+import pytest
+
+import sdformat_lsp
+from sdformat_lsp.records import record
+
+
+def _record_classes() -> list[type]:
+    found = {}
+    for info in pkgutil.walk_packages(sdformat_lsp.__path__, "sdformat_lsp."):
+        if info.name.startswith(("sdformat_lsp.server", "sdformat_lsp.__main__")):
+            continue  # pygls; the records are in the layers below it
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == info.name and dataclasses.is_dataclass(value):
+                if value.__dict__.get("__eq__") is not None and value.__eq__.__code__.co_filename.endswith("records.py"):
+                    found[f"{info.name}.{value.__qualname__}"] = value
+    return [found[k] for k in sorted(found)]
+
+
+CLASSES = _record_classes()
+
+
+def _twin(cls: type) -> type:
+    """The same fields, made by ``dataclasses`` itself (frozen, eq, repr, hash as generated)."""
+    specs = []
+    for f in dataclasses.fields(cls):
+        kw = {"compare": f.compare, "hash": f.hash, "repr": f.repr}
+        if f.default is not dataclasses.MISSING:
+            kw["default"] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            kw["default_factory"] = f.default_factory
+        specs.append((f.name, object, dataclasses.field(**kw)))
+    twin = dataclasses.make_dataclass(cls.__name__, specs, frozen=True, slots="__slots__" in cls.__dict__)
+    twin.__qualname__ = cls.__qualname__
+    return twin
+
+
+def _make(cls: type, values: list) -> object:
+    """An instance holding ``values``, bypassing ``__init__`` (some check their arguments)."""
+    made = object.__new__(cls)
+    for f, v in zip(dataclasses.fields(cls), values):
+        object.__setattr__(made, f.name, v)
+    return made
+
+
+POOL = [0, 1, 1.5, "a", "b", None, (), (1, "x"), frozenset({2}), True]
+
+
+def test_the_package_has_records() -> None:
+    names = {c.__name__ for c in CLASSES}
+    assert {"Diagnostic", "Ref", "Model", "Item", "AttributeSpec"} <= names
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+def test_a_record_behaves_as_its_dataclass_twin(cls: type) -> None:
+    twin = _twin(cls)
+    fields = dataclasses.fields(cls)
+    assert cls.__dataclass_params__.frozen
+    assert [f.name for f in dataclasses.fields(twin)] == [f.name for f in fields]
+    assert cls.__match_args__ == twin.__match_args__
+    rnd = random.Random(cls.__qualname__)
+    for _ in range(30):
+        a = [rnd.choice(POOL) for _ in fields]
+        variants = [list(a)]
+        for i in range(len(fields)):  # a change in each field, compared or not
+            b = list(a)
+            b[i] = rnd.choice([v for v in POOL if v != a[i]])
+            variants.append(b)
+        ra, ta = _make(cls, a), _make(twin, a)
+        for b in variants:
+            rb, tb = _make(cls, b), _make(twin, b)
+            assert (ra == rb) is (ta == tb)
+            assert (ra != rb) is (ta != tb)
+            assert hash(rb) == hash(tb)
+            if cls.__repr__.__module__ == "sdformat_lsp.records":
+                assert repr(rb) == repr(tb)
+        assert ra.__eq__(ta) is NotImplemented and ra != ta  # never equal to another class
+        assert ra == copy.copy(ra) and ra == copy.deepcopy(ra)
+        assert pickle.loads(pickle.dumps(ra)) == ra
+        for f in fields:
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(ra, f.name, 1)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                delattr(ra, f.name)
+        if fields and all(f.init for f in fields):
+            b = variants[1]
+            try:
+                changed = dataclasses.replace(ra, **{fields[0].name: b[0]})
+            except (TypeError, ValueError, AttributeError):
+                continue  # a class whose __init__ or __post_init__ wants real values
+            assert (changed == ra) is (dataclasses.replace(ta, **{fields[0].name: b[0]}) == ta)
+
+
+def test_a_recursive_record_prints_an_ellipsis_as_dataclasses_does() -> None:
+    @record
+    class Box:
+        """A test record holding anything."""
+
+        item: object
+
+    @dataclasses.dataclass(frozen=True)
+    class Twin:
+        item: object
+
+    box, twin = Box([]), Twin([])
+    box.item.append(box)
+    twin.item.append(twin)
+    assert repr(box).replace("Box", "Twin") == repr(twin)
+
+
+def test_classes_defining_their_own_equality_are_refused() -> None:
+    with pytest.raises(TypeError):
+        @record
+        class Own:
+            """Compares itself."""
+
+            x: int
+
+            def __eq__(self, other):
+                return True
+
+
+def test_a_subclass_instance_is_never_equal_to_its_base_instance() -> None:
+    pairs = [(cls, base) for cls in CLASSES for base in cls.__mro__[1:] if base in CLASSES
+             and [f.name for f in dataclasses.fields(base)] == [f.name for f in dataclasses.fields(cls)]]
+    assert pairs  # Link(Named) at least
+    for cls, base in pairs:
+        values = [1] * len(dataclasses.fields(cls))
+        assert _make(cls, values) != _make(base, values) and _make(base, values) != _make(cls, values)
