@@ -28,6 +28,7 @@ from .domain import DomainChecks
 from .read_once import read_once
 from .repeats import collapse_repeats
 from .same_text import FOUND, HOPELESS, MAX_LENGTH, SameText
+from .schema_keys import FREE_TYPES as _FREE_TYPES
 from .schema_keys import PLACED, placed_key
 from .schema_unknown import UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, UnknownNames
 from .schema_versions import Visit, bound_problem
@@ -381,7 +382,6 @@ class _Checker(UnknownNames):
                 self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
 
 _GOOD = (None, None, None)
-_FREE_TYPES = frozenset({"string", "std::string"})  # any text is one
 _VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
 
 

@@ -31,7 +31,9 @@ from ..xml import XmlElement
 
 PLACED = frozenset({"model", "link"})  # the elements whose keys leave out their names and poses
 _POSE = "pose"
-_FREE_TYPES = frozenset({"string", "std::string"})
+# attribute types any text is a value of (the schema check gives such a value no verdict when the
+# type has no bounds); shared with schema_check.py, so that what it does not read is what is left out here
+FREE_TYPES = frozenset({"string", "std::string"})
 
 
 def placed_key(text: str, el: XmlElement, kids, start: int, end: int, spec: ElementSpec) -> tuple:
@@ -41,7 +43,7 @@ def placed_key(text: str, el: XmlElement, kids, start: int, end: int, spec: Elem
     name = el.attributes.get("name")
     if name is not None and name.terminated:
         aspec = spec.attributes.get("name")
-        if aspec is not None and aspec.type in _FREE_TYPES and aspec.min is None and aspec.max is None:
+        if aspec is not None and aspec.type in FREE_TYPES and aspec.min is None and aspec.max is None:
             cuts.append(name.value_span)
     pose = _pose_value(kids)
     if pose is not None:
