@@ -1,13 +1,15 @@
-"""The document model's classes keep the constructor a frozen dataclass has (model/elements.py _quick_init)."""
+"""The document model's classes keep the constructor a frozen dataclass has (records.py makes it)."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import typing
 
 import pytest
 
 from sdformat_lsp.model import elements
+from sdformat_lsp.records import record
 
 CLASSES = [elements.Ref, elements.PoseSpec, elements.Named, elements.Link, elements.Frame, elements.Joint,
            elements.Include, elements.Model, elements.World, elements.Document]
@@ -33,9 +35,17 @@ def test_the_constructor_is_the_dataclass_one(cls) -> None:
 
 
 def test_classes_with_fields_it_cannot_fill_are_refused() -> None:
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class Listed:
-        items: list = dataclasses.field(default_factory=list)
+    class Keyed:
+        """A keyword-only field."""
 
-    with pytest.raises(TypeError):
-        elements._quick_init(Listed)
+        items: list = dataclasses.field(default=None, kw_only=True)
+
+    class Classy:
+        """A class variable among the fields."""
+
+        kind: typing.ClassVar[str] = "x"
+        items: list = None
+
+    for cls in (Keyed, Classy):
+        with pytest.raises(TypeError):
+            record(slots=True)(cls)

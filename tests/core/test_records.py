@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib
+import inspect
 import pickle
 import pkgutil
 import random
@@ -51,6 +52,10 @@ def _twin(cls: type) -> type:
     return twin
 
 
+def _parameters(cls: type) -> list[tuple]:
+    return [(p.name, p.kind, repr(p.default)) for p in inspect.signature(cls).parameters.values()]
+
+
 def _make(cls: type, values: list) -> object:
     """An instance holding ``values``, bypassing ``__init__`` (some check their arguments)."""
     made = object.__new__(cls)
@@ -74,6 +79,8 @@ def test_a_record_behaves_as_its_dataclass_twin(cls: type) -> None:
     assert cls.__dataclass_params__.frozen
     assert [f.name for f in dataclasses.fields(twin)] == [f.name for f in fields]
     assert cls.__match_args__ == twin.__match_args__
+    if cls.__dataclass_params__.init:
+        assert _parameters(cls) == _parameters(twin)
     rnd = random.Random(cls.__qualname__)
     for _ in range(30):
         a = [rnd.choice(POOL) for _ in fields]
@@ -93,6 +100,9 @@ def test_a_record_behaves_as_its_dataclass_twin(cls: type) -> None:
         assert ra.__eq__(ta) is NotImplemented and ra != ta  # never equal to another class
         assert ra == copy.copy(ra) and ra == copy.deepcopy(ra)
         assert pickle.loads(pickle.dumps(ra)) == ra
+        for target in (ra, ta):  # not a field: refused alike (frozen, or no slot for it)
+            with pytest.raises(dataclasses.FrozenInstanceError if "__slots__" not in cls.__dict__ else (AttributeError, TypeError)):
+                target.not_a_field = 1
         for f in fields:
             with pytest.raises(dataclasses.FrozenInstanceError):
                 setattr(ra, f.name, 1)
@@ -143,3 +153,37 @@ def test_a_subclass_instance_is_never_equal_to_its_base_instance() -> None:
     for cls, base in pairs:
         values = [1] * len(dataclasses.fields(cls))
         assert _make(cls, values) != _make(base, values) and _make(base, values) != _make(cls, values)
+
+
+def test_a_record_constructs_as_its_dataclass_twin() -> None:
+    made = []
+
+    def body(cls):
+        cls.__annotations__ = {"a": "object", "b": "object", "c": "list", "d": "list", "e": "int"}
+        cls.b = 2
+        cls.c = dataclasses.field(default_factory=list)
+        cls.d = dataclasses.field(default_factory=lambda: ["d"], init=False)
+        cls.e = dataclasses.field(default=5, init=False, compare=False)
+
+        def __post_init__(self):
+            made.append((type(self).__name__, self.a, self.b, self.c, self.d, self.e))
+
+        cls.__post_init__ = __post_init__
+        return cls
+
+    Mine = record(body(type("Mine", (), {"__doc__": "A test record."})))
+    Twin = dataclasses.dataclass(frozen=True)(body(type("Twin", (), {"__doc__": "A test dataclass."})))
+    assert _parameters(Mine) == _parameters(Twin)
+    for args in [(1,), (1, 3), (1, 3, [4]), ()]:
+        outcomes = []
+        for cls in (Mine, Twin):
+            try:
+                obj = cls(*args)
+            except TypeError as e:
+                outcomes.append(("TypeError", str(e).split("(")[-1]))
+            else:
+                outcomes.append([getattr(obj, f.name) for f in dataclasses.fields(obj)])
+        assert outcomes[0] == outcomes[1]
+    assert [m[1:] for m in made if m[0] == "Mine"] == [m[1:] for m in made if m[0] == "Twin"]
+    assert Mine(1).c is not Mine(1).c  # a new list each time
+    assert Mine(1, b=7) == Mine(1, 7) != Mine(1, 8)

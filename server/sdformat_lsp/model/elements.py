@@ -1,12 +1,14 @@
 """The SDFormat document model: what the file says, before any resolution.
 
-Frozen dataclasses over the XML tree. Every name and reference keeps its
-span so that the semantic layer can point at the exact attribute value.
+Frozen dataclasses over the XML tree (``records.record``, whose constructor
+stores each slot in one call: a large world builds tens of thousands of
+these). Every name and reference keeps its span so that the semantic layer
+can point at the exact attribute value.
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, field, fields
+from dataclasses import field
 
 from ..records import record
 from ..text import Span
@@ -19,39 +21,6 @@ from ..xml.tree import XmlAttribute
 Where = "Span | XmlAttribute | XmlElement | None"
 
 
-def _quick_init(cls):
-    """Give a frozen slotted dataclass (declared ``init=False``) an ``__init__`` that fills each
-    slot through its descriptor.
-
-    The ``__init__`` a frozen dataclass gets calls ``object.__setattr__`` once per field (by a
-    global and an attribute lookup each time, to get past the class's own ``__setattr__``, which
-    refuses); a slot's descriptor does the same store, bypassing it too, in one call. Same
-    parameters, same defaults, same order; the instances are as frozen as before, and equality,
-    hashing, ``repr`` and ``dataclasses.replace`` are untouched. The 100,000-line world builds
-    70,000 of these objects: 95 -> 67 ms for its build. Fields with a default factory, without
-    ``init`` or keyword-only are refused (none here): the generated code would not honour them.
-    With ``init=False`` the dataclass makes no ``__init__`` of its own, which would cost start-up
-    time for nothing.
-    """
-    names, params, namespace = [], [], {}
-    for f in fields(cls):
-        if f.default_factory is not MISSING or not f.init or getattr(f, "kw_only", False) is True:
-            raise TypeError(f"{cls.__name__}.{f.name}: _quick_init handles plain fields only")
-        names.append(f.name)
-        namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__
-        if f.default is MISSING:
-            params.append(f.name)
-        else:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-    body = "".join(f"\n    _set_{n}(self, {n})" for n in names)
-    exec(f"def __init__(self, {', '.join(params)}):{body}", namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init
-    return cls
-
-
 def span_of(where) -> Span | None:
     """The span a :data:`Where` stands for."""
     kind = type(where)
@@ -62,8 +31,7 @@ def span_of(where) -> Span | None:
     return where
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Ref:
     """A frame reference as written: an attribute value or an element's text."""
 
@@ -78,8 +46,7 @@ class Ref:
         return span_of(self.at)
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class PoseSpec:
     """A ``<pose>`` as written; absent poses have ``element=None`` and zero values."""
 
@@ -94,8 +61,7 @@ class PoseSpec:
 NO_POSE = PoseSpec(None)
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Named:
     """Anything that is a frame of its scope: link, joint, frame, model."""
 
@@ -111,22 +77,19 @@ class Named:
         return span_of(self.name_at)
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Link(Named):
     """A ``<link>``."""
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Frame(Named):
     """A ``<frame>``, with its ``attached_to`` as written."""
 
     attached_to: Ref | None = None
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Joint(Named):
     """A ``<joint>``: its type, parent and child as written."""
 
@@ -138,8 +101,7 @@ class Joint(Named):
     use_parent_model_frame: bool = False
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Include:
     """An ``<include>``; what it brings in is resolved by the semantic layer."""
 
@@ -153,8 +115,7 @@ class Include:
     merge: bool = False
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Model(Named):
     """A ``<model>`` (or one an ``<include>`` brought): its members in document order."""
 
@@ -171,8 +132,7 @@ class Model(Named):
     source: object | None = field(default=None, compare=False)  # the analysis of the included file
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class World:
     """A ``<world>`` and its members."""
 
@@ -191,8 +151,7 @@ class World:
         return span_of(self.name_at)
 
 
-@_quick_init
-@record(slots=True, init=False)
+@record(slots=True)
 class Document:
     """The ``<sdf>`` root: its version and its one world or model."""
 
