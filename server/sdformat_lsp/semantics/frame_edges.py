@@ -102,14 +102,16 @@ class EdgeBuilding:
         for ref, scope in self.inner_poses:
             self.resolve(ref, scope)
         for node in self.nodes:
-            entity = node.entity
-            scope = node.scope
             if node.kind == "world":
                 continue
+            entity = node.entity
+            weak = node._scope  # node.scope and scope.node without the properties' calls (every node)
+            scope = weak() if weak is not None else None
             if scope is None:  # the root model: source of relative_to, attached to its canonical link
                 self._model_attachment(node)
                 continue
-            default_base = scope.node  # __model__ of a model, the world node of a world
+            weak = scope._node
+            default_base = weak() if weak is not None else None  # __model__ of a model, the world node of a world
             if node.kind == "link":
                 self._relative(node, entity.pose, scope, default_base)
             elif node.kind == "model":
