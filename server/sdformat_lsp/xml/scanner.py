@@ -15,6 +15,7 @@ from typing import Mapping
 from weakref import ref
 
 from ..text import Span
+from . import repeats
 from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
 
 # A name's first character: A-Z, a-z, '_', ':' or U+00C0 to U+FFFF. Written as the complement
@@ -56,6 +57,7 @@ def greedy(pattern: str) -> str:
 _POSSESSIVE = sys.version_info >= (3, 11)
 _TOKEN = re.compile(_TOKEN_PATTERN if _POSSESSIVE else greedy(_TOKEN_PATTERN))
 _TOKEN_ATTR = re.compile(_TOKEN_ATTR_PATTERN if _POSSESSIVE else greedy(_TOKEN_ATTR_PATTERN))
+_TAIL = re.compile(r"\s*+([^<]*+)" if _POSSESSIVE else r"\s*([^<]*)")  # what a token reads after an end tag
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 # The look-ahead after the name keeps the name whole: without it, a tag that does not end (a '<' in
@@ -191,6 +193,12 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
     tags: dict[str, str] = {}  # tag names, interned
     leaf_texts: dict[str, tuple[str, int, int]] = {}  # short texts of leaves, read once each (see _leaf_text)
+    # Repeated subtrees (see repeats.py), in the first scan only: by tag name, then attribute text,
+    # [the first element with that start tag closed cleanly, its source text once compared]
+    templates: dict[str, dict[str, list]] = {}
+    pending: list[tuple[XmlElement, dict[str, list], str]] = []  # open, start tag new, clean so far
+    remember = not by_indent
+    budget = n  # characters the templates' texts may take in all
     while pos < n:
         m = token()
         if m is not None:
@@ -261,6 +269,32 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     el._stag = el._end = stag + 1
                     el._tss = el._etag = -1
                     el._tsx = 0
+                    if remember:
+                        by_attrs = templates.get(name)
+                        if by_attrs is None:
+                            templates[name] = by_attrs = {}
+                        known = by_attrs.get(attr_src)
+                        if known is None:
+                            pending.append((el, by_attrs, attr_src))
+                        else:
+                            source = known[1]
+                            if source is None and budget > 0:  # read when first compared
+                                t = known[0]
+                                known[1] = source = text[t.ts - 1 : t.ts + t._end]
+                                budget -= len(source)
+                            if source is not None and text.startswith(source, pos):
+                                height = len(stack) + repeats.copy_into(el, known[0])
+                                if height > depth:
+                                    depth = height
+                                end = pos + len(source)
+                                m = _TAIL.match(text, end)
+                                chars = m.group(1)
+                                pos = m.end()
+                                if chars and top is not None:
+                                    pending.clear()
+                                    _text_after_tag(top, text, end, pos, chars, more)
+                                token = _TOKEN.scanner(text, pos).match
+                                continue
                     stack.append(el)
                     top = el
                     top_ref = ref(el)  # nearly every element left open gets children
@@ -268,6 +302,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                         depth = len(stack)
                     pos = m.end()
                     if chars:
+                        pending.clear()
                         _text_after_tag(el, text, ts + el._end, pos, chars, more)
                     continue
             else:
@@ -279,6 +314,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     top_ref = el._parent  # made for the element it closes into, when that was opened
                     top = stack[-1] if stack else None
                 else:
+                    pending.clear()  # not clean: every element still open holds this end tag
                     el = _close_mismatched(stack, end_name, pos, result, text, at)
                     top = stack[-1] if stack else None
                     top_ref = ref(top) if top is not None else None  # the one made when it was opened
@@ -289,13 +325,19 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     el._tsx |= 1  # closed
                     if el.children is not LEAF:
                         el.children = tuple(el.children)  # complete: 48 bytes for one child, not 64 and up
+                    if pending and pending[-1][0] is el:  # closed cleanly: a template
+                        by_attrs, attr_src = pending.pop()[1:]
+                        if el._end < repeats.MAX_LENGTH and attr_src not in by_attrs:
+                            by_attrs[attr_src] = [el, None]
             end = m.end()
             if chars and top is not None:  # text that is not only white space
+                pending.clear()
                 tag_end = pos + (el._end + 1 if name is not None else len(end_name) + 3 + len(end_space))
                 _text_after_tag(top, text, tag_end, end, chars, more)
             pos = end
             continue
         # The careful path: text after something unusual, comments, declarations, broken tags.
+        pending.clear()
         lt = find("<", pos)
         if lt != pos:
             if lt < 0:

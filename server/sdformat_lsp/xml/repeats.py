@@ -1,0 +1,94 @@
+"""Subtrees repeated word for word, built by copying the first one instead of scanning again.
+
+Large documents repeat themselves: the links of a generated world hold the same
+``<collision>``, ``<visual>`` and ``<inertial>``, the 3,000 models of gz-sim's
+``3k_shapes.sdf`` a handful of distinct links. The scanner (``_scan``) remembers, for each
+start tag as written, the first element it opened with that tag and closed cleanly; when the
+same start tag opens again and the text from there on repeats that element's source text, it
+gives the new element copies of the first one's children, their offsets shifted, instead of
+matching their tokens one by one (in a world, a copy costs about a third of a scan).
+
+Why the copy is the tree a scan would build: "closed cleanly" means that every token of the
+element, from its start tag to its end tag, was read by the scanner's one-match fast path, with
+no text outside leaves and no mismatched end tag. The fast path's decisions inside such an
+element depend on nothing but its text: the enclosing elements are not looked at (the end tags
+inside close elements opened inside), the white space before the element and the text after
+its end tag are not part of it (the scanner reads the latter again after a copy), and the
+memos it consults (tag names, attribute texts, leaf texts) are pure. So the same text, wherever
+it stands, scans to the same subtree, every offset moved by the same amount. Anything else (the
+careful path, text in a non-leaf, a mismatched end tag) forgets every element still open, and
+the second scan of an unbalanced document (by indentation) remembers nothing.
+"""
+
+from __future__ import annotations
+
+from weakref import ref
+
+from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
+
+# A template's text is compared at every open element with its start tag, and copied once
+# (when first compared): only elements up to this long are remembered, so that the comparisons
+# stay within a constant of the scan, and a few thousand distinct templates take little memory.
+MAX_LENGTH = 2048
+
+
+def copy_into(el: XmlElement, template: XmlElement) -> int:
+    """Give ``el`` (just opened, with the same start tag as ``template`` at another offset) the
+    end, text and copies of the children of ``template``; its height: the most elements open
+    at once, ``el`` included, while the scanner would have read it (leaves are never open).
+
+    Every slot of every element is copied as the scanner sets it: offsets are relative to the
+    tag start ``ts`` but for ``ts`` itself and each attribute's name start ``ns``, which move by
+    the distance between the two elements. Parents are weak references to the new elements;
+    texts, tag names and attribute names and values are the same (immutable) strings.
+    """
+    new = XmlElement.__new__
+    new_attr = XmlAttribute.__new__
+    new_attrs = Attributes.__new__
+    shift = el.ts - template.ts
+    el._end = template._end
+    el._etag = template._etag
+    el._tss = template._tss
+    el._tsx = template._tsx
+    el.text = template.text
+    height = 1
+    # without recursion: a template may nest hundreds of elements
+    work = [(el, template.children, 1)] if template.children is not LEAF else []
+    while work:
+        parent, kids, level = work.pop()
+        parent_ref = ref(parent)
+        out = []
+        for c in kids:
+            k = new(XmlElement)
+            k.tag = c.tag
+            k.ts = c.ts + shift
+            k._stag = c._stag
+            k._end = c._end
+            attrs = c.attributes
+            if attrs is not NO_ATTRIBUTES:
+                items = []
+                for a in tuple.__iter__(attrs):
+                    b = new_attr(XmlAttribute)
+                    b.name = a.name
+                    b.value = a.value
+                    b.ns = a.ns + shift
+                    b._ne = a._ne
+                    b._vs = a._vs
+                    b._ve = a._ve
+                    items.append(b)
+                attrs = new_attrs(Attributes, items)
+            k.attributes = attrs
+            k._parent = parent_ref
+            k.text = c.text
+            k._tss = c._tss
+            k._tsx = c._tsx
+            k._etag = c._etag
+            if c.children is LEAF:
+                k.children = LEAF
+            else:  # an element the scanner held open: one level more
+                work.append((k, c.children, level + 1))
+                if level >= height:
+                    height = level + 1
+            out.append(k)
+        parent.children = tuple(out)  # as the scanner leaves a closed element's children
+    return height
