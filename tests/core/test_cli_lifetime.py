@@ -7,7 +7,7 @@ import weakref
 from pathlib import Path
 
 from sdformat_lsp import cli
-from sdformat_lsp.cli import lifetime
+from sdformat_lsp.cli import check, lifetime
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,14 +16,14 @@ def test_in_process_main_keeps_nothing(tmp_path, monkeypatch):
     f = tmp_path / "m.sdf"
     f.write_text('<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>')
     made = []
-    real = cli.check.load_file
+    real = check.load_file
 
     def spy(path, options, **kw):
         a = real(path, options, **kw)
         made.append(weakref.ref(a))
         return a
 
-    monkeypatch.setattr(cli.check, "load_file", spy)
+    monkeypatch.setattr(check, "load_file", spy)
     assert cli.main(["check", str(f)]) == 0
     assert lifetime.KEPT is None
     assert made and made[0]() is None  # freed by reference counting when the check returned

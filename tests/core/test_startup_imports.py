@@ -26,6 +26,13 @@ NOT_FOR_CHECK = (
     "tomllib",  # only when a configuration file is found
     "sdformat_lsp.formatting",  # only by `format`
     "sdformat_lsp.semantics.resources",  # only by includes and a model.config's check
+    # the other subcommands: only the parser of the subcommand typed is built
+    "sdformat_lsp.cli.convert",
+    "sdformat_lsp.cli.format",
+    "sdformat_lsp.cli.graph",
+    "sdformat_lsp.cli.inertial_stats",
+    "sdformat_lsp.cli.print",
+    "sdformat_lsp.cli.serve",
 )
 
 PROBE = """

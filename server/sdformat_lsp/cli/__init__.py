@@ -12,33 +12,60 @@ import argparse
 import os
 import sys
 
+from importlib import import_module
+
 from .. import __version__
-from . import check, convert, graph, inertial_stats, lifetime, serve
-from . import format as format_files
-from . import print as print_document
+from . import lifetime
 from .loading import load_file
 
 __all__ = ["build_parser", "entry", "load_file", "main"]
 
-# The order subcommands are listed in `--help`.
-SUBCOMMANDS = (check, convert, format_files, graph, inertial_stats, print_document, serve)
+# Each subcommand as typed and the module of this package that registers it, in the order
+# `--help` lists them.
+SUBCOMMANDS = {
+    "check": "check",
+    "convert": "convert",
+    "format": "format",
+    "graph": "graph",
+    "inertial-stats": "inertial_stats",
+    "print": "print",
+    "serve": "serve",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _module(command: str):
+    return import_module(f"{__name__}.{SUBCOMMANDS[command]}")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line; given ``command``, the subcommand the arguments start
+    with, only that subcommand's parser is built (and only its module imported).
+
+    Why that is the same parser for those arguments: argparse hands everything after the
+    subcommand's name to the subcommand's parser alone, and the top-level parser itself only
+    prints its usage (for arguments nobody recognised), which lists the subcommands by this
+    metavar, the text argparse writes from their names.
+    """
     parser = argparse.ArgumentParser(prog="sdformat-lsp", description="SDFormat language server and checker")
     parser.add_argument("--version", action="version", version=f"sdformat-lsp {__version__}")
-    sub = parser.add_subparsers(dest="command")
-    for module in SUBCOMMANDS:
-        module.register(sub)
+    if command in SUBCOMMANDS:
+        sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}")
+        _module(command).register(sub)
+    else:
+        sub = parser.add_subparsers(dest="command")
+        for name in SUBCOMMANDS:
+            _module(name).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     run = getattr(args, "run", None)
     if run is None:  # no subcommand: serve over stdio, as editors start us
-        return serve.run(argparse.Namespace(tcp=None))
+        return _module("serve").run(argparse.Namespace(tcp=None))
     return run(args)
 
 
