@@ -30,8 +30,10 @@ library still makes the class (its fields, slots, ``__match_args__``;
 These are closures over the class and its field names: nothing else is
 compiled. ``__dataclass_params__`` says ``init``, ``repr``, ``eq`` and
 ``frozen`` as the class behaves, so a record may subclass a record.
-``tests/core/test_records.py`` compares every record class of the package with
-a ``@dataclass(frozen=True)`` twin. Refused (they want a plain dataclass): a
+``record(eq=False)`` and ``record(frozen=False)`` stand for the same
+parameters of ``@dataclass``. ``tests/core/test_records.py`` compares every
+record class of the package with a twin made by ``dataclasses`` with the same
+parameters. Refused (they want a plain dataclass): a
 class defining ``__eq__``, ``__hash__``, ``__setattr__`` or ``__delattr__``,
 keyword-only fields and ``InitVar``s. A class that defines ``__repr__`` keeps
 its own.
@@ -48,8 +50,13 @@ __all__ = ["record"]
 _OWN_ONLY = ("__eq__", "__hash__", "__setattr__", "__delattr__")
 
 
-def record(cls=None, /, *, slots: bool = False, init: bool = True):
-    """``@record`` or ``@record(slots=True)``: a frozen dataclass (see the module)."""
+def record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = True, frozen: bool = True):
+    """``@record`` or ``@record(slots=True)``: a frozen dataclass (see the module).
+
+    ``eq=False``: compared and hashed by identity, as ``@dataclass(eq=False)``. ``frozen=False``:
+    a plain ``@dataclass``'s instances (assignable; with ``eq``, unhashable), for the few classes
+    of the command line's path that are filled in after they are made.
+    """
 
     def wrap(cls):
         for name in _OWN_ONLY:
@@ -64,11 +71,12 @@ def record(cls=None, /, *, slots: bool = False, init: bool = True):
         if len(every) != len(cls.__dataclass_fields__):
             raise TypeError(f"{cls.__name__}: @record handles plain fields only (no ClassVar, no InitVar)")
         params = cls.__dataclass_params__
-        params.init, params.repr, params.eq, params.frozen = init, True, True, True
+        params.init, params.repr, params.eq, params.frozen = init, True, eq, frozen
         if init:
-            cls.__init__ = _init_of(cls, every, slots)
-        _add_comparison(cls, every, own_repr)
-        _freeze(cls, every, slots)
+            cls.__init__ = _init_of(cls, every, slots, frozen)
+        _add_comparison(cls, every, own_repr, eq, frozen)
+        if frozen:
+            _freeze(cls, every, slots)
         return cls
 
     return wrap if cls is None else wrap(cls)
@@ -88,14 +96,16 @@ class _Factory:
 _FACTORY = _Factory()
 
 
-def _init_of(cls, every, slots: bool):
-    """``__init__`` as ``dataclasses`` writes it for a frozen class (see the module)."""
+def _init_of(cls, every, slots: bool, frozen: bool):
+    """``__init__`` as ``dataclasses`` writes it (see the module)."""
     params, body = [], []
     namespace = {"_FACTORY": _FACTORY, "_store": object.__setattr__}
     for f in every:
         if getattr(f, "kw_only", False) is True:
             raise TypeError(f"{cls.__name__}.{f.name}: @record handles positional fields only")
-        if slots:
+        if not frozen:
+            store = f"self.{f.name} = {{}}"
+        elif slots:
             namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__
             store = f"_set_{f.name}(self, {{}})"
         else:
@@ -137,7 +147,7 @@ def _as_tuple(names: list[str]):
     return lambda obj: ()
 
 
-def _add_comparison(cls, every, own_repr: bool) -> None:
+def _add_comparison(cls, every, own_repr: bool, eq: bool, frozen: bool) -> None:
     compared = _as_tuple([f.name for f in every if f.compare])
     hashed = _as_tuple([f.name for f in every if (f.compare if f.hash is None else f.hash)])
     shown = [(f"{f.name}=", attrgetter(f.name)) for f in every if f.repr]
@@ -154,7 +164,13 @@ def _add_comparison(cls, every, own_repr: bool) -> None:
     def __repr__(self):
         return f"{self.__class__.__qualname__}({', '.join(label + repr(get(self)) for label, get in shown)})"
 
-    methods = {"__eq__": __eq__, "__hash__": __hash__}
+    methods = {}
+    if eq:
+        methods["__eq__"] = __eq__
+        if frozen:
+            methods["__hash__"] = __hash__
+        else:
+            cls.__hash__ = None  # mutable and compared by value: unhashable, as a dataclass
     if not own_repr:
         methods["__repr__"] = __repr__
     _install(cls, methods)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..files import DEFAULT_MAX_BYTES, MB
 from ..config import ConfigCache, ConfigError, ProjectConfig, load_config
+from ..records import record
 from ..semantics import Options
 from ..semantics.suppressions import apply_severities
 from . import output_github, output_json, output_sarif, output_text
@@ -29,7 +30,7 @@ LEVELS = ("error", "warning", "info", "hint")
 EXIT_CLEAN, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
-@dataclass
+@record(frozen=False)
 class Run:
     """Everything a writer needs: the results (items already filtered for printing) and the counts."""
 

@@ -10,7 +10,7 @@ UTF-16 (json, sarif, and LSP).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..diagnostics import Diagnostic, Severity
 from ..records import record
@@ -57,7 +57,7 @@ class Item:
         return SEVERITY_NAMES[Severity(self.severity)]
 
 
-@dataclass
+@record(frozen=False)
 class FileResult:
     """What one file's check hands the writers (picklable, from a worker process)."""
 

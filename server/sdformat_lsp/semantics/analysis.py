@@ -12,7 +12,7 @@ import gc
 import os
 import sys
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Callable, Mapping
 
 from ..diagnostics import Diagnostic, Severity, error, warning
@@ -37,7 +37,7 @@ LATEST = (1, 12)
 KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
 
 
-@dataclass
+@record(frozen=False)
 class Options:
     """What an analysis may depend on besides the text."""
 
@@ -64,7 +64,7 @@ class Options:
     root_static: bool | None = None
 
 
-@dataclass
+@record(frozen=False)
 class Analysis:
     """Everything one analysis of a document found: its tree, model, frame graphs and diagnostics."""
 

@@ -9,7 +9,7 @@ to the model definition, so the tree is a graph and cannot be built eagerly.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property, lru_cache
 from importlib import resources
 from types import MappingProxyType
@@ -70,7 +70,7 @@ class ChildSpec:
         return self.required == DEPRECATED
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class ElementSpec:
     """What the spec says about one element at one place in the tree."""
 
