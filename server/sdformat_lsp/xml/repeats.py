@@ -6,7 +6,8 @@ Large documents repeat themselves: the links of a generated world hold the same
 start tag as written, the first element it opened with that tag and closed cleanly; when the
 same start tag opens again and the text from there on repeats that element's source text, it
 gives the new element copies of the first one's children, their offsets shifted, instead of
-matching their tokens one by one (in a world, a copy costs about a third of a scan).
+matching their tokens one by one: 99,000 of the 147,000 elements of the generated
+100,000-line world are copies, and its scan takes 135 ms instead of 199.
 
 Why the copy is the tree a scan would build: "closed cleanly" means that every token of the
 element, from its start tag to its end tag, was read by the scanner's one-match fast path, with
