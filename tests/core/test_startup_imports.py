@@ -7,6 +7,8 @@ mention an include, difflib by a name that needs a suggestion.
 """
 
 import json
+import os
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +63,34 @@ def test_a_document_with_an_include_still_loads_the_include_machinery(tmp_path):
     out = json.loads(r.stdout.splitlines()[-1])
     assert "sdformat_lsp.semantics.includes" in out["modules"]
     assert out["code"] == 1  # the include cannot be found: an error, as before
+
+
+# What the interpreter loaded before our code ran (site, .pth files) is not counted.
+PROBE_NEW = """
+import json, sys
+before = set(sys.modules)
+from sdformat_lsp.cli import main
+code = main(["check", "--format", "text", sys.argv[1]])
+print(json.dumps({"code": code, "modules": sorted(set(sys.modules) - before)}))
+"""
+
+# Standard modules a check of one file does not need (milliseconds together where site did not
+# load them already): the schema tables are read with os, not importlib.resources; the SARIF
+# writer (pathlib, urllib) only for sarif. (shutil: argparse imports it to format help.)
+STDLIB_NOT_FOR_CHECK = ("importlib.resources", "pathlib", "zipfile", "tempfile", "urllib",
+                        "sdformat_lsp.cli.output_sarif", "sdformat_lsp.cli.output_json", "sdformat_lsp.cli.output_github")
+
+
+def test_check_of_a_small_file_does_not_import_what_the_standard_library_offers_for_other_runs(tmp_path):
+    f = tmp_path / "m.sdf"
+    f.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n    <link name="l"/>\n  </model>\n</sdf>\n')
+    # -S: without site and its .pth files, which may import some of these themselves
+    path = os.pathsep.join([str(ROOT / "server"), *site.getsitepackages(), site.getusersitepackages()])
+    env = dict(os.environ, PYTHONPATH=path)
+    r = subprocess.run([sys.executable, "-S", "-c", PROBE_NEW, str(f)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.splitlines()[-1])
+    assert out["code"] == 0
+    assert "sdformat_lsp.cli.output_text" in out["modules"]  # the probe sees what check imports
+    loaded = [m for m in out["modules"] if any(m == p or m.startswith(p + ".") for p in STDLIB_NOT_FOR_CHECK)]
+    assert loaded == []

@@ -13,19 +13,20 @@ import argparse
 import os
 import sys
 from dataclasses import field
+from importlib import import_module
 
 from ..files import DEFAULT_MAX_BYTES, MB
 from ..config import ConfigCache, ConfigError, ProjectConfig, load_config
 from ..records import record
 from ..semantics import Options
 from ..semantics.suppressions import apply_severities
-from . import output_github, output_json, output_sarif, output_text
 from .inputs import STDIN, Collector, Input
 from .lifetime import keep_until_exit
 from .loading import load_file, unreadable
 from .report import SEVERITY_BY_NAME, FileResult, summarize
 
-WRITERS = {"text": output_text, "json": output_json, "sarif": output_sarif, "github": output_github}
+# Each --format and the module of this package that writes it (only the one asked for is imported).
+WRITERS = {"text": "output_text", "json": "output_json", "sarif": "output_sarif", "github": "output_github"}
 LEVELS = ("error", "warning", "info", "hint")
 EXIT_CLEAN, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -145,7 +146,8 @@ def check_command(args: argparse.Namespace) -> int:
                 hidden[i.severity_name] += 1
         r.items = shown
     color = _color(args.color)
-    WRITERS[args.format].write(Run(results, counts, hidden, args.frames, color, cwd), sys.stdout)
+    writer = import_module(f"{__package__}.{WRITERS[args.format]}")
+    writer.write(Run(results, counts, hidden, args.frames, color, cwd), sys.stdout)
     sys.stdout.flush()
     return EXIT_FAIL if failed else EXIT_CLEAN
 

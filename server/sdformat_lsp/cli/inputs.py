@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
+from functools import cached_property
 from typing import Callable
 
 from ..config import ProjectConfig, excluded
@@ -49,8 +49,17 @@ class Collector:
         self.cwd = cwd or os.getcwd()
         self.excludes = tuple(excludes)
         self.config_for = config_for
-        self.use_gitignore = use_gitignore and shutil.which("git") is not None
+        self.gitignore_wanted = use_gitignore
         self.found: dict[str, Input] = {}
+
+    @cached_property
+    def use_gitignore(self) -> bool:
+        """Whether directories are read through git's ignore rules (wanted, and git is there).
+
+        Asked when a directory is walked: a check of files alone does not search the PATH."""
+        import shutil
+
+        return self.gitignore_wanted and shutil.which("git") is not None
 
     def is_excluded(self, path: str) -> bool:
         if excluded(path, self.cwd, self.excludes):
