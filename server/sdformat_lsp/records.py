@@ -50,12 +50,14 @@ __all__ = ["record"]
 _OWN_ONLY = ("__eq__", "__hash__", "__setattr__", "__delattr__")
 
 
-def record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = True, frozen: bool = True):
+def record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = True, frozen: bool = True,
+           unsafe_hash: bool = False):
     """``@record`` or ``@record(slots=True)``: a frozen dataclass (see the module).
 
     ``eq=False``: compared and hashed by identity, as ``@dataclass(eq=False)``. ``frozen=False``:
     a plain ``@dataclass``'s instances (assignable; with ``eq``, unhashable), for the few classes
-    of the command line's path that are filled in after they are made.
+    of the command line's path that are filled in after they are made; with ``unsafe_hash``,
+    hashed by value all the same.
     """
 
     def wrap(cls):
@@ -71,10 +73,10 @@ def record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = Tr
         if len(every) != len(cls.__dataclass_fields__):
             raise TypeError(f"{cls.__name__}: @record handles plain fields only (no ClassVar, no InitVar)")
         params = cls.__dataclass_params__
-        params.init, params.repr, params.eq, params.frozen = init, True, eq, frozen
+        params.init, params.repr, params.eq, params.frozen, params.unsafe_hash = init, True, eq, frozen, unsafe_hash
         if init:
             cls.__init__ = _init_of(cls, every, slots, frozen)
-        _add_comparison(cls, every, own_repr, eq, frozen)
+        _add_comparison(cls, every, own_repr, eq, frozen or unsafe_hash)
         if frozen:
             _freeze(cls, every, slots)
         return cls
@@ -147,7 +149,7 @@ def _as_tuple(names: list[str]):
     return lambda obj: ()
 
 
-def _add_comparison(cls, every, own_repr: bool, eq: bool, frozen: bool) -> None:
+def _add_comparison(cls, every, own_repr: bool, eq: bool, hashed_by_value: bool) -> None:
     compared = _as_tuple([f.name for f in every if f.compare])
     hashed = _as_tuple([f.name for f in every if (f.compare if f.hash is None else f.hash)])
     shown = [(f"{f.name}=", attrgetter(f.name)) for f in every if f.repr]
@@ -167,7 +169,7 @@ def _add_comparison(cls, every, own_repr: bool, eq: bool, frozen: bool) -> None:
     methods = {}
     if eq:
         methods["__eq__"] = __eq__
-        if frozen:
+        if hashed_by_value:
             methods["__hash__"] = __hash__
         else:
             cls.__hash__ = None  # mutable and compared by value: unhashable, as a dataclass

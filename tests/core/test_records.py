@@ -49,7 +49,8 @@ def _twin(cls: type) -> type:
             kw["default_factory"] = f.default_factory
         specs.append((f.name, object, dataclasses.field(**kw)))
     params = cls.__dataclass_params__
-    twin = dataclasses.make_dataclass(cls.__name__, specs, frozen=params.frozen, eq=params.eq, slots="__slots__" in cls.__dict__)
+    twin = dataclasses.make_dataclass(cls.__name__, specs, frozen=params.frozen, eq=params.eq, unsafe_hash=params.unsafe_hash,
+                                      slots="__slots__" in cls.__dict__)
     twin.__qualname__ = cls.__qualname__
     return twin
 
@@ -97,7 +98,7 @@ def test_a_record_behaves_as_its_dataclass_twin(cls: type) -> None:
             rb, tb = _make(cls, b), _make(twin, b)
             assert (ra == rb) is (ta == tb) and (ra != rb) is (ta != tb)
             assert (rb == rb) is (tb == tb)
-            if params.eq and params.frozen:
+            if params.eq and (params.frozen or params.unsafe_hash):
                 assert hash(rb) == hash(tb)
             assert _outcome(hash, rb) == _outcome(hash, tb)  # unhashable alike
             if not shows_own:

@@ -10,11 +10,11 @@ a 100 MB world has millions of them (a test caps the memory per character).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
 from collections.abc import MutableMapping
 from typing import Iterator
 
 from ..model import Model, PoseSpec, Ref, World
+from ..records import record
 from .pose import Transform, transform_of
 
 MODEL_FRAME = "__model__"
@@ -210,7 +210,7 @@ class Scope:
                 stack.append((f"{prefix}{cname}::", child))
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@record(slots=True, frozen=False, unsafe_hash=True)
 class Resolution:
     """What a written reference resolved to, segment by segment.
 
