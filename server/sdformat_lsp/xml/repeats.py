@@ -93,3 +93,46 @@ def copy_into(el: XmlElement, template: XmlElement) -> int:
             out.append(k)
         parent.children = tuple(out)  # as the scanner leaves a closed element's children
     return height
+
+
+class Templates:
+    """The scanner's memory of clean elements, one per scan (see the module).
+
+    The scanner tells it of every element it leaves open (:meth:`opened`), of every one it closes
+    that is the innermost still ``pending`` (:meth:`closed`), and clears ``pending`` itself, inline,
+    wherever something is not clean: everything still open then holds it.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        # by tag name, then attribute text as written: [the first element with that start tag
+        # closed cleanly, its source text once compared]
+        self.by_tag: dict[str, dict[str, list]] = {}
+        self.pending: list[tuple[XmlElement, dict[str, list], str]] = []  # open, start tag new, clean so far
+        self.budget = len(text)  # characters the templates' texts may take in all
+
+    def opened(self, el: XmlElement, name: str, attr_src: str, pos: int) -> tuple[XmlElement, str] | None:
+        """``el`` was just opened with this start tag, its content starting at ``pos``: the template
+        and its source text when the text from ``pos`` on repeats it, else None (and ``el`` is
+        pending when no element had that start tag yet)."""
+        by_attrs = self.by_tag.get(name)
+        if by_attrs is None:
+            self.by_tag[name] = by_attrs = {}
+        known = by_attrs.get(attr_src)
+        if known is None:
+            self.pending.append((el, by_attrs, attr_src))
+            return None
+        template, source = known
+        if source is None:
+            if self.budget <= 0:
+                return None
+            known[1] = source = self.text[template.ts - 1 : template.ts + template._end]  # read when first compared
+            self.budget -= len(source)
+        return (template, source) if self.text.startswith(source, pos) else None
+
+    def closed(self, el: XmlElement) -> None:
+        """``el``, the last of ``pending``, closed cleanly: the template of its start tag, if short enough."""
+        by_attrs, attr_src = self.pending.pop()[1:]
+        if el._end < MAX_LENGTH and attr_src not in by_attrs:
+            by_attrs[attr_src] = [el, None]
+

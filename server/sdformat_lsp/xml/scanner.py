@@ -193,12 +193,9 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
     tags: dict[str, str] = {}  # tag names, interned
     leaf_texts: dict[str, tuple[str, int, int]] = {}  # short texts of leaves, read once each (see _leaf_text)
-    # Repeated subtrees (see repeats.py), in the first scan only: by tag name, then attribute text,
-    # [the first element with that start tag closed cleanly, its source text once compared]
-    templates: dict[str, dict[str, list]] = {}
-    pending: list[tuple[XmlElement, dict[str, list], str]] = []  # open, start tag new, clean so far
-    remember = not by_indent
-    budget = n  # characters the templates' texts may take in all
+    # Repeated subtrees (see repeats.py), in the first scan only
+    templates = None if by_indent else repeats.Templates(text)
+    pending: list = [] if templates is None else templates.pending  # cleared in place wherever not clean
     while pos < n:
         m = token()
         if m is not None:
@@ -269,32 +266,21 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     el._stag = el._end = stag + 1
                     el._tss = el._etag = -1
                     el._tsx = 0
-                    if remember:
-                        by_attrs = templates.get(name)
-                        if by_attrs is None:
-                            templates[name] = by_attrs = {}
-                        known = by_attrs.get(attr_src)
-                        if known is None:
-                            pending.append((el, by_attrs, attr_src))
-                        else:
-                            source = known[1]
-                            if source is None and budget > 0:  # read when first compared
-                                t = known[0]
-                                known[1] = source = text[t.ts - 1 : t.ts + t._end]
-                                budget -= len(source)
-                            if source is not None and text.startswith(source, pos):
-                                height = len(stack) + repeats.copy_into(el, known[0])
-                                if height > depth:
-                                    depth = height
-                                end = pos + len(source)
-                                m = _TAIL.match(text, end)
-                                chars = m.group(1)
-                                pos = m.end()
-                                if chars and top is not None:
-                                    pending.clear()
-                                    _text_after_tag(top, text, end, pos, chars, more)
-                                token = _TOKEN.scanner(text, pos).match
-                                continue
+                    repeated = templates.opened(el, name, attr_src, pos) if templates is not None else None
+                    if repeated is not None:  # a copy, closed: what follows its end tag is read next
+                        template, source = repeated
+                        height = len(stack) + repeats.copy_into(el, template)
+                        if height > depth:
+                            depth = height
+                        end = pos + len(source)
+                        m = _TAIL.match(text, end)
+                        chars = m.group(1)
+                        pos = m.end()
+                        if chars and top is not None:
+                            pending.clear()
+                            _text_after_tag(top, text, end, pos, chars, more)
+                        token = _TOKEN.scanner(text, pos).match
+                        continue
                     stack.append(el)
                     top = el
                     top_ref = ref(el)  # nearly every element left open gets children
@@ -326,9 +312,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     if el.children is not LEAF:
                         el.children = tuple(el.children)  # complete: 48 bytes for one child, not 64 and up
                     if pending and pending[-1][0] is el:  # closed cleanly: a template
-                        by_attrs, attr_src = pending.pop()[1:]
-                        if el._end < repeats.MAX_LENGTH and attr_src not in by_attrs:
-                            by_attrs[attr_src] = [el, None]
+                        templates.closed(el)
             end = m.end()
             if chars and top is not None:  # text that is not only white space
                 pending.clear()
