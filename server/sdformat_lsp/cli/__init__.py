@@ -20,21 +20,13 @@ from .loading import load_file
 
 __all__ = ["build_parser", "entry", "load_file", "main"]
 
-# Each subcommand as typed and the module of this package that registers it, in the order
-# `--help` lists them.
-SUBCOMMANDS = {
-    "check": "check",
-    "convert": "convert",
-    "format": "format",
-    "graph": "graph",
-    "inertial-stats": "inertial_stats",
-    "print": "print",
-    "serve": "serve",
-}
+# The subcommands as typed, in the order `--help` lists them; each is registered by the module
+# of this package of the same name ('-' written '_').
+SUBCOMMANDS = ("check", "convert", "format", "graph", "inertial-stats", "print", "serve")
 
 
 def _module(command: str):
-    return import_module(f"{__name__}.{SUBCOMMANDS[command]}")
+    return import_module(f"{__name__}.{command.replace('-', '_')}")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -25,8 +25,8 @@ from .lifetime import keep_until_exit
 from .loading import load_file, unreadable
 from .report import SEVERITY_BY_NAME, FileResult, summarize
 
-# Each --format and the module of this package that writes it (only the one asked for is imported).
-WRITERS = {"text": "output_text", "json": "output_json", "sarif": "output_sarif", "github": "output_github"}
+# Each --format is written by this package's module output_<format> (only the one asked for is imported).
+FORMATS = ("text", "json", "sarif", "github")
 LEVELS = ("error", "warning", "info", "hint")
 EXIT_CLEAN, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -146,7 +146,7 @@ def check_command(args: argparse.Namespace) -> int:
                 hidden[i.severity_name] += 1
         r.items = shown
     color = _color(args.color)
-    writer = import_module(f"{__package__}.{WRITERS[args.format]}")
+    writer = import_module(f"{__package__}.output_{args.format}")
     writer.write(Run(results, counts, hidden, args.frames, color, cwd), sys.stdout)
     sys.stdout.flush()
     return EXIT_FAIL if failed else EXIT_CLEAN
@@ -179,7 +179,7 @@ def register(sub) -> None:
         "Exit status: 0 clean, 1 a diagnostic at or above the fail level, 2 a usage or configuration error.",
     )
     c.add_argument("files", nargs="+", metavar="PATH", help="a file, a directory to search, or '-' for standard input")
-    c.add_argument("--format", choices=tuple(WRITERS), default="text", help="text (default), json, sarif (SARIF 2.1.0) or github (workflow annotations)")
+    c.add_argument("--format", choices=FORMATS, default="text", help="text (default), json, sarif (SARIF 2.1.0) or github (workflow annotations)")
     c.add_argument("--severity", choices=LEVELS, default="warning",
                    help="the lowest severity printed (default: warning; 'info' or 'hint' add portability and style notes)")
     c.add_argument("--fail-on", choices=("error", "warning"), default=None,

@@ -28,8 +28,7 @@ from .domain import DomainChecks
 from .read_once import read_once
 from .repeats import collapse_repeats
 from .same_text import FOUND, HOPELESS, MAX_LENGTH, SameText
-from .schema_keys import FREE_TYPES as _FREE_TYPES
-from .schema_keys import PLACED, placed_key
+from .schema_keys import PLACED, any_text, placed_key
 from .schema_unknown import UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, UnknownNames
 from .schema_versions import Visit, bound_problem
 from .sibling_names import SiblingNames
@@ -292,7 +291,7 @@ class _Checker(UnknownNames):
             if el.tag == _POSE:
                 continue
             value = attr.value
-            if aspec.type in _FREE_TYPES and aspec.min is None and aspec.max is None:
+            if any_text(aspec):
                 problem = lax = bound = None  # any text will do
             else:
                 problem, lax, bound = _verdict(aspec.type, value, aspec.min, aspec.max)

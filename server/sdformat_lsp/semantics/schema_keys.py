@@ -31,9 +31,14 @@ from ..xml import XmlElement
 
 PLACED = frozenset({"model", "link"})  # the elements whose keys leave out their names and poses
 _POSE = "pose"
-# attribute types any text is a value of (the schema check gives such a value no verdict when the
-# type has no bounds); shared with schema_check.py, so that what it does not read is what is left out here
-FREE_TYPES = frozenset({"string", "std::string"})
+_FREE_TYPES = frozenset({"string", "std::string"})  # attribute types any text is a value of
+
+
+def any_text(aspec) -> bool:
+    """Whether every text is a value of the attribute ``aspec`` (an ``AttributeSpec``): a free type
+    without bounds. The schema check gives such a value no verdict and reads nothing of it; it asks
+    this same function, so that what it does not read is what the keys leave out."""
+    return aspec.type in _FREE_TYPES and aspec.min is None and aspec.max is None
 
 
 def placed_key(text: str, el: XmlElement, kids, start: int, end: int, spec: ElementSpec) -> tuple:
@@ -43,7 +48,7 @@ def placed_key(text: str, el: XmlElement, kids, start: int, end: int, spec: Elem
     name = el.attributes.get("name")
     if name is not None and name.terminated:
         aspec = spec.attributes.get("name")
-        if aspec is not None and aspec.type in FREE_TYPES and aspec.min is None and aspec.max is None:
+        if aspec is not None and any_text(aspec):
             cuts.append(name.value_span)
     pose = _pose_value(kids)
     if pose is not None:
