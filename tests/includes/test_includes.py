@@ -145,12 +145,16 @@ def test_package_uris(monkeypatch, tmp_path):
     assert not errors(a), errors(a)
     monkeypatch.delenv("AMENT_PREFIX_PATH")
     src = tmp_path / "src"
-    shutil.copytree(MODELS, src / "robots")
+    shutil.copytree(MODELS, src / "group" / "robots_dir")
+    # as rospack: the entry is crawled for package.xml, and the package's name is its <name>
+    (src / "group" / "robots_dir" / "package.xml").write_text("<package format='3'><name>robots</name></package>")
     monkeypatch.setenv("ROS_PACKAGE_PATH", str(src))
     a = run_text(tmp_path, world("<include><uri>package://robots/arm/arm.sdf</uri></include>"))
     assert not errors(a), errors(a)
     a = run_text(tmp_path, world("<include><uri>package://nothing/arm</uri></include>"))
     assert [d.code for d in errors(a)] == ["URI_LOOKUP"]
+    # a package that is not found says where it was looked for
+    assert "package 'nothing' was not found" in errors(a)[0].message and str(src) in errors(a)[0].message
 
 
 # -- Fuel -----------------------------------------------------------------------

@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 from ..semantics import Options
-from .loading import load_file
+from .loading import load_file, package_paths_for
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -27,7 +27,7 @@ def write_atomically(path: str, text: str) -> None:
 
 def convert_command(args: argparse.Namespace) -> int:
     paths = tuple(os.path.abspath(p) for p in args.resource_path or [])
-    analysis = load_file(args.file, Options(resource_paths=paths))
+    analysis = load_file(args.file, Options(resource_paths=paths, package_paths=package_paths_for(args.file)))
     is_urdf = analysis.xml.root is not None and analysis.xml.root.tag == "robot"
     if args.to == "urdf":
         if is_urdf:
@@ -42,6 +42,7 @@ def convert_command(args: argparse.Namespace) -> int:
             mesh_uri=args.mesh_uri,
             frames=not args.no_frames,
             resource_paths=paths,
+            package_paths=analysis.options.package_paths if analysis.options is not None else (),
         )
         result = sdf_to_urdf(analysis, options)
     else:

@@ -9,10 +9,11 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 
 from ..semantics import Options
 from ..semantics.inertia import model_statistics, principal_moments
-from .loading import first_error, load_file
+from .loading import first_error, load_file, package_paths_for
 
 
 def _stats(a) -> list[dict]:
@@ -48,7 +49,7 @@ def inertial_stats_command(args: argparse.Namespace) -> int:
     status = 0
     report = []
     for path in args.files:
-        a = load_file(path, options)
+        a = load_file(path, replace(options, package_paths=package_paths_for(path)))
         problem = first_error(a)
         if problem is not None:
             print(f"{problem} (cannot compute inertial statistics)", file=sys.stderr)

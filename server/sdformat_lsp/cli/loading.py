@@ -31,6 +31,23 @@ def load_file(path: str, options: Options, data: bytes | None = None) -> Analysi
     return analyze(text, path, options, extra=problems)
 
 
+def package_paths_for(path: str | None) -> tuple[str, ...]:
+    """The configuration's ``package-paths`` for the document at ``path`` (for the subcommands other than
+    ``check``, which reads the whole configuration); a broken configuration file gives none here and is
+    reported by ``check``."""
+    import os
+
+    from ..config import ConfigError, find_config, load_config
+
+    found = find_config(os.path.dirname(os.path.abspath(path)) if path and path != "-" else os.getcwd())
+    if found is None:
+        return ()
+    try:
+        return load_config(found).package_paths
+    except ConfigError:
+        return ()
+
+
 def unreadable(path: str | None, reason: str) -> Analysis:
     """An analysis of nothing whose one diagnostic says why ``path`` could not be read."""
     from ..diagnostics import error

@@ -24,7 +24,7 @@ TABLE = ("tool", "sdformat-lsp")
 
 LEVELS = ("error", "warning", "info", "hint", "off")
 FAIL_LEVELS = ("error", "warning")
-KEYS = ("resource-paths", "exclude", "fail-on", "severity", "format")
+KEYS = ("resource-paths", "package-paths", "exclude", "fail-on", "severity", "format")
 FORMAT_KEYS = ("indent-width", "indent-style")
 INDENT_STYLES = ("space", "tab")
 MAX_INDENT_WIDTH = 16
@@ -48,6 +48,7 @@ class ProjectConfig:
 
     path: str | None = None  # the file read; None: no configuration file
     resource_paths: tuple[str, ...] = ()
+    package_paths: tuple[str, ...] = ()  # searched first for ROS packages (package://, $(find)): crawled for package.xml
     exclude: tuple[str, ...] = ()  # glob patterns, relative to ``root``
     severity: dict[str, str] = field(default_factory=dict, hash=False)  # code -> error|warning|info|hint|off
     fail_on: str | None = None  # error|warning; None: not set
@@ -140,6 +141,7 @@ def load_config(path: str) -> ProjectConfig:
             hint = _close(key, KEYS)
             raise ConfigError(path, where(key), key, f"unknown setting{hint}; the settings are {', '.join(KEYS)}")
     resource_paths = tuple(os.path.normpath(os.path.join(base, os.path.expanduser(p))) for p in _strings(table, "resource-paths", path, where))
+    package_paths = tuple(os.path.normpath(os.path.join(base, os.path.expanduser(p))) for p in _strings(table, "package-paths", path, where))
     exclude = _strings(table, "exclude", path, where)
     fail_on = table.get("fail-on")
     if fail_on is not None and fail_on not in FAIL_LEVELS:
@@ -156,7 +158,7 @@ def load_config(path: str) -> ProjectConfig:
             raise ConfigError(path, where(key), key, f"must be one of {', '.join(LEVELS)}, not {_show(level)}")
         severity[code] = level
     width, style = _format_table(table, path, where)
-    return ProjectConfig(path=path, resource_paths=resource_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on,
+    return ProjectConfig(path=path, resource_paths=resource_paths, package_paths=package_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on,
                          indent_width=width, indent_style=style)
 
 

@@ -52,11 +52,13 @@ def value(el: XmlElement | None, tag: str, default: float) -> float:
 class PartReader:
     """Reads the parts of the links of one flattened model."""
 
-    def __init__(self, flat: Flat, notes: Notes, mesh_uri: str, resource_paths: tuple[str, ...]) -> None:
+    def __init__(self, flat: Flat, notes: Notes, mesh_uri: str, resource_paths: tuple[str, ...],
+                 package_paths: tuple[str, ...] = ()) -> None:
         self.flat = flat
         self.notes = notes
         self.mesh_uri = mesh_uri
         self.resource_paths = resource_paths
+        self.package_paths = package_paths
         self.builder = Builder(parse(""))  # reads poses only: the document it was made for does not matter
         self.builder.version = flat.version
 
@@ -160,7 +162,7 @@ class PartReader:
             rel = os.path.normpath(uri) if uri and not os.path.isabs(uri) else None
             if pkg is not None and rel is not None and not rel.startswith(".."):
                 return f"package://{pkg}/{rel.replace(os.sep, '/')}"
-        hit = lookup(uri, base, self.resource_paths)
+        hit = lookup(uri, base, self.resource_paths, package_paths=self.package_paths)
         if hit.path is not None:
             return "file://" + urllib.parse.quote(os.path.abspath(hit.path))
         if self.mesh_uri == "file":

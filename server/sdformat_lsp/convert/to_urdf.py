@@ -45,6 +45,7 @@ class UrdfOptions:
     mesh_uri: str = "package"  # package, file or keep
     frames: bool = True
     resource_paths: tuple[str, ...] = ()
+    package_paths: tuple[str, ...] = ()  # searched first for package:// meshes (the configuration's package-paths)
 
 
 @dataclass
@@ -76,7 +77,7 @@ class UrdfMaker:
         self.flat = flat
         self.options = options
         self.notes = notes
-        self.parts = PartReader(flat, notes, options.mesh_uri, options.resource_paths)
+        self.parts = PartReader(flat, notes, options.mesh_uri, options.resource_paths, options.package_paths)
         self.ext = Extensions()
 
     def name(self, scoped: str) -> str:

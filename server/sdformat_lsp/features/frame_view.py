@@ -230,7 +230,7 @@ def _visuals(analysis: Analysis, node: FrameNode, link_pose: Transform, base: Fr
             if scope_pose is None:
                 continue
             pose = scope_pose * t
-        visual = _shape(shape_el, vis.get("name") or "", pose, here, resource_paths)
+        visual = _shape(shape_el, vis.get("name") or "", pose, here, resource_paths, getattr(analysis.options, "package_paths", ()))
         if visual is not None:
             budget[0] -= 1
             out.append(visual)
@@ -257,7 +257,8 @@ def _color(vis: XmlElement | None) -> tuple[float, float, float, float] | None:
     return None
 
 
-def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resource_paths: tuple[str, ...]) -> Visual | None:
+def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resource_paths: tuple[str, ...],
+           package_paths: tuple[str, ...] = ()) -> Visual | None:
     vis = el.parent.parent if el.parent is not None else None
     color = _color(vis)
     tag = el.tag
@@ -278,7 +279,7 @@ def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resourc
         if not uri:
             return None
         scale = _child_numbers(el, "scale", 3) or (1.0, 1.0, 1.0)
-        found = lookup(uri, here, resource_paths)
+        found = lookup(uri, here, resource_paths, package_paths=package_paths)
         mesh = found.path if found.path is not None and os.path.isfile(found.path) else None
         return Visual(name, "mesh", pose, (), mesh, uri, (scale[0], scale[1], scale[2]), color)
     if size is None or not all(s >= 0 for s in size):

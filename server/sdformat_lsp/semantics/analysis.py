@@ -45,6 +45,8 @@ class Options:
     # directories holding model directories, found without configuration (the server's workspace folders):
     # searched for model:// after resource_paths and the environment, as is the one holding the document's own
     model_roots: tuple[str, ...] = ()
+    # searched first for the ROS packages of package:// URIs (the configuration's package-paths; packages.find_package)
+    package_paths: tuple[str, ...] = ()
     include_resolver_factory: Callable[["Analysis"], Callable] | None = None  # None: includes.IncludeResolverFactory when the path is known
     schema: bool = True
     include_cache: object | None = None  # an includes.IncludeCache kept across analyses (None: a process-wide one)

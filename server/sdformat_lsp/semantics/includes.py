@@ -136,7 +136,7 @@ class IncludeResolver:
         self.model_roots = tuple(dict.fromkeys(([own_root] if own_root else []) + list(getattr(self.options, "model_roots", ()))))
         severity = tuple(sorted((getattr(self.options, "severity", None) or {}).items()))
         self.key_suffix = (tuple(search_path(self.options.resource_paths, env, self.model_roots)), bool(self.options.schema), severity,
-                           bool(getattr(self.options, "suppressions", True)))
+                           bool(getattr(self.options, "suppressions", True)), tuple(getattr(self.options, "package_paths", ())))
         self.dependencies: list[str] = []
         self.open_documents: OpenDocuments | None = getattr(self.options, "open_documents", None)
         self.signatures: dict[str, tuple] = {}  # each dependency as it was first seen during this analysis
@@ -183,7 +183,8 @@ class IncludeResolver:
     def _lookup(self, uri: str) -> Lookup:
         hit = self._lookups.get(uri)
         if hit is None:
-            hit = lookup(uri, self.base_dir, self.options.resource_paths, self.env, model_roots=self.model_roots)
+            hit = lookup(uri, self.base_dir, self.options.resource_paths, self.env, model_roots=self.model_roots,
+                         package_paths=getattr(self.options, "package_paths", ()))
             self._lookups[uri] = hit
         return hit
 
@@ -314,6 +315,10 @@ class IncludeResolver:
                 "GZ_SIM_RESOURCE_PATH (or SDF_PATH) to the directory that holds the model (a file inside a model "
                 "directory finds the models beside its own without either)"
             )
+        elif found.package is not None and not found.package.found:
+            where = found.package.message()
+        elif found.package is not None:
+            where = f"the package '{found.package.name}' is {found.package.path}, which does not hold it"
         elif found.searched:
             listed = ", ".join(found.searched)
             where = f"searched {listed}"

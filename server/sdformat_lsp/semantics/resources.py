@@ -16,8 +16,12 @@ import os
 import re
 import urllib.parse
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..files import FileRefused, read_file
+
+if TYPE_CHECKING:
+    from ..packages import PackageLookup
 
 # Environment variables whose directories are searched, in this order, after
 # the explicitly configured resource paths.
@@ -44,6 +48,7 @@ class Lookup:
     remote: bool = False  # a Fuel URI whose model is not in the local cache
     fuel: tuple[str, str, str, str | None] | None = None  # (host, owner, name, version) of a Fuel URI
     found_in: str | None = None  # the place (search directory, package root, the including file's directory) that had it
+    package: PackageLookup | None = None  # a package:// URI: where its package was looked for (packages.find_package)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,9 +182,11 @@ def lookup(
     env: dict[str, str] | os._Environ | None = None,
     home: str | None = None,
     model_roots: tuple[str, ...] | list[str] = (),
+    package_paths: tuple[str, ...] | list[str] = (),
 ) -> Lookup:
     """Find what ``uri`` (as written in a file in ``base_dir``) points to; ``model_roots`` are
-    searched after the configured and environment paths."""
+    searched after the configured and environment paths; ``package://`` URIs are found by
+    :func:`sdformat_lsp.packages.find_package` (``package_paths``: the configuration's), then on the search path."""
     env = os.environ if env is None else env
     uri = uri.strip()
     dirs = search_path(resource_paths, env, model_roots)
@@ -194,18 +201,19 @@ def lookup(
         found = _first(candidates, searched) if rel else None
         return Lookup(uri, found, "model", tuple(dirs), found_in=_place(found, dirs, candidates))
     if uri.startswith("package://"):
+        from ..packages import resolve_package_uri  # here: only a package:// URI needs the package index
+
+        hit = resolve_package_uri(uri, base_dir, package_paths, env)
+        assert hit is not None
+        places = [place for _, place in hit.package.searched]
+        if hit.path is not None:
+            return Lookup(uri, hit.path, "package", tuple(dict.fromkeys(places)), found_in=hit.package.path, package=hit.package)
+        # libsdformat strips the scheme and asks its search path for NAME/REST
         rel = urllib.parse.unquote(uri[len("package://") :]).strip("/")
-        pkg, _, rest = rel.partition("/")
-        roots: list[str] = []
-        for root in _split_paths(env.get("ROS_PACKAGE_PATH")):
-            root = os.path.abspath(root)
-            roots.append(root if os.path.basename(root) == pkg else os.path.join(root, pkg))
-        for prefix in _split_paths(env.get("AMENT_PREFIX_PATH")):
-            roots.append(os.path.join(os.path.abspath(prefix), "share", pkg))
-        roots.extend(os.path.join(d, pkg) for d in dirs)  # libsdformat strips the scheme and asks the search path
-        candidates = [os.path.join(r, rest) if rest else r for r in roots]
-        found = _first(candidates, searched) if pkg else None
-        return Lookup(uri, found, "package", tuple(dict.fromkeys(roots)), found_in=_place(found, roots, candidates))
+        candidates = [os.path.join(d, rel) for d in dirs] if hit.package.name else []
+        found = _first(candidates, searched)
+        return Lookup(uri, found, "package", tuple(dict.fromkeys(places + dirs)), found_in=_place(found, dirs, candidates),
+                      package=hit.package)
     if uri.startswith("file://"):
         rest = urllib.parse.unquote(uri[len("file://") :])
         return _path_lookup(uri, rest, base_dir, dirs, "file")

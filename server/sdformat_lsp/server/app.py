@@ -143,6 +143,7 @@ class SdformatLanguageServer(LanguageServer):
             open_documents=self.sources.open_document,
             max_document_bytes=self.settings.max_document_bytes,
             severity=cfg.severity or None,
+            package_paths=cfg.package_paths,
         )
 
     def model_roots(self) -> tuple[str, ...]:

@@ -56,6 +56,7 @@ def register_commands(server: "SdformatLanguageServer") -> None:
             mesh_uri=_get(opts, "meshUri", "package") if _get(opts, "meshUri") in ("package", "file", "keep") else "package",
             frames=bool(_get(opts, "frames", True)),
             resource_paths=tuple(server.options().resource_paths),
+            package_paths=tuple(getattr(analysis.options, "package_paths", ()) or ()),
         )
         result = convert.sdf_to_urdf(analysis, options)
         return {"text": result.text, "warnings": result.warnings, "errors": result.errors}
