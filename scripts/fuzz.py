@@ -30,7 +30,7 @@ def main() -> int:
     ap.add_argument("--stats", default="fuzz-stats.json")
     args = ap.parse_args()
     end = time.time() + args.minutes * 60
-    total = {"runs": 0, "failed_runs": 0, "edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "documents": 0, "hypothesis_seeds": []}
+    total = {"runs": 0, "failed_runs": 0, "edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "publications": 0, "documents": 0, "hypothesis_seeds": []}
     seeds: set[str] = set()
     code = 0
     while time.time() + args.run_minutes * 60 < end:
@@ -49,8 +49,8 @@ def main() -> int:
             code = 1
         if part.exists():
             stats = json.loads(part.read_text())
-            for k in ("edits", "changes_messages", "requests", "checkpoints", "documents"):
-                total[k] += stats[k]
+            for k in ("edits", "changes_messages", "requests", "checkpoints", "publications", "documents"):
+                total[k] += stats.get(k, 0)
             seeds.update(stats["seeds"])
             part.unlink()
         Path(args.stats).write_text(json.dumps({**total, "seed_documents": sorted(seeds)}, indent=1))

@@ -1,5 +1,7 @@
 """The XML layer: exact spans, tolerance of half-typed text, safe parsing."""
 
+import pytest
+
 from sdformat_lsp.diagnostics import Severity
 from sdformat_lsp.text import LineIndex
 from sdformat_lsp.xml import decode_source, parse
@@ -116,3 +118,30 @@ def test_scanner_patterns_match_alike_without_possessive_quantifiers():
             for start in range(0, len(text), 7):
                 a, b = compiled.match(text, start), greedy.match(text, start)
                 assert (a and a.groups(), a and a.span()) == (b and b.groups(), b and b.span()), (start, text[start:start + 40])
+
+
+@pytest.mark.parametrize(
+    "written, warned, fixed",
+    [
+        ("a & b", "&", "a &amp; b"),  # libxml2: just past the '&'
+        ("a &del b", "&del", "a &amp;del b"),  # libxml2: past the name, where the ';' was expected
+        ("&abc&def", "&abc", "&amp;abc&def"),  # the second '&' is where libxml2 stops reading the first
+        ("x &d😀el\ny", "&d😀el", "x &amp;d😀el\ny"),
+        ("1 &amp 2", "&amp", "1 &amp; 2"),  # a known entity without its ';': the fix adds the ';'
+    ],
+)
+def test_a_bare_ampersand_is_warned_at_the_ampersand_with_its_fix(written, warned, fixed):
+    head = '<sdf version="1.8"><model name="m"><link name="L"/><plugin name="p" filename="f"><v>'
+    text = head + written + "</v></plugin></model></sdf>"
+    (w, *_) = [p for p in parse(text).problems if p.severity == Severity.WARNING]
+    assert text[w.span.start : w.span.end] == warned
+    (fix,) = w.fixes
+    assert (text[: fix.span.start] + fix.new_text + text[fix.span.end :])[len(head) :].startswith(fixed)
+
+
+def test_an_ampersand_in_a_start_tag_is_one_error_on_it():
+    # nested_without_links_invalid.sdf with '<mo&del': libxml2 says 'attribute name', 'end of start tag' and a
+    # missing ';' four characters to the right (on ' name'): one error, at the '&', nothing else
+    text = '<sdf version="1.7">\n  <model name="a">\n    <link name="l"/>\n    <mo&del name="b">\n      <fra'
+    (p,) = [p for p in parse(text).problems if p.code == "XML_ERROR"]
+    assert p.is_error and text[p.span.start : p.span.end] == "&"

@@ -2,7 +2,8 @@
 
 A stateful test opens a seed document (the examples, the LSP fixtures,
 generated models, and libsdformat's test files when ../shared is there) in
-a server that negotiated UTF-8, UTF-16 or UTF-32, then applies random
+a server that negotiated UTF-8, UTF-16 or UTF-32 and pushed or pulled
+diagnostics (six profiles), then applies random
 incremental edits (bursts of changes with XML-ish fragments, line breaks of
 all three kinds, characters outside the BMP, NULs) and random requests at
 random positions. Invariants, checked on every answer:
@@ -10,6 +11,10 @@ random positions. Invariants, checked on every answer:
 * no request fails with an internal error, every answer comes within a bound
   (documents are kept under 20,000 characters);
 * every range in an answer lies inside the document as the client has it;
+  every pushed publication is checked against the text of the version it
+  names (diagnostics are placed on the version they are published for);
+* a diagnostic lies on what it talks about: a bare-'&' warning starts on
+  an '&' of that version's text (libxml2 reports it past the name);
 * at checkpoints, the diagnostics of the edited document equal those of a
   fresh open of the same text;
 * the server's stderr never holds a traceback.
@@ -63,7 +68,7 @@ def _seeds() -> list[tuple[str, str]]:
 
 
 SEEDS = _seeds()
-STATS = {"edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "documents": 0, "failures": 0, "seeds": sorted({n for n, _ in SEEDS})}
+STATS = {"edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "publications": 0, "documents": 0, "failures": 0, "seeds": sorted({n for n, _ in SEEDS})}
 
 FRAGMENTS = [
     "<", ">", "/", "/>", "</", '"', "'", "=", " ", "\n", "\r\n", "\r", "\t", "<link", "<link name=\"", '<link name="new">',
@@ -153,17 +158,37 @@ def _ranges(value, uri: str | None = None, path: str = "") -> list[tuple[str, st
 
 # -- the servers, one per position encoding, shared by every run of a session ---------------
 
-_SERVERS: dict[str, StdioServer] = {}
+_SERVERS: dict[tuple[str, bool], StdioServer] = {}
 
 
-def server(encoding: str) -> StdioServer:
-    s = _SERVERS.get(encoding)
+def server(encoding: str, pull: bool = False) -> StdioServer:
+    s = _SERVERS.get((encoding, pull))
     if s is None or s.proc.poll() is not None:
         s = StdioServer()
-        init = s.initialize(encodings=[encoding], options={"debounceMs": 0})
+        init = s.initialize(encodings=[encoding], pull=pull, options={"debounceMs": 0})
         assert init["capabilities"].get("positionEncoding", "utf-16") == encoding
-        _SERVERS[encoding] = s
+        _SERVERS[(encoding, pull)] = s
     return s
+
+
+def check_placed(text: str, diagnostics: list[dict], encoding: str, what: str) -> None:
+    """Every range inside ``text``, and every bare-'&' warning on an '&' of it."""
+    for d in diagnostics:
+        check_range(text, d["range"], encoding, f"{what} {d.get('code')}")
+        if "bare '&'" in d["message"]:
+            start = offset(text, d["range"]["start"], encoding)
+            assert text[start : start + 1] == "&", f"{what}: a bare-'&' warning on {text[start:start + 10]!r}"
+
+
+def offset(text: str, pos: dict, encoding: str) -> int:
+    """The code-point offset of an LSP position (inside the document: check_range passed)."""
+    s, e = _lines(text)[pos["line"]]
+    units = 0
+    for i in range(s, e):
+        if units >= pos["character"]:
+            return i
+        units += _units(text[i], encoding)
+    return e
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -189,14 +214,16 @@ _counter = [0]
 class ServerFuzz(RuleBasedStateMachine):
     """One document in one server: random edits, requests and checkpoints."""
 
-    @initialize(encoding=st.sampled_from(ENCODINGS), seed=st.sampled_from(SEEDS))
-    def open(self, encoding: str, seed: tuple[str, str]) -> None:
+    @initialize(encoding=st.sampled_from(ENCODINGS), pull=st.booleans(), seed=st.sampled_from(SEEDS))
+    def open(self, encoding: str, pull: bool, seed: tuple[str, str]) -> None:
         self.encoding = encoding
-        self.s = server(encoding)
+        self.pull = pull
+        self.s = server(encoding, pull)
         _counter[0] += 1
         self.uri = _uri(_counter[0])
         self.text = seed[1]
         self.version = 1
+        self.texts = {1: self.text}  # the text of every version sent, for the publications that name it
         self.checked: tuple[int, list] | None = None
         self.steps_since_checkpoint = 0
         self.s.notify("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "sdformat", "version": 1, "text": self.text}})
@@ -224,6 +251,7 @@ class ServerFuzz(RuleBasedStateMachine):
                             "text": new})
             self.text = self.text[:start] + new + self.text[start + length :]
         self.version += 1
+        self.texts[self.version] = self.text
         self.s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes})
         self.steps_since_checkpoint += 1
         STATS["edits"] += count
@@ -236,6 +264,7 @@ class ServerFuzz(RuleBasedStateMachine):
         seed = data.draw(st.sampled_from(SEEDS), label="seed")
         self.text = seed[1]
         self.version += 1
+        self.texts[self.version] = self.text
         self.s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [{"text": self.text}]})
         STATS["edits"] += 1
         STATS["changes_messages"] += 1
@@ -289,19 +318,38 @@ class ServerFuzz(RuleBasedStateMachine):
         self.steps_since_checkpoint = 0
         if self.checked is not None and self.checked[0] == self.version:
             edited = self.checked[1]  # already received for this version
-        else:
-            edited = self.s.diagnostics(self.uri, self.version, timeout=ANSWER_BOUND * 3)
+        elif self.pull:
+            edited = self._pull(self.uri)
             self.checked = (self.version, edited)
-        for d in edited:
-            check_range(self.text, d["range"], self.encoding, f"diagnostic {d.get('code')}")
+        else:
+            edited = self.s.diagnostics(self.uri, self.version, timeout=ANSWER_BOUND * 3, each=self._published)
+            self.checked = (self.version, edited)
+        check_placed(self.text, edited, self.encoding, "diagnostic")
         _counter[0] += 1
         fresh_uri = _uri(_counter[0])
         self.s.notify("textDocument/didOpen", {"textDocument": {"uri": fresh_uri, "languageId": "sdformat", "version": 1, "text": self.text}})
-        fresh = self.s.diagnostics(fresh_uri, 1, timeout=ANSWER_BOUND * 3)
+        fresh = self._pull(fresh_uri) if self.pull else self.s.diagnostics(fresh_uri, 1, timeout=ANSWER_BOUND * 3)
         self.s.notify("textDocument/didClose", {"textDocument": {"uri": fresh_uri}})
         same = json.loads(json.dumps(fresh).replace(fresh_uri, self.uri))
         assert edited == same, f"incremental result differs from a fresh open:\n{edited}\n---\n{same}"
         STATS["checkpoints"] += 1
+
+    def _published(self, params: dict) -> None:
+        """A pushed publication (of this or an earlier version): placed on the text of the version it names."""
+        version = params.get("version")
+        assert version in self.texts, f"diagnostics published for version {version}, never sent"
+        check_placed(self.texts[version], params["diagnostics"], self.encoding, f"published for version {version}:")
+        STATS["publications"] += 1
+
+    def _pull(self, uri: str) -> list:
+        """The pulled diagnostics of ``uri`` (asked again when the server says the text moved on: it has not)."""
+        for _ in range(5):
+            answer = self.s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=ANSWER_BOUND * 3)
+            err = answer.get("error")
+            if err is None:
+                return answer["result"]["items"]
+            assert err["code"] != -32603, f"diagnostic pull: internal error {err}"
+        raise AssertionError(f"the diagnostic pull of {uri} was cancelled five times with no edit in between")
 
     @invariant()
     def alive(self) -> None:

@@ -141,8 +141,9 @@ class StdioServer:
         self.notify("initialized", {})
         return answer["result"]
 
-    def diagnostics(self, uri: str, version: int | None, timeout: float = 30.0) -> list[dict]:
-        """Wait for the publishDiagnostics of ``uri`` at ``version`` (notifications for others are kept)."""
+    def diagnostics(self, uri: str, version: int | None, timeout: float = 30.0, each: Any = None) -> list[dict]:
+        """Wait for the publishDiagnostics of ``uri`` at ``version`` (notifications for others are kept);
+        ``each(params)`` is called for every publication of ``uri`` passed on the way, that one included."""
         deadline = time.monotonic() + timeout
         kept: list[dict] = []
         try:
@@ -158,6 +159,8 @@ class StdioServer:
                     continue
                 if message.get("method") == "textDocument/publishDiagnostics":
                     p = message["params"]
+                    if p["uri"] == uri and each is not None:
+                        each(p)
                     if p["uri"] == uri and p.get("version") == version:
                         return p["diagnostics"]
                     continue

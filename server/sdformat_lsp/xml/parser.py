@@ -15,7 +15,7 @@ import threading
 
 from lxml import etree
 
-from ..diagnostics import Diagnostic, Related, Severity
+from ..diagnostics import Diagnostic, Fix, Related, Severity
 from ..text import LineIndex, Span
 from .scanner import scan
 from .toplevel import read_top_level
@@ -32,14 +32,17 @@ _SILENT = {
 }
 
 # libxml2 complaints that tinyxml2 (and so libsdformat) accepts, worth a warning.
+_BARE_AMPERSAND = "a bare '&' should be written '&amp;' (libsdformat reads it as a plain '&')"
 _TOLERATED = {
-    "ERR_NAME_REQUIRED": "a bare '&' should be written '&amp;' (libsdformat accepts it)",
-    "ERR_ENTITYREF_SEMICOL_MISSING": "a bare '&' should be written '&amp;' (libsdformat accepts it)",
+    "ERR_NAME_REQUIRED": _BARE_AMPERSAND,  # only 'xmlParseEntityRef: no name' (see _bare_ampersand)
+    "ERR_ENTITYREF_SEMICOL_MISSING": _BARE_AMPERSAND,
     "ERR_UNDECLARED_ENTITY": None,
     "WAR_UNDECLARED_ENTITY": None,
     "WAR_NS_URI": None,
     "WAR_NS_URI_RELATIVE": None,
 }
+_AT_AMPERSAND = {"ERR_NAME_REQUIRED", "ERR_ENTITYREF_SEMICOL_MISSING", "ERR_UNDECLARED_ENTITY", "WAR_UNDECLARED_ENTITY"}
+_PREDEFINED = {"amp", "lt", "gt", "quot", "apos"}
 _MAX_WARNINGS = 20
 _DECLARATION_INSIDE = (
     "libsdformat cannot read this file: its XML reader (tinyxml2) accepts a declaration <?xml ...?> "
@@ -62,6 +65,24 @@ def _span_at(text: str, offset: int) -> Span:
     m = _WORD_END.search(text, offset + 1, min(len(text), offset + 80))
     end = m.start() if m else min(len(text), offset + 1)
     return Span(offset, max(end, min(offset + 1, len(text))))
+
+
+_ENTITY_NAME = re.compile(r"&[^\s<>&;\"'=/]*")
+
+
+def _bare_ampersand(text: str, at: int) -> Span | None:
+    """The ``&`` (with the name after it) that libxml2 complains about at ``at``.
+
+    libxml2 reports a bare ``&`` where it stopped reading the entity reference: after the
+    name (``&del`` + where the ``;`` was expected), or just after the ``&`` when no name
+    follows. The mistake is the ``&`` itself: the last one on the line before ``at``.
+    None when the line has none (then libxml2 meant something else)."""
+    line_start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    amp = text.rfind("&", line_start, at)
+    if amp < 0:
+        return None
+    m = _ENTITY_NAME.match(text, amp)
+    return Span(amp, m.end() if m else amp + 1)
 
 
 def _blank(text: str, span: Span) -> str:
@@ -181,6 +202,7 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None
     out: list[Diagnostic] = []
     warnings = 0
     fatal_seen = False
+    ampersands: set[int] = set()  # the '&'s warned about
     for entry in log:
         line = max(entry.line - 1, 0)
         col = max(entry.column - 1, 0)
@@ -203,17 +225,33 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None
             # A declaration outside the root element is judged by toplevel.py (and blanked); inside it tinyxml2 refuses it.
             out.append(Diagnostic("FILE_READ", Severity.ERROR, _DECLARATION_INSIDE, span, data={"xml": kind}))
             continue
-        if kind in _TOLERATED:
+        if kind in _TOLERATED and (kind != "ERR_NAME_REQUIRED" or entry.message.startswith("xmlParseEntityRef")):
+            fixes: tuple[Fix, ...] = ()
+            msg = _TOLERATED[kind] or entry.message.strip()
+            if kind in _AT_AMPERSAND:
+                amp = _bare_ampersand(text, start)
+                if amp is None or amp.start in ampersands or any(p.is_error and p.span.start <= amp.start < p.span.end for p in out):
+                    continue  # one warning per '&' (libxml2 may complain twice about one), none where an error is
+                ampersands.add(amp.start)
+                span = amp
+                name = text[amp.start + 1 : amp.end]
+                if msg is _BARE_AMPERSAND and name in _PREDEFINED:
+                    msg = f"'&{name}' lacks its ';': write '&{name};' (libsdformat reads '&{name}' as it is written)"
+                    fixes = (Fix(f"write '&{name};'", Span(amp.end, amp.end), ";"),)
+                elif msg is _BARE_AMPERSAND:
+                    fixes = (Fix("write '&amp;'", Span(amp.start, amp.start + 1), "&amp;"),)
             if warnings >= _MAX_WARNINGS:
                 continue
             warnings += 1
-            msg = _TOLERATED[kind] or entry.message.strip()
-            out.append(Diagnostic(XML_ERROR, Severity.WARNING, msg, span, data={"xml": kind}))
+            out.append(Diagnostic(XML_ERROR, Severity.WARNING, msg, span, fixes=fixes, data={"xml": kind}))
             continue
         if fatal_seen:
             continue  # one root cause, one diagnostic: libxml2 cascades after the first
         fatal_seen = True
         message = f"malformed XML: {entry.message.strip()}"
+        if kind == "ERR_NAME_REQUIRED" and start < len(text) and entry.message.startswith("error parsing attribute name"):
+            span = Span(start, start + 1)
+            message = f"malformed XML: {text[start]!r} cannot start an attribute name in this start tag (libsdformat refuses the file)"
         if "Excessive depth" in entry.message:
             message = "elements are nested too deeply for an XML reader to accept (more than 256 levels): flatten the document"
         out.append(Diagnostic(XML_ERROR, Severity.ERROR, message, span, data={"xml": kind}))
