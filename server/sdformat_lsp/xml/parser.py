@@ -292,15 +292,61 @@ def _parse(text: str, ahead: _Ahead | None) -> XmlDocument:
     if not text.strip():
         problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "the document is empty: an SDFormat file needs an <sdf> element", Span(0, 0)))
     else:
+        misspelt = [_end_tag_name(text, el) for el in scanned.misspelt]
+        corrected = _corrected(checked, misspelt)
         # the log found ahead is libxml2's verdict on this very text, asked the same way
-        log = ahead.log() if ahead is not None and checked is text and scanned.depth <= _TREE_DEPTH else None
-        problems.extend(_lxml_problems(checked, lines, scanned.depth, log))
+        log = ahead.log() if ahead is not None and checked is text and corrected is checked and scanned.depth <= _TREE_DEPTH else None
+        found = _lxml_problems(corrected, lines, scanned.depth, log)
+        if misspelt and corrected is checked:
+            # a misspelt end tag shorter than its element's name: libxml2's complaints from it on are its cascade
+            first = misspelt[0][1].start
+            found = [p for p in found if not (p.is_error and p.code == XML_ERROR and p.span.start >= first)]
+        problems.extend(found)
+        problems.extend(_misspelt_end_tag(text, lines, el, span) for el, span in misspelt)
         if scanned.root is None and not any(p.is_error for p in problems):
             problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "no XML element found: an SDFormat file needs an <sdf> element", Span(0, min(len(text), 1))))
     if scanned.unclosed:
         problems = _place_unclosed(text, scanned.unclosed, problems)
     return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None,
                        half_typed=scanned.half_typed)
+
+
+def _end_tag_name(text: str, el) -> tuple[object, Span]:
+    """The element a misspelt end tag closed (see scanner._misspelt) and the span of the name written in it."""
+    start = el.etag_start + 2
+    end = start
+    while end < len(text) and text[end] not in " \t\r\n>":
+        end += 1
+    return el, Span(start, end)
+
+
+def _corrected(text: str, misspelt: list) -> str:
+    """``text`` with each misspelt end tag's name replaced by its element's, padded with spaces (``</model >``)
+    so that every offset stays: libxml2's verdict on the rest of the document, as if the end tags were right.
+    ``text`` itself when there is none, or when a name written is shorter than its element's."""
+    if not misspelt or any(len(el.tag) > span.end - span.start for el, span in misspelt):
+        return text
+    parts, last = [], 0
+    for el, span in misspelt:
+        parts += [text[last : span.start], el.tag.ljust(span.end - span.start)]
+        last = span.end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _misspelt_end_tag(text: str, lines: LineIndex, el, span: Span) -> Diagnostic:
+    written = text[span.start : span.end]
+    line = lines.line_of(el.ts) + 1
+    return Diagnostic(
+        XML_ERROR,
+        Severity.ERROR,
+        f"</{written}> does not close <{el.tag}> (opened on line {line}): an XML reader stops here, so libsdformat "
+        f"refuses the file; write </{el.tag}> (the rest is checked as if it were)",
+        span,
+        related=(Related(el.start_tag_span, "opened here"),),
+        fixes=(Fix(f"Write </{el.tag}>", span, el.tag),),
+        data={"xml": "END_TAG_MISSPELT"},
+    )
 
 
 def _mistake(unclosed: list) -> object:

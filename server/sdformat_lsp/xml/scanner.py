@@ -14,6 +14,7 @@ import sys
 from typing import Mapping
 from weakref import ref
 
+from ..spelling import one_edit
 from ..text import Span
 from . import repeats
 from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
@@ -83,7 +84,7 @@ def decode(raw: str) -> str:
 
 
 class ScanResult:
-    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth", "half_typed", "suspect")
+    __slots__ = ("root", "extra_roots", "doctype_span", "unclosed", "depth", "half_typed", "suspect", "misspelt")
 
     def __init__(self) -> None:
         self.root: XmlElement | None = None
@@ -93,6 +94,7 @@ class ScanResult:
         self.half_typed: list[XmlElement] = []  # unclosed elements with nothing in them, out of the tree
         self.depth = 0  # the most elements open at once
         self.suspect = False  # an unclosed element whose end tag, by indentation, closed a child of its tag
+        self.misspelt: list[XmlElement] = []  # elements closed by an end tag with a misspelt name (see _misspelt)
 
 
 def _add_text(el: XmlElement, text: str, start: int, end: int, more: dict[int, list]) -> None:
@@ -495,6 +497,9 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
             if stack[depth].tag == name:
                 break
         else:
+            if stack and _misspelt(name, stack[-1].tag) and _END_TAG_DONE.match(text, lt + 2 + len(name)):
+                result.misspelt.append(stack[-1])
+                return stack.pop()
             return None
     if len(stack) > depth + 1:
         chain = stack[depth + 1 :]
@@ -506,6 +511,17 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
                 result.suspect = True
         _regroup(chain, text)
     return stack.pop()
+
+
+_END_TAG_DONE = re.compile(r"\s*>")
+
+
+def _misspelt(written: str, tag: str) -> bool:
+    """Whether an end tag named ``written``, which closes no open element, is the end tag of the innermost
+    one (``tag``) misspelt (``</lnik>``, ``</modelx>``: see spelling.py). Closing that element with it
+    analyses the rest as written; the mistake is said once, at the end tag (xml/parser.py). A farther
+    name is a stray end tag, which closes nothing."""
+    return bool(written) and one_edit(written, tag)
 
 
 def _indent(text: str, start: int) -> int:
