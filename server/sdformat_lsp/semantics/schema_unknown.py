@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity
 from ..spec import ElementSpec, schema_for, version_key
+from ..spelling import one_edit
 from ..text import Span
 from ..xml import XmlAttribute, XmlElement
 from .schema_versions import OtherVersions, Visit, rooted
@@ -69,15 +70,37 @@ class UnknownNames(OtherVersions):
         guess = None
         if not child.tag.startswith(_SIMULATOR_PREFIXES):  # gz_frame_id is Gazebo's, not a misspelt frame_id
             guess = _closest(child.tag, [c for c in spec.children if self._free_for(el, spec, c)])
-        if guess is not None:
+        homes = _homes(spec, child.tag, v.path, v.version) if guess is None or not one_edit(child.tag, guess) else []
+        if homes:
+            # a known element written where libsdformat does not read it: it warns ("not defined in SDF"),
+            # keeps it as an unread copy, and what it says (the noise of a pressure) is never applied
+            places = " or ".join(homes)
+            message = (
+                f"<{child.tag}> is not read in <{el.tag}>: libsdformat keeps it here unread, so it has no effect; "
+                f"it belongs in {places}"
+            )
+            fix = self._wrap_fix(el, child, homes[0]) if len(homes) == 1 else None
+            fixes = (fix,) if fix is not None else ()
+            severity = Severity.WARNING
+        elif guess is not None:
             message += f"; did you mean <{guess}>?"
             fix = self._rename_fix(child, guess)
             fixes = (fix,) if fix is not None else ()
-            severity = Severity.WARNING  # most likely a typo: what it says is read by nobody
+            # one edit or transposition away: a typo, and what it says is read by nobody; a farther
+            # guess may be a simulator's own element, quiet like the others
+            severity = Severity.WARNING if one_edit(child.tag, guess) else Severity.HINT
         else:
             message += "; libsdformat keeps it, unread, for simulators and plugins that know it"
             severity = Severity.HINT
         self.out.append(Diagnostic(UNKNOWN_ELEMENT, severity, message, child.tag_span, fixes=fixes))
+
+    def _wrap_fix(self, el: XmlElement, child: XmlElement, home: str) -> Fix | None:
+        """Wrap ``child`` in the one element between ``el`` and its place (``<pressure>``), when ``el`` has none yet."""
+        inner = home.rsplit("<", 1)[-1].rstrip(">")
+        if home.count("<") != 2 or any(c.tag == inner for c in el.children):
+            return None
+        span = child.span
+        return Fix(f"Wrap in <{inner}>", span, f"<{inner}>{self.text[span.start : span.end]}</{inner}>")
 
     def _free_for(self, el: XmlElement, spec: ElementSpec, name: str) -> bool:
         """Would renaming a child of ``el`` to ``name`` make it valid? Not when ``name`` may appear once and is there."""
@@ -140,3 +163,30 @@ def _closest(name: str, candidates) -> str | None:
 
     matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
+
+
+
+_HOME_DEPTH = 2  # levels below the element looked at: <air_pressure><pressure><noise>
+
+
+def _homes(spec: ElementSpec, tag: str, path: tuple[str, ...], version: str) -> list[str]:
+    """Where ``tag`` is read near an element (of ``spec``, at ``path``) that does not read it: the nearest
+    levels below it that have it (``<air_pressure><pressure>``), else its parent when that one has it (written
+    one level too deep). Only when the places are few (a ``<pose>`` fits almost anywhere: no advice)."""
+    level: list[tuple[str, ElementSpec]] = [(f"<{spec.name}>", spec)]
+    for _ in range(_HOME_DEPTH):
+        below: list[tuple[str, ElementSpec]] = []
+        for where, s in level:
+            for name in s.children:
+                c = s.child(name)
+                if c is not None and not c.copy_data and name != spec.name:
+                    below.append((f"{where}<{name}>", c))
+        found = [where for where, c in below if tag in c.children]
+        if found:
+            return found if len(found) <= 3 else []
+        level = below
+    schema = schema_for(version)
+    parent = schema.element_at(rooted(schema, path[:-1])) if schema is not None and len(path) > 2 else None
+    if parent is not None and tag in parent.children:
+        return [f"<{parent.name}> (beside this <{spec.name}>)"]
+    return []
