@@ -16,16 +16,17 @@ from ..semantics.analysis import Analysis
 from ..text import Span
 from .code_actions import CodeAction, code_actions
 from .completion import frame_complete, frame_detail
-from .definition import definition
+from .definition import definition as frame_definition
 from .hover import frame_hover
 from .include_info import include_hover
 from .links import DocumentLink, document_links
-from .references import references
+from .references import references as frame_references
 from .rename import RenameError, prepare_rename, rename, rename_refusal
 from .schema_completion import schema_complete
 from .schema_hover import schema_hover
 from .symbols import Symbol, document_symbols
 from .urdf_completion import urdf_complete
+from .urdf_names import urdf_definition, urdf_hover, urdf_references
 
 
 def prepare(analysis: Analysis) -> None:
@@ -41,9 +42,22 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
     found = include_hover(analysis, offset, markdown)
     if found is None and analysis.graphs is not None:
         found = frame_hover(analysis, offset, markdown)
+    if found is None:  # a URDF name its conversion lacks: the robot as written
+        found = urdf_hover(analysis, offset, markdown)
     if found is None:
         found = schema_hover(analysis, offset, markdown)
     return found
+
+
+def definition(analysis: Analysis, offset: int) -> list[Location]:
+    """Where the name under the cursor is declared: through the frame graphs, else (a URDF name
+    its conversion dropped) the URDF's own ``<link name>`` or ``<joint name>``."""
+    return frame_definition(analysis, offset) or urdf_definition(analysis, offset)
+
+
+def references(analysis: Analysis, offset: int, include_declaration: bool = True) -> list[Location]:
+    """Every place naming the frame under the cursor (the frame graphs), else the URDF's own uses of the name."""
+    return frame_references(analysis, offset, include_declaration) or urdf_references(analysis, offset, include_declaration)
 
 
 def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
