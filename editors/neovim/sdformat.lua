@@ -1,4 +1,4 @@
--- SDFormat (.sdf, .world) support for Neovim 0.7 to 0.11+, backed by sdformat-lsp.
+-- SDFormat (.sdf, .world), URDF (.urdf) and xacro (.xacro) support for Neovim 0.7 to 0.11+, backed by sdformat-lsp.
 --
 -- One file, three ways to use it (see docs/editors/neovim.md):
 --
@@ -166,10 +166,10 @@ local function on_attach(opts)
   end
 end
 
--- Filetype: *.sdf and *.world are 'sdformat', *.urdf is 'urdf' (xacro templates are left alone).
+-- Filetype: *.sdf and *.world are 'sdformat', *.urdf is 'urdf', *.xacro (my_robot.urdf.xacro...) is 'xacro'.
 local function setup_filetype(group)
   if has('nvim-0.8') then
-    vim.filetype.add({ extension = { sdf = 'sdformat', world = 'sdformat', urdf = 'urdf' } })
+    vim.filetype.add({ extension = { sdf = 'sdformat', world = 'sdformat', urdf = 'urdf', xacro = 'xacro' } })
   else
     vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
       group = group,
@@ -181,11 +181,17 @@ local function setup_filetype(group)
       pattern = { '*.urdf' },
       command = 'set filetype=urdf',
     })
+    vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+      group = group,
+      pattern = { '*.xacro' },
+      command = 'set filetype=xacro',
+    })
   end
   if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
     -- 0.9+: sdformat buffers use the xml tree-sitter parser (e.g. with nvim-treesitter).
     pcall(vim.treesitter.language.register, 'xml', 'sdformat')
     pcall(vim.treesitter.language.register, 'xml', 'urdf')
+    pcall(vim.treesitter.language.register, 'xml', 'xacro')
   end
 end
 
@@ -213,7 +219,7 @@ local function start_modern(opts)
   -- Neovim 0.11+: declarative config, started by Neovim on FileType.
   vim.lsp.config('sdformat', {
     cmd = opts.cmd,
-    filetypes = { 'sdformat', 'urdf' },
+    filetypes = { 'sdformat', 'urdf', 'xacro' },
     -- Our own root search (marker groups), the same on every version.
     root_dir = function(bufnr, on_dir)
       local name = vim.api.nvim_buf_get_name(bufnr)
@@ -276,7 +282,7 @@ function M.setup(user_opts)
   local modern = api == 'config'
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
-    pattern = { 'sdformat', 'urdf' },
+    pattern = { 'sdformat', 'urdf', 'xacro' },
     callback = function(args)
       setup_buffer(args.buf)
       if not modern then
@@ -290,7 +296,7 @@ function M.setup(user_opts)
 
   -- Buffers that were already open when setup() ran (e.g. a lazily loaded config).
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(bufnr) and (vim.bo[bufnr].filetype == 'sdformat' or vim.bo[bufnr].filetype == 'urdf') then
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains({ 'sdformat', 'urdf', 'xacro' }, vim.bo[bufnr].filetype) then
       setup_buffer(bufnr)
       if not modern then
         start_for_buffer(opts, api, bufnr)

@@ -271,6 +271,18 @@ step('arm', function()
   R.arm.clients_total = #(vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients())
 end)
 
+step('xacro', function()
+  -- A xacro file (editors/neovim/sdformat.lua only): filetype xacro, served by the same client.
+  local file = os.getenv('SDFORMAT_NVIM_XACRO')
+  if not file or file == '' then
+    return
+  end
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  R.xacro = { filetype = vim.bo[buf].filetype, client = wait_client(buf) }
+  vim.cmd('buffer ' .. arm_buf)
+end)
+
 local function hover_at(anchor, needle, offset)
   local row, col = locate(arm_buf, anchor, needle)
   col = col + (offset or 1)

@@ -143,6 +143,10 @@ def run(request, tmp_path_factory) -> dict:
         # editors/neovim/sdformat.lua as `nvim -u` loads it, configured through g:sdformat_lsp.
         config = {"cmd": [sys.executable, "-m", "sdformat_lsp"], "debounce_ms": 100, "api": what}
         env["SDFORMAT_NVIM_CONFIG"] = json.dumps(config)
+        xacro = work / "robot.urdf.xacro"
+        xacro.write_text('<?xml version="1.0"?>\n<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                         '  <xacro:property name="l" value="base"/>\n  <link name="${l}"/>\n</robot>\n')
+        env["SDFORMAT_NVIM_XACRO"] = str(xacro)
         init = INIT
         pre = ["--cmd", "let g:sdformat_lsp = json_decode($SDFORMAT_NVIM_CONFIG)"]
     else:
@@ -197,6 +201,10 @@ def test_filetype_and_client(run):
     assert arm["filetype"] == "sdformat"
     assert arm["client"]["attached"], run["_debug"]
     assert arm["clients_total"] == 1, "both files are in one project: one server"
+    if run["_kind"] == "module":  # editors/neovim/sdformat.lua gives *.xacro its filetype and attaches
+        xacro = _step(run, "xacro")
+        assert xacro["filetype"] == "xacro"
+        assert xacro["client"]["attached"] and xacro["client"]["names"] == ["sdformat"], run["_debug"]
 
 
 def test_diagnostics_at_exact_positions(run):

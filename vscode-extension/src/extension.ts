@@ -290,6 +290,8 @@ async function startClient(): Promise<void> {
       { scheme: 'untitled', language: 'sdformat' },
       { scheme: 'file', language: 'urdf' },
       { scheme: 'untitled', language: 'urdf' },
+      { scheme: 'file', language: 'xacro' },
+      { scheme: 'untitled', language: 'xacro' },
     ],
     outputChannel: output,
     initializationOptions: serverSettings(),

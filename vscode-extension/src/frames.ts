@@ -9,6 +9,8 @@ import { buildTree, describe, FrameEntry, FramesResult, shortName, tooltip, Tree
 
 export const FRAMES_REQUEST = 'sdformat/frames';
 const REFRESH_DELAY_MS = 250;
+// the documents whose frames the view follows: SDFormat, URDF and xacro (the server answers sdformat/frames for each)
+const FRAME_LANGUAGES = new Set(['sdformat', 'urdf', 'xacro']);
 
 const ICONS: Record<string, string> = {
   world: 'globe',
@@ -54,7 +56,7 @@ export class FrameSource implements vscode.Disposable {
 
   async refresh(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    const doc = editor && editor.document.languageId === 'sdformat' ? editor.document : this.document;
+    const doc = editor && FRAME_LANGUAGES.has(editor.document.languageId) ? editor.document : this.document;
     const generation = ++this.generation;
     const client = this.client();
     if (!doc || !client || doc.isClosed) {

@@ -36,6 +36,19 @@ describe('package.json', () => {
     assert.ok(extension.includes("language: 'urdf'"));
   });
 
+  it('declares a xacro language for .xacro files (.urdf.xacro too), served by the same client', () => {
+    const xacro = pkg.contributes.languages.find((l: { id: string }) => l.id === 'xacro');
+    assert.deepEqual(xacro.extensions, ['.xacro']);
+    assert.ok(pkg.activationEvents.includes('onLanguage:xacro'));
+    const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === 'xacro');
+    const raw = JSON.parse(fs.readFileSync(path.join(ROOT, grammar.path), 'utf8'));
+    assert.equal(raw.scopeName, grammar.scopeName);
+    const extension = fs.readFileSync(path.join(ROOT, 'src', 'extension.ts'), 'utf8');
+    assert.ok(extension.includes("{ scheme: 'file', language: 'xacro' }"));
+    const frames = fs.readFileSync(path.join(ROOT, 'src', 'frames.ts'), 'utf8');
+    assert.match(frames, /FRAME_LANGUAGES = new Set\(\[[^\]]*'xacro'/);
+  });
+
   it('contributes a grammar file that exists', () => {
     const grammar = pkg.contributes.grammars[0];
     assert.equal(grammar.language, 'sdformat');
