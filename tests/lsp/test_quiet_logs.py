@@ -72,3 +72,34 @@ def test_the_traceback_of_a_fault_is_there_at_debug_level():
     finally:
         s.close()
     assert f"fault {fault} traceback" in s.stderr and "Traceback" in s.stderr and "ZeroDivisionError" in s.stderr
+
+
+def test_a_malformed_request_is_an_error_answer_and_one_log_line():
+    """Parameters of the wrong shape (a `context` that is a list), a body that is not JSON, JSON that
+    is not an object: each is refused in one warning line, a request answered with -32602, and the
+    server goes on (issue 24)."""
+    s = StdioServer()
+    try:
+        s.initialize()
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": ARM}})
+        s.diagnostics(URI, 1)
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}
+        answer = s.request("textDocument/codeAction", {"textDocument": {"uri": URI}, "range": whole, "context": []})
+        assert answer["error"]["code"] == -32602 and "textDocument/codeAction" in answer["error"]["message"]
+        answer = s.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": [1, 2]})
+        assert answer["error"]["code"] == -32602
+        for body in (b'{"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": {', b"[1, 2]", b"42",
+                     b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": []}}'):
+            assert s.proc.stdin is not None
+            s.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            s.proc.stdin.flush()
+        answer = s.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": _position(ARM, "<link")})
+        assert "result" in answer  # still serving
+    finally:
+        code = s.close()
+    assert code == 0
+    assert "Traceback" not in s.stderr and "Exception Group" not in s.stderr, s.stderr[:3000]
+    refusals = [line for line in s.stderr.splitlines() if "refused" in line]
+    assert len(refusals) == 6, s.stderr[:3000]
+    assert all(" WARNING " in line for line in refusals)
+    assert len([line for line in s.stderr.splitlines() if " ERROR " in line or " WARNING " in line]) == 6, s.stderr[:3000]

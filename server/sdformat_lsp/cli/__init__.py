@@ -61,14 +61,24 @@ def main(argv: list[str] | None = None) -> int:
     return run(args)
 
 
+# The exit code when the reader of our output went away (`check | head`): 128 + SIGPIPE, what
+# the shell reports for a program that signal ended, which is how C tools leave in that case.
+EXIT_CLOSED_PIPE = 141
+
+
 def entry() -> int:
     """The program (`sdformat-lsp`, `python -m sdformat_lsp`): ``main``, then exit.
 
     When a subcommand kept its results (``lifetime.keep_until_exit``), the
     output is flushed and the process ends without tearing down what it built;
     otherwise (serve, errors) the exit code is returned for the usual exit.
+    A closed output (the reader of a pipe went away, or the program started with
+    no standard output at all) ends the program quietly, never with a traceback.
     """
     lifetime.KEPT = []
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with the descriptor closed (`>&-`): written nowhere
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
     for stream in (sys.stdout, sys.stderr):
         # what a document holds is printed as it is, and it can hold what no output encoding
         # can: a lone surrogate from a reference such as &#xD800; (libxml2 reports it), quoted
@@ -77,12 +87,27 @@ def entry() -> int:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass  # not a text stream of our own (replaced or closed)
-    code = main()
+    try:
+        code = main()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        _quiet_closed_outputs()
+        os._exit(EXIT_CLOSED_PIPE)
     if lifetime.KEPT:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            return code  # a closed stdout: let the interpreter report it as it always does
         os._exit(code)
     return code
+
+
+def _quiet_closed_outputs() -> None:
+    """Point standard output and error at the null device, so that nothing the interpreter
+    still holds in their buffers is written (and reported as broken) on the way out."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(null, stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass

@@ -20,7 +20,7 @@ from ..config import ConfigCache, ConfigError, ProjectConfig, load_config
 from ..records import record
 from ..semantics import Options
 from ..semantics.suppressions import apply_severities
-from .inputs import STDIN, Collector, Input
+from .inputs import NAMES, STDIN, SUFFIXES, Collector, Input
 from .lifetime import keep_until_exit
 from .loading import load_file, unreadable
 from .report import SEVERITY_BY_NAME, FileResult, summarize
@@ -75,6 +75,8 @@ def _task(task: tuple, keep: bool = False) -> FileResult:
 
 
 def _run_tasks(tasks: list[tuple], jobs: int) -> list[FileResult]:
+    if not tasks:
+        return []
     if len(tasks) == 1:
         return [_task(tasks[0], keep=True)]
     if jobs <= 1:
@@ -130,6 +132,8 @@ def check_command(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"sdformat-lsp: configuration error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if not tasks:
+        _say_nothing_found(collector)
     results = _run_tasks(tasks, args.jobs or default_jobs())
     lowest = SEVERITY_BY_NAME[args.severity]
     counts = dict.fromkeys(LEVELS, 0)
@@ -150,6 +154,17 @@ def check_command(args: argparse.Namespace) -> int:
     writer.write(Run(results, counts, hidden, args.frames, color, cwd), sys.stdout)
     sys.stdout.flush()
     return EXIT_FAIL if failed else EXIT_CLEAN
+
+
+def _say_nothing_found(collector: Collector) -> None:
+    """A run that found no file to check says so, and why, on stderr (the output stays a valid
+    empty report in every format, and the exit code 0: nothing checked, nothing failed)."""
+    looked = ", ".join(SUFFIXES) + " or " + " ".join(NAMES)
+    why = ""
+    if collector.passed_over:
+        counted = ", ".join(f"{n} {suffix}" for suffix, n in sorted(collector.passed_over.items()))
+        why = f"; passed over {counted} file(s): check reads them only once expanded (run xacro, then check the .urdf it writes)"
+    print(f"sdformat-lsp check: no file to check ({looked}) under the given paths{why}", file=sys.stderr)
 
 
 def _make_task(item: Input, cfg: ProjectConfig, cli_paths: tuple[str, ...], args: argparse.Namespace) -> tuple:

@@ -25,6 +25,9 @@ from ..records import record
 SUFFIXES = (".sdf", ".world", ".urdf")
 NAMES = ("model.config",)
 STDIN = "-"
+# Files a directory can hold that look like robot descriptions but that check does not read;
+# counted so that a run which found nothing else can say why.
+PASSED_OVER = (".xacro",)
 
 
 @record
@@ -51,6 +54,7 @@ class Collector:
         self.config_for = config_for
         self.gitignore_wanted = use_gitignore
         self.found: dict[str, Input] = {}
+        self.passed_over: dict[str, int] = {}  # suffix -> files a directory held that check does not read (".xacro")
 
     @cached_property
     def use_gitignore(self) -> bool:
@@ -128,6 +132,9 @@ class Collector:
                     stack.append((full, rel_disp, ancestors + (real,)))
                     continue
                 if not wanted(e.name):
+                    suffix = os.path.splitext(e.name)[1]
+                    if suffix in PASSED_OVER:
+                        self.passed_over[suffix] = self.passed_over.get(suffix, 0) + 1
                     continue
                 try:
                     st = os.stat(full)
@@ -161,4 +168,4 @@ class Collector:
         return out
 
 
-__all__ = ["Collector", "Input", "STDIN", "SUFFIXES", "wanted"]
+__all__ = ["Collector", "Input", "NAMES", "PASSED_OVER", "STDIN", "SUFFIXES", "wanted"]

@@ -160,7 +160,8 @@ def _dot_quote(s: str) -> str:
 def to_dot(g: Graph) -> str:
     lines = [f"digraph {_dot_quote(g.kind)} {{", "  rankdir=BT;", '  node [fontname="Helvetica"];', '  edge [fontname="Helvetica", fontsize=10];']
     for n in g.nodes:
-        label = '"' + _dot_escape(n.kind) + "\\n" + _dot_escape(n.label.split(" ", 1)[1]) + '"'  # \n: Graphviz's line break
+        name = n.label[len(n.kind) + 1:] if n.label.startswith(n.kind + " ") else ""  # the world of a joint to 'world' has none
+        label = '"' + _dot_escape(n.kind) + ("\\n" + _dot_escape(name) if name else "") + '"'  # \n: Graphviz's line break
         lines.append(f"  {_dot_quote(n.id)} [label={label}, shape={_SHAPES.get(n.kind, 'ellipse')}];")
     for e in g.edges:
         lines.append(f"  {_dot_quote(e.source)} -> {_dot_quote(e.target)} [label={_dot_quote(e.label)}];")

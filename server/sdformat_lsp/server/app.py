@@ -15,9 +15,10 @@ from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.exceptions import JsonRpcException
+from cattrs.errors import ClassValidationError
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
@@ -51,6 +52,28 @@ WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config", *CONF
 WATCHER_ID = "sdformat-include-watcher"
 
 
+# What structure_message returns for a message it refused: handle_message ignores it.
+REFUSED = object()
+
+
+def _first_reason(exc: BaseException) -> str:
+    """The innermost first reason of a (possibly grouped) exception, on one line."""
+    seen = 0
+    while seen < 50:  # nested groups from cattrs: follow the first of each
+        seen += 1
+        inner = getattr(exc, "exceptions", None)
+        if inner:
+            exc = inner[0]
+            continue
+        break
+    where = ""
+    notes = getattr(exc, "__notes__", None)
+    if notes:
+        where = f" ({notes[0]})"
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return f"{text}{where}"
+
+
 class SdformatProtocol(LanguageServerProtocol):
     """pygls' protocol without its own copy of the open documents.
 
@@ -60,20 +83,35 @@ class SdformatProtocol(LanguageServerProtocol):
     """
 
     def structure_message(self, data: dict[str, Any]) -> Any:
-        """Answer a request whose parameters cannot be read.
+        """Read a message; one whose parameters cannot be read is refused in one log line.
 
-        pygls logs such a request and drops it, so the client would wait
-        for an answer forever; we answer it with the error first.
+        pygls logs such a message with two tracebacks (an exception group from cattrs, then
+        the loop's) and drops it, so the client would wait for an answer forever: a request is
+        answered with the JSON-RPC error here, a notification dropped, and either is one
+        warning naming the method and the first reason.
         """
+        if "jsonrpc" not in data or "method" not in data or "error" in data or "result" in data:
+            return super().structure_message(data)  # nested objects and responses: pygls' way
+        msg_id = data.get("id")
         try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            if "jsonrpc" in data and "method" in data and isinstance(data.get("id"), (int, str)):
-                cause = exc.__cause__
-                detail = f": {str(cause).splitlines()[0]}" if cause is not None and str(cause) else ""
-                error = types.ResponseError(code=exc.code, message=f"{exc.message} for {data['method']}{detail}")
-                self._send_response(data["id"], error=error)
-            raise
+            kind = self.get_message_type(data["method"]) or (JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
+            return self._converter.structure(data, kind)
+        except Exception as exc:  # noqa: BLE001 - whatever the client sent, one refusal
+            error = JsonRpcInvalidParams() if isinstance(exc, ClassValidationError) else JsonRpcInternalError()
+            detail = _first_reason(exc)
+            if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
+                response = types.ResponseError(code=error.code, message=f"{error.message} for {data['method']}: {detail}")
+                self._send_response(msg_id, error=response)
+            log.warning("refused %s%s: %s: %s", data["method"], f" (request {msg_id})" if msg_id is not None else "", error.message, detail)
+            return REFUSED
+
+    def handle_message(self, message: Any) -> None:
+        if message is REFUSED:
+            return  # answered (or dropped) when it was read
+        if not hasattr(message, "jsonrpc"):  # valid JSON, but not an object: no id to answer
+            log.warning("refused a message that is not a JSON-RPC object: %.80s", repr(message))
+            return
+        super().handle_message(message)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -339,7 +377,10 @@ class SdformatLanguageServer(LanguageServer):
         """pygls' out-of-band errors (malformed messages...) go to our log, not a pop-up."""
         if getattr(source, "__name__", "") == "FeatureRequestError":
             return  # already answered as an error response
-        log.error("%s: %s", getattr(source, "__name__", "error"), error)
+        if isinstance(error, ValueError) and type(error).__name__ == "JSONDecodeError":
+            log.warning("refused a message that is not JSON: %s", _first_reason(error))
+            return
+        log.error("%s: %s", getattr(source, "__name__", "error"), _first_reason(error))
 
     @property
     def exit_code(self) -> int:

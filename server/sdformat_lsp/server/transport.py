@@ -31,6 +31,18 @@ from .app import SdformatLanguageServer
 log = logging.getLogger("sdformat_lsp.server")
 
 
+class _LoopLog(logging.LoggerAdapter):
+    """The log pygls' reading loop writes to: a message it cannot handle (not JSON, not an
+    object) is logged with its traceback by ``exception`` and then passed to the error handler,
+    which logs it in one line (``report_server_error``); the traceback goes to debug level."""
+
+    def exception(self, msg, *args, exc_info=True, **kwargs) -> None:  # type: ignore[override]
+        self.logger.debug(msg, *args, exc_info=exc_info, **kwargs)
+
+
+_loop_log = _LoopLog(log, {})
+
+
 class _StreamReader:
     """pygls' reader interface over an ``asyncio.StreamReader``; EOF mid-message is EOF."""
 
@@ -94,7 +106,7 @@ def serve_stdio(server: SdformatLanguageServer) -> int:
             stop_event=server._stop_event,
             reader=_StreamReader(stream),
             protocol=server.protocol,
-            logger=log,
+            logger=_loop_log,  # type: ignore[arg-type]
             error_handler=server.report_server_error,
         )
 
@@ -146,7 +158,7 @@ def serve_tcp(server: SdformatLanguageServer, host: str, port: int) -> int:
                     stop_event=server._stop_event,
                     reader=_StreamReader(reader),
                     protocol=server.protocol,
-                    logger=log,
+                    logger=_loop_log,  # type: ignore[arg-type]
                     error_handler=server.report_server_error,
                 )
             finally:
