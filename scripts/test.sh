@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's test command: bash scripts/test.sh [--system-packages] [--install-tests] [PYTEST_ARGS...]
+# The README's test command: bash scripts/test.sh [--system-packages] [--install-tests] [-h|--help] [PYTEST_ARGS...]
 #
 # - Python: never installs into the system's Python (PEP 668). scripts/install.py makes virtual
 #   environments under .venvs/: the oldest of Python 3.10..3.13 this machine has (PATH, pyenv)
@@ -16,10 +16,37 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+usage() {
+  cat <<'USAGE'
+usage: bash scripts/test.sh [--system-packages] [--install-tests] [-h|--help] [PYTEST_ARGS...]
+
+Runs the whole test suite in a virtual environment (.venvs/) of the oldest Python 3.10..3.13
+this machine has, a quick part of it on the newest, then the VS Code extension's tests when npm
+is present. Tests whose programs are missing skip, and the script says which first.
+
+  --system-packages  apt-get install Neovim, Graphviz, libsdformat 12 and g++ first (root only;
+                     also SDFORMAT_LSP_SYSTEM_PACKAGES=1)
+  --install-tests    also run tests/install: the README's install in a fresh copy, wheel and sdist
+                     (needs the package index; also SDFORMAT_LSP_INSTALL_TESTS=1)
+  -h, --help         print this and exit
+  PYTEST_ARGS        passed to pytest for the whole-suite run (then the quick run is left out),
+                     e.g. tests/cli -x -q; pytest's own help: bash scripts/test.sh -- --help
+
+Environment: SDFORMAT_LSP_E2E=1 also tests the real VS Code (code-server, chromium).
+USAGE
+}
+
 system_packages="${SDFORMAT_LSP_SYSTEM_PACKAGES:-0}"
 args=()
+passthrough=0
 for arg in "$@"; do
+  if [ "$passthrough" = 1 ]; then
+    args+=("$arg")
+    continue
+  fi
   case "$arg" in
+    -h|--help) usage; exit 0 ;;
+    --) passthrough=1 ;;
     --system-packages) system_packages=1 ;;
     --install-tests) export SDFORMAT_LSP_INSTALL_TESTS=1 ;;
     *) args+=("$arg") ;;
