@@ -34,7 +34,7 @@ from sdformat_lsp.printing import printed  # noqa: E402
 from sdformat_lsp.formatting import format_text  # noqa: E402
 from sdformat_lsp.model.builder import version_tuple  # noqa: E402
 from sdformat_lsp.semantics import Options, analyze  # noqa: E402
-from sdformat_lsp.semantics.inertia import model_statistics  # noqa: E402
+from sdformat_lsp.semantics.checks.mass_properties import model_statistics  # noqa: E402
 from sdformat_lsp.xml import decode_source  # noqa: E402
 
 

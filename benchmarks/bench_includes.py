@@ -116,7 +116,7 @@ def main() -> int:
     from sdformat_lsp.cli import load_file
     from sdformat_lsp.diagnostics import Severity
     from sdformat_lsp.semantics import Options
-    from sdformat_lsp.semantics.includes import IncludeCache
+    from sdformat_lsp.semantics.includes.resolver import IncludeCache
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
 
 from sdformat_lsp.semantics import Options, analyze  # noqa: E402
-from sdformat_lsp.semantics.includes import IncludeCache  # noqa: E402
+from sdformat_lsp.semantics.includes.resolver import IncludeCache  # noqa: E402
 
 TARGET = 1.2
 HEAD = '<?xml version="1.0"?>\n<sdf version="1.9">\n<model name="m">\n<link name="L"/>\n'

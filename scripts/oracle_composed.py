@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT / "server"))
 
 from sdformat_lsp.cli import load_file  # noqa: E402
 from sdformat_lsp.semantics import Analysis, Options  # noqa: E402
-from sdformat_lsp.semantics.includes import IncludeCache  # noqa: E402
+from sdformat_lsp.semantics.includes.resolver import IncludeCache  # noqa: E402
 from sdformat_lsp.semantics.frames import WORLD_SENTINEL, FrameGraphs, FrameNode, Scope  # noqa: E402
 from sdformat_lsp.semantics.pose import Transform, rotation_matrix, transform_of  # noqa: E402
 

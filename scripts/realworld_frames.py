@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from oracle_composed import frame_problems, libsdformat12_proxy_poses  # noqa: E402
 from sdformat_lsp.cli import load_file  # noqa: E402
 from sdformat_lsp.semantics import Options  # noqa: E402
-from sdformat_lsp.semantics.includes import IncludeCache  # noqa: E402
-from sdformat_lsp.semantics.resources import ENV_VARS  # noqa: E402
+from sdformat_lsp.semantics.includes.resolver import IncludeCache  # noqa: E402
+from sdformat_lsp.semantics.includes.resources import ENV_VARS  # noqa: E402
 
 SUFFIXES = (".sdf", ".world")
 

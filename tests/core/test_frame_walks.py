@@ -3,8 +3,8 @@
 The checks ask every node of a document for its attached link, whether its pose
 resolves and which cycles the two graphs have (searched only among the nodes
 without attached link or pose); those walks read the nodes' weak
-edges directly and mark nodes in place (see ``frame_queries`` and
-``frame_cycles.edge_cycles``). Here they are compared with plain walks through the
+edges directly and mark nodes in place (see ``frames.answers`` and
+``frames.cycles.edge_cycles``). Here they are compared with plain walks through the
 public properties on random graphs full of chains, trees, self-loops and cycles.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-from sdformat_lsp.semantics.frame_cycles import edge_cycles, find_cycles
-from sdformat_lsp.semantics.frame_nodes import FrameNode, Scope
-from sdformat_lsp.semantics.frame_queries import FrameQueries
+from sdformat_lsp.semantics.frames.cycles import edge_cycles, find_cycles
+from sdformat_lsp.semantics.frames.nodes import FrameNode, Scope
+from sdformat_lsp.semantics.frames.answers import FrameQueries
 
 
 def _plain_attached_link(node: FrameNode) -> FrameNode | None:

@@ -10,7 +10,7 @@ import sys
 
 from sdformat_lsp.model.builder import version_tuple
 from sdformat_lsp.semantics import analyze
-from sdformat_lsp.semantics.inertia import model_statistics
+from sdformat_lsp.semantics.checks.mass_properties import model_statistics
 
 # Two point-like boxes on the x axis, one of them inside a nested model posed and turned by 90 deg about z.
 DOC = """<sdf version="1.9">

@@ -13,7 +13,7 @@ import pytest
 from sdformat_lsp.cli.loading import load_file
 from sdformat_lsp.files import FileRefused, read_file
 from sdformat_lsp.semantics import Options, analyze
-from sdformat_lsp.semantics.includes import IncludeCache
+from sdformat_lsp.semantics.includes.resolver import IncludeCache
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

@@ -1,4 +1,4 @@
-"""The name check remembers subtrees that reported nothing by their text (``check_names._duplicates``).
+"""The name check remembers subtrees that reported nothing by their text (``name_checks._duplicates``).
 
 Compared here with the check remembering nothing, on documents that repeat the same pieces,
 good ones and ones with repeated names, in plain elements, plugins and namespaced elements.
@@ -11,8 +11,9 @@ import random
 import pytest
 
 from sdformat_lsp.model import version_tuple
-from sdformat_lsp.semantics import Options, analyze, check_names
-from sdformat_lsp.semantics.checks import Checker
+from sdformat_lsp.semantics import Options, analyze
+from sdformat_lsp.semantics.checks import name_checks
+from sdformat_lsp.semantics.checks.phases import Checker
 
 _PIECES = [
     '<collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision>',
@@ -53,7 +54,7 @@ def test_remembered_subtrees_give_what_walking_every_subtree_gives(monkeypatch: 
         text = _document(rng)
         remembered = _names(text)
         with monkeypatch.context() as m:
-            m.setattr(check_names, "MAX_LENGTH", -1)  # no subtree is short enough to be remembered
+            m.setattr(name_checks, "MAX_LENGTH", -1)  # no subtree is short enough to be remembered
             walked = _names(text)
         assert remembered == walked
         reported += len(walked)

@@ -8,7 +8,7 @@ from sdformat_lsp import packages
 from sdformat_lsp.config import load_config
 from sdformat_lsp.packages import find_package, resolve_package_uri
 from sdformat_lsp.semantics import Options, analyze
-from sdformat_lsp.semantics.resources import lookup
+from sdformat_lsp.semantics.includes.resources import lookup
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The checks that remember verdicts by an element's source text (semantics/same_text.py) report
+"""The checks that remember verdicts by an element's source text (semantics/checks/same_text.py) report
 exactly what they report without remembering, on documents that repeat elements, good and bad."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import random
 import pytest
 
 from sdformat_lsp.semantics import Options, analysis, analyze
-from sdformat_lsp.semantics.domain import check_domain
-from sdformat_lsp.semantics.inertia import inertial_warnings
-from sdformat_lsp.semantics.same_text import SameText
-from sdformat_lsp.semantics.schema_check import check_schema
+from sdformat_lsp.semantics.checks.domain import check_domain
+from sdformat_lsp.semantics.checks.mass_properties import inertial_warnings
+from sdformat_lsp.semantics.checks.same_text import SameText
+from sdformat_lsp.semantics.schema.validation import check_schema
 from sdformat_lsp.xml import parse
 
 INERTIALS = [
@@ -138,7 +138,7 @@ def test_remembering_is_off_when_the_document_has_an_xml_problem() -> None:
     assert SameText(clean).key(clean.root.children[0]) == '<model name="m"/>'
 
 
-# A link's (or model's) first <pose>, written in ways the schema walk's keys (schema_keys.py)
+# A link's (or model's) first <pose>, written in ways the schema walk's keys (schema/keys.py)
 # must tell apart from its plain value: values alone (left out of the key), a child element inside,
 # a second <pose>, attributes, a value the builder refuses, an empty or self-closing pose.
 LINK_POSES = [
@@ -213,7 +213,7 @@ def _placed_document(rng: random.Random, few: bool) -> str:
 @pytest.mark.parametrize("seed", range(160))
 def test_models_and_links_remembered_without_names_and_poses_report_the_same(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The schema walk remembers a model or link by its text less its name and its poses' values
-    (schema_keys.py): the results are those of the walk remembering nothing (every diagnostic, in
+    (schema/keys.py): the results are those of the walk remembering nothing (every diagnostic, in
     order, of the whole analysis too)."""
     text = _placed_document(random.Random(seed), few=seed % 2 == 0)
     remembered = _results(text)

@@ -20,7 +20,7 @@ import pytest
 from sdformat_lsp.cli import load_file
 from sdformat_lsp.features.hover import frame_hover_text
 from sdformat_lsp.semantics import Options
-from sdformat_lsp.semantics.includes import IncludeCache
+from sdformat_lsp.semantics.includes.resolver import IncludeCache
 from sdformat_lsp.semantics.pose import Transform, rotation_matrix
 
 ROOT = Path(__file__).resolve().parents[2]

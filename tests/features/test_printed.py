@@ -15,7 +15,7 @@ from sdformat_lsp.printing import PrintRefused, printed
 from sdformat_lsp.model.transform import quat_from_rpy, rotation_matrix
 from sdformat_lsp.queries.poses import element_pose_in_scope
 from sdformat_lsp.semantics import analyze
-from sdformat_lsp.semantics.params import params_element
+from sdformat_lsp.semantics.includes.params import params_element
 from sdformat_lsp.xml import decode_source
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,8 +18,8 @@ import pytest
 from sdformat_lsp.cli import load_file
 from sdformat_lsp.diagnostics import Severity
 from sdformat_lsp.semantics import Options
-from sdformat_lsp.semantics.includes import IncludeCache
-from sdformat_lsp.semantics.resources import ENV_VARS
+from sdformat_lsp.semantics.includes.resolver import IncludeCache
+from sdformat_lsp.semantics.includes.resources import ENV_VARS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = Path(__file__).resolve().parent / "fixtures" / "composition"

@@ -12,8 +12,8 @@ import pytest
 from sdformat_lsp.cli import load_file, main
 from sdformat_lsp.diagnostics import Severity
 from sdformat_lsp.semantics import Options, analyze
-from sdformat_lsp.semantics.includes import MAX_DEPTH, IncludeCache
-from sdformat_lsp.semantics.resources import ENV_VARS, lookup, model_file
+from sdformat_lsp.semantics.includes.resolver import MAX_DEPTH, IncludeCache
+from sdformat_lsp.semantics.includes.resources import ENV_VARS, lookup, model_file
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 MODELS = FIX / "models"

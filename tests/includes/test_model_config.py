@@ -8,7 +8,7 @@ import pytest
 
 from sdformat_lsp.cli import main
 from sdformat_lsp.semantics import Options, analyze
-from sdformat_lsp.semantics.resources import model_file, select_entry
+from sdformat_lsp.semantics.includes.resources import model_file, select_entry
 
 MODEL = '<sdf version="{v}"><model name="{name}"><link name="l"/></model></sdf>\n'
 

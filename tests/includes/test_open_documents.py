@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sdformat_lsp.semantics.analysis import Options, analyze
-from sdformat_lsp.semantics.includes import IncludeCache, signature
+from sdformat_lsp.semantics.includes.resolver import IncludeCache, signature
 
 GRIPPER = """<?xml version="1.0"?>
 <sdf version="1.12">

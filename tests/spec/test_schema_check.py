@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sdformat_lsp.diagnostics import Diagnostic, Severity
-from sdformat_lsp.semantics.schema_check import check_schema
+from sdformat_lsp.semantics.schema.validation import check_schema
 from sdformat_lsp.xml import parse
 
 

@@ -19,7 +19,7 @@ from ..files import DEFAULT_MAX_BYTES, MB
 from ..config import ConfigCache, ConfigError, ProjectConfig, load_config
 from ..records import record
 from ..semantics import Options
-from ..semantics.suppressions import apply_severities
+from ..semantics.checks.suppressions import apply_severities
 from .inputs import NAMES, STDIN, SUFFIXES, Collector, Input
 from .lifetime import keep_until_exit
 from .loading import load_file, unreadable

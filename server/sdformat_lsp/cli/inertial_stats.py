@@ -1,6 +1,6 @@
 """`sdformat-lsp inertial-stats`: per model, total mass, centre of mass and inertia in the model frame.
 
-The numbers are computed by ``semantics.inertia.model_statistics``; this module prints them.
+The numbers are computed by ``semantics.checks.mass_properties.model_statistics``; this module prints them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 
 from ..semantics import Options
-from ..semantics.inertia import model_statistics, principal_moments
+from ..semantics.checks.mass_properties import model_statistics, principal_moments
 from .loading import first_error, load_file, package_paths_for
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..formats.urdf.description import Geometry, Inertial, Material
 from ..model.builder import Builder
 from ..model.transform import Transform, transform_of
-from ..semantics.resources import lookup
+from ..semantics.includes.resources import lookup
 from ..xml import XmlElement, parse
 from .flatten import Body, Flat
 

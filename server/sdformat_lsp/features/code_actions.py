@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..semantics.analysis import Analysis
-from ..semantics.suppressions import FILE_WIDE, INVALID, NEXT_LINE, UNUSED, find_suppressions, suppression_comment
+from ..semantics.checks.suppressions import FILE_WIDE, INVALID, NEXT_LINE, UNUSED, find_suppressions, suppression_comment
 from ..text import Span
 from ..queries.results import TextEdit
 

@@ -19,7 +19,7 @@ from ..queries.frames import attached_summary
 from ..queries.poses import element_pose_in_scope, relative_pose
 from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD_SENTINEL, FrameNode, Scope
-from ..semantics.resources import lookup
+from ..semantics.includes.resources import lookup
 from ..text import Span
 from ..xml import XmlElement
 

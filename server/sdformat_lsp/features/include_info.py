@@ -17,7 +17,7 @@ import os
 
 from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, FrameNode
-from ..semantics.includes import IncludeRecord
+from ..semantics.includes.resolver import IncludeRecord
 from ..queries.frames import attached_summary, format_numbers
 from ..queries.poses import relative_pose
 from ..queries.includes import include_at, include_scope, including_frame, offered_frames

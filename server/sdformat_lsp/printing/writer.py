@@ -36,7 +36,7 @@ from ..formatting import FormatRefused, format_text
 from ..model.builder import version_tuple
 from ..model.transform import IDENTITY, Transform
 from ..semantics.collector import collector_paused
-from ..semantics.params import params_element
+from ..semantics.includes.params import params_element
 from ..text import Span
 from .legacy import OLDEST, Legacy
 from .merge import KEPT, child_rules, open_merged

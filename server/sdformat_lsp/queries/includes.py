@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, FrameNode, Scope
-from ..semantics.includes import IncludeRecord
+from ..semantics.includes.resolver import IncludeRecord
 from ..text import Span
 
 

@@ -21,17 +21,17 @@ from ..model import Document, Include, Model, build, version_tuple
 from ..records import record
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
-from .checks import check
-from .domain import DomainChecks, check_domain
+from .checks.phases import check
+from .checks.domain import DomainChecks, check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
-from .merged_checks import merged_joint_checks
-from .inertia import inertial_warnings
+from .checks.merged_checks import merged_joint_checks
+from .checks.mass_properties import inertial_warnings
 from .pose import Transform
-from .model_config import MODEL_CONFIG, check_model_config
-from .same_text import well_formed
-from .schema_check import check_schema
-from .sibling_names import SiblingNames
-from .suppressions import apply_severities, apply_suppressions
+from .includes.model_config import MODEL_CONFIG, check_model_config
+from .checks.same_text import well_formed
+from .schema.validation import check_schema
+from .checks.sibling_names import SiblingNames
+from .checks.suppressions import apply_severities, apply_suppressions
 
 LATEST = (1, 12)
 KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
@@ -409,7 +409,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
     # resolver with nothing to resolve reports nothing: skip importing the include machinery
     # (a fifth of the start-up of a check of a small file).
     if factory is None and result.path is not None and "include" in result.text:
-        from .includes import default_factory
+        from .includes.resolver import default_factory
 
         factory = default_factory(options)
     resolver = factory(result) if factory else None
@@ -472,8 +472,8 @@ def _analyze_urdf(result: Analysis) -> None:
 def _schema(
     xml: XmlDocument, version: str, numbers: tuple[int, int]
 ) -> tuple[list[Diagnostic], list[Diagnostic] | None, list[Diagnostic] | None]:
-    """Schema validation against the declared version's tables, with domain.py's checks and the
-    name phase's repeated sibling names (``sibling_names``, for version ``numbers``) in the same
+    """Schema validation against the declared version's tables, with checks/domain.py's checks and the
+    name phase's repeated sibling names (``checks.sibling_names``, for version ``numbers``) in the same
     walk of the tree: (schema diagnostics, domain diagnostics, repeated names). The last two are
     None when they still need walks of their own: in a document with an XML problem (both
     restore their order from the elements' end offsets, which only nest strictly in a

@@ -47,7 +47,7 @@ from ..diagnostics import Diagnostic, Fix, Related
 from ..text import LineIndex, Span
 from ..xml import XmlDocument
 from .analysis import Analysis, Options, analyze
-from .suppressions import MARK
+from .checks.suppressions import MARK
 
 UNIT_TAG = "model"
 _POSE_VALUE = re.compile(r"(<pose\b[^>]*>)[^<]*(</pose>)")

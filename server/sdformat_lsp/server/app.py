@@ -23,7 +23,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..semantics import Analysis, Options, analyze
-from ..semantics.resources import find_model_roots
+from ..semantics.includes.resources import find_model_roots
 from ..text import UTF16
 from . import settings as settings_mod
 from .convert import DiagnosticSupport, Place, converter_factory, document_diagnostics

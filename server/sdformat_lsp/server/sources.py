@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..files import FileRefused, check_path, read_file
 from ..semantics import Analysis
-from ..semantics.includes import IncludeCache
+from ..semantics.includes.resolver import IncludeCache
 from ..text import LineIndex
 from ..xml import decode_source
 from .documents import Document, DocumentStore
