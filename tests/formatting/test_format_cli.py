@@ -69,3 +69,33 @@ def test_special_files_are_refused_without_blocking(tmp_path):
     os.mkfifo(fifo)
     r = run("pipe.sdf", cwd=tmp_path)
     assert r.returncode == 1 and b"pipe.sdf: cannot read:" in r.stderr
+
+
+FOUR = '<?xml version="1.0"?>\n<sdf version="1.9">\n    <model name="m">\n        <link name="l">\n            <pose>0 0 1 0 0 0</pose>\n      </link>\n    </model>\n</sdf>\n'
+
+
+def test_a_file_keeps_its_own_consistent_indentation_when_nothing_configures_it(tmp_path):
+    """Issue 24: a file written with four spaces (one stray line) stays at four; the stray line is
+    brought to four. A flag or the configuration still decides over the file."""
+    (tmp_path / "four.sdf").write_text(FOUR)
+    r = run("--diff", "four.sdf", cwd=tmp_path)
+    assert r.returncode == 0
+    assert r.stdout.decode().count("\n+ ") == 1 and "+        </link>" in r.stdout.decode()
+    tabbed = '<sdf version="1.9">\n\t<model name="m">\n\t\t<link name="l">\n\t\t\t<pose>0 0 1 0 0 0</pose>\n\t\t</link>\n\t</model>\n</sdf>\n'
+    (tmp_path / "tabs.sdf").write_text(tabbed)
+    assert run("--check", "tabs.sdf", cwd=tmp_path).returncode == 0
+    r = run("--indent", "2", "-", cwd=tmp_path, stdin=FOUR.encode())
+    assert '\n  <model name="m">\n    <link name="l">\n' in r.stdout.decode()
+    (tmp_path / "sdformat-lsp.toml").write_text("[format]\nindent-width = 3\n")
+    r = run("-", cwd=tmp_path, stdin=FOUR.encode())
+    assert '\n   <model name="m">\n      <link name="l">\n' in r.stdout.decode()
+
+
+def test_no_consistent_indentation_is_two_spaces():
+    from sdformat_lsp.formatting import from_text
+    from sdformat_lsp.formatting.engine import written_unit
+
+    assert written_unit(MESSY) is None and written_unit(BROKEN) is None
+    assert written_unit(CLEAN) == "  " and written_unit(FOUR) == "    "
+    assert written_unit('<sdf version="1.9"><model name="m"/></sdf>') is None  # nothing indented
+    assert from_text(FOUR).width == 4 and from_text(FOUR).style == "space"

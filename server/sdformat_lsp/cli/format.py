@@ -4,8 +4,8 @@ The engine is ``sdformat_lsp.formatting``; this module reads and writes files. A
 written only when the engine formatted it (a document that is not well-formed XML, or not
 UTF-8, is reported and left alone), through a temporary file renamed over it, with its
 byte-order mark kept. The indentation of each file is the flags' (``--indent``, ``--tabs``),
-else the nearest configuration file's ``[format]`` table, else two spaces
-(``formatting/settings.py``).
+else the nearest configuration file's ``[format]`` table, else the one the file is consistently
+written with, else two spaces (``formatting/settings.py``).
 """
 
 from __future__ import annotations
@@ -39,20 +39,28 @@ def _flags(args: argparse.Namespace) -> Indentation:
 
 
 def _options_for(args: argparse.Namespace):
-    """directory -> FormatOptions: the flags, then the nearest configuration file (or --config's), then two spaces.
+    """directory -> the layers that decide its files' indentation: the flags, then the nearest
+    configuration file (or --config's); ``_options`` adds the file's own and the default.
 
     Raises ConfigError for a configuration that cannot be used."""
-    from ..formatting import choose_options, from_config
+    from ..formatting import from_config
 
     flags = _flags(args)
     if args.config:
-        fixed = choose_options(flags, from_config(load_config(args.config)))
+        fixed = (flags, from_config(load_config(args.config)))
         return lambda directory: fixed
     if args.no_config:
-        plain = choose_options(flags)
+        plain = (flags,)
         return lambda directory: plain
     cache = ConfigCache()
-    return lambda directory: choose_options(flags, from_config(cache.lookup(directory)))
+    return lambda directory: (flags, from_config(cache.lookup(directory)))
+
+
+def _options(layers, text: str) -> FormatOptions:
+    """The layers, then the indentation ``text`` is consistently written with, then two spaces."""
+    from ..formatting import choose_options, from_text
+
+    return choose_options(*layers, from_text(text))
 
 
 def _decode(data: bytes) -> tuple[str, bytes]:
@@ -88,13 +96,13 @@ def _unified_diff(text: str, formatted: str, name: str):
     return difflib.unified_diff(text.splitlines(True), formatted.splitlines(True), name, name)
 
 
-def _stdin(args: argparse.Namespace, options: FormatOptions) -> int:
+def _stdin(args: argparse.Namespace, layers) -> int:
     from ..formatting import FormatRefused, format_text
 
     data = sys.stdin.buffer.read()
     try:
         text, bom = _decode(data)
-        formatted = format_text(text, options)
+        formatted = format_text(text, _options(layers, text))
     except UnicodeDecodeError:
         print("<stdin>: cannot format: the input is not UTF-8", file=sys.stderr)
         return 1
@@ -139,7 +147,7 @@ def format_command(args: argparse.Namespace) -> int:
         try:
             data = read_file(path, None)  # a regular file, opened without blocking (files.read_file)
             text, bom = _decode(data)
-            formatted = format_text(text, opts)
+            formatted = format_text(text, _options(opts, text))
         except FileRefused as exc:
             print(f"{path}: cannot read: {exc.reason}", file=sys.stderr)
             failed += 1

@@ -198,6 +198,45 @@ def _changes(text: str, options: FormatOptions) -> list[tuple[int, int, str]]:
     return changes
 
 
+def written_unit(text: str) -> str | None:
+    """The indentation unit ``text`` is written with ("\t", or some spaces), or None when it has none.
+
+    Read on the lines formatting would re-indent: a line whose white space the formatter rewrites
+    at depth d >= 1 is written with unit u when its indentation is u repeated d times. The unit
+    that most such lines are written with is the file's when at least half of them are (a few
+    stray lines are what formatting then fixes); without that majority, or in a document that
+    cannot be formatted, there is none.
+    """
+    try:
+        tokens = _tokens(text)
+        depth_of, _ = _layout(text, tokens)
+    except FormatRefused:
+        return None
+    counts: dict[str, int] = {}
+    lines = 0
+    for i, (kind, start, end, _name) in enumerate(tokens):
+        if kind != "text" or depth_of[i] < 0 or i + 1 >= len(tokens):
+            continue
+        run = text[start:end]
+        if ("\n" not in run and "\r" not in run) or not _BLANK.issuperset(run):
+            continue
+        depth = depth_of[i + 1] if tokens[i + 1][0] == "end" else depth_of[i]
+        indent = _NEWLINE.split(run)[-1]
+        if depth < 1:
+            continue
+        lines += 1
+        if len(indent) % depth:
+            continue
+        unit = indent[: len(indent) // depth]
+        if unit and unit * depth == indent and (unit == "\t" or set(unit) == {" "}):
+            counts[unit] = counts.get(unit, 0) + 1
+    if not counts:
+        return None
+    # the most used unit; on a tie, the default (two spaces), then the narrower
+    best = max(counts, key=lambda u: (counts[u], u == "  ", -len(u)))
+    return best if 2 * counts[best] >= lines else None
+
+
 def format_edits(text: str, options: FormatOptions | None = None, lines: tuple[int, int] | None = None) -> list[TextEdit]:
     """The minimal edits that format ``text``; only those on lines ``lines`` (first, last; 0-based) when given.
 

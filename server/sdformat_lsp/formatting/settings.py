@@ -4,7 +4,9 @@ Each source is a layer of two independent keys, the width (spaces per level) and
 ("space" or "tab"), either of which may be unset. The first layer that sets a key decides
 it; a key no layer sets has its default (two spaces). The shells choose the order:
 
-- ``format``: its flags, then the configuration file;
+- ``format``: its flags, then the configuration file, then the file's own indentation when it
+  is written consistently with one unit (``from_text``): a file indented with four spaces stays
+  so when nothing configures the indentation, as editors keep a file's own;
 - the server: the configuration file, then the request's FormattingOptions (the editor's tab
   size and spaces-or-tabs). A project that writes down its indentation gets it from every
   editor, whatever each user's editor is set to, as with Prettier, clang-format or Ruff.
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine import FormatOptions
+from .engine import FormatOptions, written_unit
 
 DEFAULT_WIDTH = 2
 
@@ -39,4 +41,14 @@ def from_config(config) -> Indentation:
     return Indentation(config.indent_width, config.indent_style)
 
 
-__all__ = ["DEFAULT_WIDTH", "Indentation", "choose_options", "from_config"]
+def from_text(text: str) -> Indentation:
+    """The unit the document is written with (``engine.written_unit``), or nothing."""
+    unit = written_unit(text)
+    if unit is None:
+        return Indentation()
+    if unit == "\t":
+        return Indentation(style="tab")
+    return Indentation(width=len(unit), style="space")
+
+
+__all__ = ["DEFAULT_WIDTH", "Indentation", "choose_options", "from_config", "from_text"]
