@@ -75,7 +75,7 @@ def one(path: Path, args, env: dict, out_dir: Path) -> dict:
         return {"kind": "world" if original.get("root_kind") == "world" else "unloadable"}
     if original.get("errors"):
         return {"kind": "refused by libsdformat"}
-    cmd = [sys.executable, "-m", "sdformat_lsp", "convert", "--to", "urdf", str(path)]
+    cmd = [sys.executable, "-m", "sdformat_lsp", "convert", "--to", "urdf", "--name-separator", "::", str(path)]  # compared by scoped name
     cmd += [a for d in args.resource_path for a in ("--resource-path", d)]
     if args.lossy:
         cmd.append("--lossy")

@@ -49,7 +49,7 @@ def test_random_trees_are_exact_to_1e_9(tmp_path):
     for seed in range(80):
         text = random_tree(seed)
         path = str(tmp_path / f"t{seed}.sdf")
-        result = sdf_to_urdf(analyze(text, path))
+        result = sdf_to_urdf(analyze(text, path), UrdfOptions(name_separator="::"))  # names compared as scoped
         assert result.text is not None, result.errors
         urdf = joint_frames(result.text, path.replace(".sdf", ".urdf"))
         original = joint_frames(text, path)
@@ -113,17 +113,24 @@ def test_lossy_makes_fixed_joints_with_a_warning_per_joint(tmp_path):
 def test_world_model_nested_frames_sensors_plugins_and_names():
     r = cli("--to", "urdf", str(FIX / "world.sdf"))
     assert r.returncode == 1 and "--model NAME" in r.stderr and "one, two" in r.stderr
+    # '::' kept only when asked: libsdformat 14.1+ refuses it in URDF names, said once, with the way out
+    r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "two", "--name-separator", "::")
+    assert r.returncode == 0, r.stderr
+    assert '<link name="arm::upper">' in r.stdout and '<link name="arm::tool"/>' in r.stdout
+    assert r.stderr.count("warning") == 1 and "libsdformat 14.1" in r.stderr and "default separator, __" in r.stderr
+    assert analyze(r.stdout, "out.urdf").diagnostics[0].code == "RESERVED_NAME"  # what our URDF check says of it
+    # the default: names every reader takes (issue 24), nothing our check refuses
     r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "two")
     assert r.returncode == 0, r.stderr
     text = r.stdout
-    assert '<link name="arm::upper">' in text and '<link name="arm::tool"/>' in text
-    # libsdformat 14.1+ refuses '::' in URDF names: said once, with the way out
-    assert r.stderr.count("warning") == 1 and "libsdformat 14.1" in r.stderr and "--name-separator __" in r.stderr
-    assert analyze(text, "out.urdf").diagnostics[0].code == "RESERVED_NAME"  # what our URDF check says of it
+    assert '<link name="arm__upper">' in text and '<link name="arm__tool"/>' in text and "::" not in text.split("-->", 1)[-1]
+    assert "warning" not in r.stderr
+    assert not [d for d in analyze(text, "out.urdf").diagnostics if d.is_error]
+    text = text.replace("arm__", "arm::")  # the checks below name links and joints by their scope
     # shoulder's frame: arm::upper (z = 1 in the model) moved down 0.5, so 0.5 above base
     assert '<joint name="shoulder" type="revolute">\n    <origin xyz="0 0 0.5" rpy="0 0 0"/>' in text
     # the tool frame is 0.3 above upper, which is 0.5 above the joint frame
-    robot = sdf_to_urdf(analyze((FIX / "world.sdf").read_text(), str(FIX / "world.sdf")), UrdfOptions(model="two")).robot
+    robot = sdf_to_urdf(analyze((FIX / "world.sdf").read_text(), str(FIX / "world.sdf")), UrdfOptions(model="two", name_separator="::")).robot
     tool = next(j for j in robot.joints if j.name == "arm::tool_joint")
     assert (tool.type, tool.parent, tool.child) == ("fixed", "arm::upper", "arm::tool")
     assert tool.origin.p == pytest.approx((0, 0, 0.8), abs=1e-12)
@@ -195,7 +202,7 @@ def test_round_trip_sdf_urdf_sdf_keeps_every_joint_frame(tmp_path, lump):
         text = random_tree(seed)
         path = str(tmp_path / f"t{seed}.sdf")
         a = analyze(text, path)
-        urdf = sdf_to_urdf(a).text
+        urdf = sdf_to_urdf(a, UrdfOptions(name_separator="::")).text  # compared by scoped name
         back = urdf_to_sdf(analyze(urdf, path.replace(".sdf", ".urdf")), SdfOptions(lump=lump))
         assert back.text is not None, back.errors
         frames = _frames_by_name(back.text, path.replace(".sdf", ".back.sdf"))

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _convert(path: Path, options: UrdfOptions | None = None) -> str:
     a = analyze(path.read_text(), str(path), Options())
-    result = sdf_to_urdf(a, options)
+    result = sdf_to_urdf(a, options or UrdfOptions(name_separator="::"))  # compared with the original by scoped name
     assert result.text is not None, result.errors
     return result.text
 
@@ -74,7 +74,7 @@ def test_conformance_models_keep_every_joint_frame_and_axis(urdf_oracle, shared,
             continue
         world = a.root_scope.kind == "world"
         for model in model_names(a) if world else [None]:
-            result = sdf_to_urdf(a, UrdfOptions(model=model, resource_paths=search, lossy=True))
+            result = sdf_to_urdf(a, UrdfOptions(model=model, resource_paths=search, lossy=True, name_separator="::"))  # compared by scoped name
             if result.text is None:
                 assert result.errors, path
                 refused.append((path.name, result.errors[0]))

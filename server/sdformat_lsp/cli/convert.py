@@ -37,7 +37,7 @@ def convert_command(args: argparse.Namespace) -> int:
 
         options = UrdfOptions(
             model=args.model,
-            name_separator=args.name_separator,
+            name_separator=args.name_separator,  # '__' unless asked
             lossy=args.lossy,
             mesh_uri=args.mesh_uri,
             frames=not args.no_frames,
@@ -83,7 +83,9 @@ def register(sub) -> None:
     c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to standard output")
     c.add_argument("--model", metavar="NAME", help="the model of a world to convert (needed when the world has several)")
     c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// URIs (repeatable)")
-    c.add_argument("--name-separator", metavar="SEP", help="replace '::' in the names of nested models' links and joints by SEP")
+    c.add_argument("--name-separator", metavar="SEP", default="__",
+                   help="join a nested model's name to its links' and joints' names with SEP (default: __, since libsdformat "
+                   "14.1 and later refuse '::' in URDF names; '::' keeps the scope as written)")
     c.add_argument("--lossy", action="store_true", help="convert what URDF cannot express to the nearest thing (with a warning) instead of refusing")
     c.add_argument(
         "--mesh-uri",

@@ -37,10 +37,16 @@ KEPT = {"revolute": "revolute", "continuous": "continuous", "prismatic": "prisma
 INFINITE = 1e16  # SDFormat's default joint limits: no limit
 
 
+DEFAULT_SEPARATOR = "__"
+
+
 @dataclass
 class UrdfOptions:
     model: str | None = None
-    name_separator: str | None = None  # None: scoped names keep their '::'
+    # What joins a nested model's name to its links' and joints': '__' by default, since
+    # libsdformat 14.1 and later refuse '::' in URDF names; '::' (or None) keeps the scope as
+    # written, which ROS tools and libsdformat 12 read (with a warning).
+    name_separator: str | None = DEFAULT_SEPARATOR
     lossy: bool = False
     mesh_uri: str = "package"  # package, file or keep
     frames: bool = True
@@ -82,7 +88,7 @@ class UrdfMaker:
 
     def name(self, scoped: str) -> str:
         sep = self.options.name_separator
-        return scoped.replace("::", sep) if sep is not None else scoped
+        return scoped.replace("::", sep) if sep not in (None, "::") else scoped
 
     def make(self) -> Robot | None:
         flat = self.flat
@@ -258,12 +264,13 @@ class UrdfMaker:
             self.notes.warnings.append(
                 f"{len(scoped)} link and joint name(s) keep the '::' of their scope (such as '{scoped[0]}'): ROS tools read "
                 "them, but libsdformat 14.1 and later (Gazebo Harmonic on) refuse a URDF whose names hold '::'; "
-                "--name-separator __ writes names both read"
+                "the default separator, __, writes names both read"
             )
         for kind, names in (("link", [x.name for x in robot.links]), ("joint", [x.name for x in robot.joints])):
             for n in names:
                 if n in seen:
-                    how = "" if self.options.name_separator is None else f" once '::' is replaced by '{self.options.name_separator}'"
+                    sep = self.options.name_separator
+                    how = "" if sep in (None, "::") else f" once '::' is replaced by '{sep}'"
                     self.notes.errors.append(f"the {seen[n]} and the {kind} '{n}' have the same name{how}: rename one of them")
                 else:
                     seen[n] = f"{kind} '{n}'"

@@ -51,7 +51,7 @@ def register_commands(server: "SdformatLanguageServer") -> None:
         opts = args[1] if len(args) > 1 and args[1] is not None else {}
         options = convert.UrdfOptions(
             model=_get(opts, "model"),
-            name_separator=_get(opts, "nameSeparator"),
+            name_separator=_get(opts, "nameSeparator") or convert.UrdfOptions.name_separator,  # '__' unless asked
             lossy=bool(_get(opts, "lossy", False)),
             mesh_uri=_get(opts, "meshUri", "package") if _get(opts, "meshUri") in ("package", "file", "keep") else "package",
             frames=bool(_get(opts, "frames", True)),
