@@ -79,6 +79,11 @@ CODES: dict[str, Code] = {
     "LINK_INERTIA_SINGULAR": Code("An inertia is not positive definite", "A link with mass has an inertia with a principal moment that is not positive: it turns freely about that axis.", True),
     "FORMAT": Code("The document cannot be formatted", "The formatter refuses a document whose markup it cannot lay out without changing it (unclosed or mismatched elements).", True),
     "URI_REMOTE": Code("A Fuel model is not cached locally", "The include names a Fuel model that is not in the local Fuel cache; the network is never used.", True),
+    "MESH_LOOKUP": Code(
+        "A mesh file cannot be found",
+        "A <mesh> <uri> (or a URDF mesh filename) names a file that is not found where Gazebo looks: Gazebo draws nothing for it. The message lists the places searched.",
+        True,
+    ),
     "URDF_LINK_INVALID": Code("A URDF link cannot be read completely", "urdfdom would ignore this link.", True),
     "URDF_MATERIAL": Code("A URDF material is invalid", "urdfdom only logs these problems.", True),
     "URDF_UNSUPPORTED": Code("A URDF feature is not converted", "The URDF uses something the conversion to SDFormat does not carry over.", True),

@@ -231,6 +231,24 @@ async def test_frames_request_gives_resolved_frames_axes_and_geometry(rover: Ses
     assert mount["location"]["uri"] == URI
 
 
+async def test_frames_request_with_joint_positions_moves_the_child(rover: Session):
+    from sdformat_lsp.model.transform import Transform
+
+    params = {"textDocument": {"uri": URI}, "jointPositions": {"axle": math.pi / 2, "no::pe": 3}}
+    data = plain(await rover.client.protocol.send_request_async("sdformat/frames", params))
+    frames = {f["name"]: f for f in data["frames"]}
+    axle = frames["axle"]["joint"]
+    assert axle["position"] == [math.pi / 2] and axle["mimic"] == [None]
+    assert axle["limits"] == [{"lower": -1e16, "upper": 1e16, "effort": -1.0, "velocity": -1.0}]
+    # the wheel turns a quarter about the axle (-x in the root frame) through the joint at its origin
+    turn = Transform((0.0, 0.0, 0.0), (math.cos(math.pi / 4), -math.sin(math.pi / 4), 0.0, 0.0))
+    want = turn * Transform.from_xyzrpy(0, 0, 0, 0, 0, math.pi / 2)
+    got = frames["wheel"]["pose"]["quaternion"]
+    assert all(abs(a - b) < 1e-9 for a, b in zip(got, want.quat_xyzw)), got
+    assert frames["chassis"]["pose"] == plain(await rover.client.protocol.send_request_async(
+        "sdformat/frames", {"textDocument": {"uri": URI}}))["frames"][frames["chassis"]["id"]]["pose"]
+
+
 def test_inlay_hint_settings_are_parsed_and_bad_values_reported():
     from sdformat_lsp.server.settings import merge, parse
 

@@ -1,5 +1,5 @@
 // Bundles the extension (src/extension.ts and what it imports, including
-// vscode-languageclient) into dist/extension.js, and the 3D preview (webview/preview.js
+// vscode-languageclient) into dist/extension.js, and the 3D preview (server/sdformat_lsp/viewer/page/vscode.js
 // with three.js) into dist/preview.js. `vscode` is provided by the editor.
 //   node scripts/build.mjs               development build with source map
 //   node scripts/build.mjs --production  minified, no source map (used by `vsce package`)
@@ -23,9 +23,12 @@ const options = {
   logLevel: 'info',
 };
 
-// The 3D preview's script, run in a webview: three.js and its loaders bundled in (no network).
+// The 3D preview's script, run in a webview: the page `sdformat-lsp view` serves too (one source, in the
+// Python package: server/sdformat_lsp/viewer/page), with three.js and its loaders bundled in (no network).
+// `three` is resolved from this folder's node_modules.
 const preview = {
-  entryPoints: ['webview/preview.js'],
+  entryPoints: ['../server/sdformat_lsp/viewer/page/vscode.js'],
+  nodePaths: [new URL('../node_modules', import.meta.url).pathname],
   bundle: true,
   outfile: 'dist/preview.js',
   format: 'iife',

@@ -26,7 +26,7 @@ import {
   spawnServer,
   SpawnedServer,
 } from './launch';
-import { FramePreview, FrameSource, FrameTreeProvider, revealFrame } from './frames';
+import { entryAt, FramePreview, FrameSource, FrameTreeProvider, revealFrame } from './frames';
 import { buildServerSettings, editableScope, ServerSettings, VariableContext } from './settings';
 
 const CLIENT_ID = 'sdformat';
@@ -472,7 +472,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     () => Boolean(tree?.visible) || Boolean(preview?.isOpen),
   );
   preview = new FramePreview(context.extensionUri, frames, (line) => output.appendLine(line));
-  tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: new FrameTreeProvider(frames), showCollapseAll: true });
+  const treeData = new FrameTreeProvider(frames);
+  tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: treeData, showCollapseAll: true });
+  const frameSource = frames;
+  const frameTree = tree;
+  // the cursor in the editor highlights its element in the 3D view and selects it in the tree
+  context.subscriptions.push(vscode.window.onDidChangeTextEditorSelection((e) => {
+    const entry = entryAt(frameSource.current, e.textEditor.document.uri.toString(), e.selections[0].active);
+    if (!entry) return;
+    preview?.highlight(entry.id);
+    const node = treeData.node(entry.id);
+    if (node && frameTree.visible) void frameTree.reveal(node, { select: true, focus: false });
+  }));
   const shown = preview;
   context.subscriptions.push(
     frames,

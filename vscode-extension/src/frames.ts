@@ -96,16 +96,49 @@ export async function revealFrame(entry: FrameEntry | undefined): Promise<void> 
   await vscode.window.showTextDocument(doc, { selection: range, viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One });
 }
 
+/** The entry declared last before `position` in `uri` (the element the cursor is in, or just after). */
+export function entryAt(result: FramesResult | undefined, uri: string, position: vscode.Position): FrameEntry | undefined {
+  let best: FrameEntry | undefined;
+  for (const f of result?.frames ?? []) {
+    const loc = f.location;
+    if (!loc || loc.uri !== uri) continue;
+    const s = loc.range.start;
+    if (s.line > position.line || (s.line === position.line && s.character > position.character)) continue;
+    const b = best?.location?.range.start;
+    if (!b || s.line > b.line || (s.line === b.line && s.character >= b.character)) best = f;
+  }
+  return best;
+}
+
 export class FrameTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private roots: TreeNode[] = [];
+  private readonly parents = new Map<TreeNode, TreeNode | undefined>();
+  private readonly byId = new Map<number, TreeNode>();
 
   constructor(private readonly source: FrameSource) {
     source.onDidChange((result) => {
       this.roots = result ? buildTree(result.frames) : [];
+      this.parents.clear();
+      this.byId.clear();
+      const stack: [TreeNode, TreeNode | undefined][] = this.roots.map((r) => [r, undefined]);
+      while (stack.length) {
+        const [n, p] = stack.pop()!;
+        this.parents.set(n, p);
+        this.byId.set(n.entry.id, n);
+        for (const c of n.children) stack.push([c, n]);
+      }
       this.changed.fire(undefined);
     });
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.parents.get(node);
+  }
+
+  node(id: number): TreeNode | undefined {
+    return this.byId.get(id);
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
@@ -142,6 +175,9 @@ function nonce(): string {
 /** The 3D preview: one panel, following the active document. */
 export class FramePreview implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  /** Whether the page said `ready`: until then messages wait in `queued` (a webview drops what it is sent before). */
+  private ready = false;
+  private queued: unknown[] = [];
 
   /** Whether the 3D view is open (it then follows the active document). */
   get isOpen(): boolean {
@@ -149,7 +185,7 @@ export class FramePreview implements vscode.Disposable {
   }
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What the webview last reported drawing (for the output channel and tests). */
-  lastRendered: { frames: number; visuals: number; meshes: number; failedMeshes: number } | undefined;
+  lastRendered: { frames: number; visuals: number; meshes: number; failedMeshes: number; joints?: number; drawMs?: number | null } | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -170,6 +206,8 @@ export class FramePreview implements vscode.Disposable {
       localResourceRoots: this.roots(),
     });
     this.panel = panel;
+    this.ready = false;
+    this.queued = [];
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'preview.js'));
     const n = nonce();
     const csp = [
@@ -185,9 +223,11 @@ export class FramePreview implements vscode.Disposable {
 <style>html,body{margin:0;padding:0;overflow:hidden;height:100%;background:var(--vscode-editor-background);color:var(--vscode-editor-foreground);font-family:var(--vscode-font-family)}
 #status{position:absolute;left:8px;bottom:6px;font-size:11px;opacity:.75;pointer-events:none}
 canvas{display:block}</style></head>
-<body><div id="status">waiting for the frames…</div><script nonce="${n}" src="${script}"></script></body></html>`;
+<body><script nonce="${n}" src="${script}"></script></body></html>`;
     panel.onDidDispose(() => {
       this.panel = undefined;
+      this.ready = false;
+      this.queued = [];
     }, undefined, this.subscriptions);
     panel.webview.onDidReceiveMessage((m) => this.receive(m), undefined, this.subscriptions);
     this.post();
@@ -204,7 +244,7 @@ canvas{display:block}</style></head>
     const result = this.source.current;
     if (!panel) return;
     if (!result) {
-      void panel.webview.postMessage({ type: 'frames', frames: [], root: null });
+      this.send({ type: 'frames', frames: [], root: null });
       return;
     }
     // Mesh files outside the workspace (model:// paths) become readable by the webview too.
@@ -214,22 +254,45 @@ canvas{display:block}</style></head>
       visuals: (f.visuals ?? []).map((v) => {
         if (!v.mesh) return v;
         const uri = vscode.Uri.parse(v.mesh);
-        meshDirs.push(vscode.Uri.joinPath(uri, '..'));
+        meshDirs.push(vscode.Uri.joinPath(uri, '..', '..')); // the mesh's folder and its textures' (../materials)
         return { ...v, mesh: panel.webview.asWebviewUri(uri).toString() };
       }),
     }));
     if (meshDirs.length > 0) panel.webview.options = { enableScripts: true, localResourceRoots: this.roots(meshDirs) };
     panel.title = `Frames: ${result.root?.name || vscode.Uri.parse(result.uri).path.split('/').pop()}`;
-    void panel.webview.postMessage({ type: 'frames', root: result.root, frames, truncated: result.truncated });
+    this.send({ type: 'frames', root: result.root, frames, truncated: result.truncated, uri: result.uri });
+  }
+
+  /** Posts to the page, or keeps the message until it says `ready` (only the newest frames matter). */
+  private send(message: { type: string; [key: string]: unknown }): void {
+    if (!this.panel) return;
+    if (!this.ready) {
+      this.queued = this.queued.filter((m) => (m as { type: string }).type !== message.type);
+      this.queued.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Outlines the element the cursor is in (the entry whose declaration holds the cursor). */
+  highlight(id: number | null): void {
+    if (id !== null) this.send({ type: 'highlight', id });
   }
 
   private receive(m: any): void {
-    if (m?.type === 'reveal') {
+    if (m?.type === 'ready') {
+      this.ready = true;
+      const waiting = this.queued;
+      this.queued = [];
+      for (const q of waiting) void this.panel?.webview.postMessage(q);
+      if (waiting.length === 0) this.post(); // a reloaded page asks again
+    } else if (m?.type === 'reveal') {
       const entry = this.source.current?.frames.find((f) => f.id === m.id);
       void revealFrame(entry);
     } else if (m?.type === 'rendered') {
-      this.lastRendered = { frames: m.frames, visuals: m.visuals, meshes: m.meshes, failedMeshes: m.failedMeshes };
-      this.log(`Preview drew ${m.frames} frames, ${m.visuals} visuals (${m.meshes} meshes, ${m.failedMeshes} not loaded).`);
+      this.lastRendered = { frames: m.frames, visuals: m.visuals, meshes: m.meshes, failedMeshes: m.placeholders ?? m.failedMeshes, joints: m.joints, drawMs: m.drawMs };
+      this.log(`Preview drew ${m.frames} frames, ${m.visuals} visuals (${m.meshes} meshes, ${m.placeholders ?? m.failedMeshes} not drawn, ${m.joints ?? 0} joint sliders) in ${m.drawMs ?? '?'} ms.`);
+      for (const p of (m.problems ?? []).slice(0, 10)) this.log(`  mesh not drawn: ${p}`);
     }
   }
 

@@ -315,6 +315,11 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
             result.diagnostics.extend(check_model_config(xml, path))
         else:
             _analyze_into(result, options, stop)
+            if path is not None and "<mesh" in text and xml.root is not None and xml.root.tag in ("sdf", "robot"):
+                from .includes.mesh_files import mesh_diagnostics  # only a document naming a mesh pays for the import
+
+                result.diagnostics.extend(mesh_diagnostics(xml.root, path, options.resource_paths, options.model_roots,
+                                                           tuple(getattr(options, "package_paths", ()) or ())))
         _finish(result, options)
     except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
         result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))

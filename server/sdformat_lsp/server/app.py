@@ -90,6 +90,11 @@ class SdformatProtocol(LanguageServerProtocol):
         answered with the JSON-RPC error here, a notification dropped, and either is one
         warning naming the method and the first reason.
         """
+        params = data.get("params") if data.get("method") == "sdformat/frames" else None
+        if isinstance(params, dict) and isinstance(params.get("jointPositions"), dict):
+            # pygls turns objects into namedtuples, whose field names cannot hold joint names (``a::j``):
+            # the names travel as values of [name, value] pairs instead
+            params["jointPositions"] = [[k, v] for k, v in params["jointPositions"].items()]
         if "jsonrpc" not in data or "method" not in data or "error" in data or "result" in data:
             return super().structure_message(data)  # nested objects and responses: pygls' way
         msg_id = data.get("id")

@@ -173,7 +173,7 @@ def register_editing(server: "SdformatLanguageServer") -> None:
         if snap is None:
             return None
         analysis, place = snap
-        view = frame_view_mod.frame_view(analysis, server.settings.resource_paths)
+        view = frame_view_mod.frame_view(analysis, server.settings.resource_paths, _joint_positions(params))
         if view is None:
             return {"uri": uri, "version": _version(server, uri), "root": None, "frames": [], "truncated": False}
         return {
@@ -194,46 +194,24 @@ def _uri_of(params: Any) -> str | None:
     return uri if isinstance(uri, str) else None
 
 
+def _joint_positions(params: Any) -> dict[str, Any] | None:
+    """``jointPositions`` of a frames request: joint name -> a number (or two, as a list); others ignored."""
+    got = params.get("jointPositions") if isinstance(params, dict) else getattr(params, "jointPositions", None)
+    if isinstance(got, dict):
+        return {k: v for k, v in got.items() if isinstance(k, str)}
+    if isinstance(got, (list, tuple)):  # [name, value] pairs (app.SdformatProtocol passes them so)
+        return {p[0]: list(p[1]) if isinstance(p[1], (list, tuple)) else p[1]
+                for p in got if isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str)}
+    return None
+
+
 def _version(server: "SdformatLanguageServer", uri: str) -> int | None:
     doc = server.documents.get(uri)
     return doc.version if doc is not None else None
 
 
-def _pose_json(t) -> dict[str, list[float]] | None:
-    if t is None:
-        return None
-    return {"xyz": list(t.p), "rpy": list(t.rpy), "quaternion": list(t.quat_xyzw)}
-
-
 def _frame_json(place: Place, e: "frame_view_mod.FrameEntry") -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": e.id,
-        "kind": e.kind,
-        "name": e.name,
-        "parent": e.parent,
-        "pose": _pose_json(e.pose),
-        "attachedTo": e.attached_to,
-        "problem": e.problem,
-    }
-    if e.span is not None:
-        out["location"] = place.location(e.span, e.path)
-    if e.kind == "joint":
-        out["joint"] = {"type": e.joint_type, "parent": e.joint_parent, "child": e.joint_child, "axes": [list(a) for a in e.axes]}
-    if e.visuals:
-        out["visuals"] = [
-            {
-                "name": v.name,
-                "shape": v.shape,
-                "pose": _pose_json(v.pose),
-                "size": list(v.size),
-                "mesh": path_to_uri(v.mesh_path) if v.mesh_path else None,
-                "meshUri": v.mesh_uri,
-                "scale": list(v.scale),
-                "color": list(v.color) if v.color is not None else None,
-            }
-            for v in e.visuals
-        ]
-    return out
+    return frame_view_mod.frame_json(e, place.location, path_to_uri)
 
 
 __all__ = ["FRAMES_REQUEST", "register_editing"]

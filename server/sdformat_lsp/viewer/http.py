@@ -1,0 +1,254 @@
+"""The view server of ``sdformat-lsp view``: the 3D page for every editor, on 127.0.0.1.
+
+A shell like the language server: it reads the file, asks ``features.frame_view``
+for its frames (the ``sdformat/frames`` answer, docs/server.md) and serves the
+page the VS Code webview shows (``viewer/page``, with three.js vendored in
+``viewer/vendor`` by ``scripts/vendor_three.py``: nothing from the network).
+
+What it serves, and nothing else:
+
+* ``/`` and ``/static/...``: the page and its scripts (files of this package);
+* ``/api/frames`` and ``/api/wait?version=N`` (a long poll answered when the
+  file or a file it reads changes on disk, or after 25 s): the frames;
+* ``/f/<token>/<absolute path>``: the document, the files it includes and the
+  meshes they resolve, and beside a mesh (its directory and the one above) the
+  textures and material files a mesh names (images, ``.mtl``, glTF buffers).
+  No directory is listed; a path with ``..`` or outside those files is refused.
+
+Every ``/api`` and ``/f`` request carries the random token printed in the URL,
+so that another local user or a web page cannot read the files through it.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import os
+import secrets
+import threading
+import time
+import urllib.parse
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from ..files import FileRefused, read_file
+from ..semantics import Options
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STATIC = {"page": os.path.join(HERE, "page"), "vendor": os.path.join(HERE, "vendor")}
+BESIDE_MESHES = (".png", ".jpg", ".jpeg", ".tga", ".bmp", ".gif", ".webp", ".ktx2", ".mtl", ".bin", ".tif", ".tiff")
+MAX_FILE_BYTES = 512 * 1024 * 1024
+WAIT_SECONDS = 25.0
+POLL_SECONDS = 0.5
+TYPES = {".js": "text/javascript", ".html": "text/html", ".json": "application/json", ".dae": "model/vnd.collada+xml",
+         ".gltf": "model/gltf+json", ".glb": "model/gltf-binary", ".stl": "model/stl", ".obj": "text/plain"}
+
+
+class Document:
+    """The followed file: its latest frames answer, and the files it depends on (with their modification times)."""
+
+    def __init__(self, path: str, options: Options, token: str) -> None:
+        self.path = os.path.abspath(path)
+        self.options = options
+        self.token = token
+        self.version = 0
+        self.answer: dict = {}
+        self.watched: dict[str, int | None] = {}
+        self.allowed: set[str] = set()
+        self.mesh_dirs: set[str] = set()
+        self.changed = threading.Condition()
+        self.load()
+
+    def file_url(self, path: str) -> str:
+        return f"/f/{self.token}" + urllib.parse.quote(os.path.abspath(path).replace(os.sep, "/"))
+
+    def load(self) -> None:
+        from ..cli.loading import load_file
+        from ..features.frame_view import frame_json, frame_view
+        from ..text import UTF32
+
+        analysis = load_file(self.path, self.options)
+        files = {self.path}
+        stack, seen = list(analysis.includes), set()
+        while stack:
+            rec = stack.pop()
+            sub = getattr(rec, "analysis", None)
+            if sub is None or id(sub) in seen:
+                continue
+            seen.add(id(sub))
+            if sub.path:
+                files.add(os.path.abspath(sub.path))
+            stack.extend(sub.includes)
+        view = frame_view(analysis, self.options.resource_paths) if analysis.graphs is not None else None
+        meshes: set[str] = set()
+
+        def locate(span, path):
+            where = analysis if path is None or os.path.abspath(path) == self.path else analysis.included_analysis(path)
+            if where is None:
+                return None
+            line, col = where.lines.position(min(span.start, len(where.text)), UTF32)
+            return {"uri": "file://" + urllib.parse.quote(os.path.abspath(path or self.path)),
+                    "range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col}}}
+
+        def mesh_url(path: str) -> str:
+            meshes.add(os.path.realpath(path))
+            return self.file_url(path)
+
+        frames = [frame_json(e, locate, mesh_url) for e in view.frames] if view is not None else []
+        errors = [d.message for d in analysis.diagnostics if d.is_error][:5]
+        with self.changed:
+            self.version += 1
+            self.answer = {
+                "uri": "file://" + urllib.parse.quote(self.path), "version": self.version,
+                "root": {"kind": view.root_kind, "name": view.root_name} if view is not None else None,
+                "truncated": bool(view and view.truncated), "frames": frames,
+                "problem": None if view is not None else ("; ".join(errors) or "the document has no model or world"),
+            }
+            self.allowed = {os.path.realpath(p) for p in files} | meshes
+            self.mesh_dirs = {os.path.dirname(m) for m in meshes} | {os.path.dirname(os.path.dirname(m)) for m in meshes}
+            self.watched = {p: _mtime(p) for p in files | meshes}
+            self.changed.notify_all()
+
+    def stale(self) -> bool:
+        return any(_mtime(p) != m for p, m in list(self.watched.items()))
+
+    def may_serve(self, real: str) -> bool:
+        if real in self.allowed:
+            return True
+        return real.lower().endswith(BESIDE_MESHES) and any(real.startswith(d + os.sep) for d in self.mesh_dirs)
+
+
+def _mtime(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+class ViewServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, path: str, options: Options, port: int = 0) -> None:
+        self.token = secrets.token_urlsafe(16)
+        self.document = Document(path, options, self.token)
+        self.stopping = threading.Event()
+        super().__init__(("127.0.0.1", port), Handler)
+        self.watcher = threading.Thread(target=self._watch, name="sdformat-view-watch", daemon=True)
+        self.watcher.start()
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/?token={self.token}"
+
+    def _watch(self) -> None:
+        while not self.stopping.wait(POLL_SECONDS):
+            try:
+                if self.document.stale():
+                    self.document.load()
+            except Exception as exc:  # a bad save must not stop the following
+                print(f"sdformat-lsp view: {exc!r}", flush=True)
+
+    def server_close(self) -> None:
+        self.stopping.set()
+        with self.document.changed:
+            self.document.changed.notify_all()
+        super().server_close()
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: ViewServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        pass  # quiet: the terminal shows the URL and errors only
+
+    def _send(self, status: int, body: bytes, content_type: str = "text/plain; charset=utf-8") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if self.command != "HEAD":
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):  # the page went away (reloaded, closed)
+                self.close_connection = True
+
+    def _refuse(self, status: int = HTTPStatus.NOT_FOUND, why: str = "not served") -> None:
+        self._send(status, why.encode())
+
+    def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+        self.do_GET()
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        url = urllib.parse.urlsplit(self.path)
+        raw_path = url.path
+        path = urllib.parse.unquote(raw_path)
+        if "\x00" in path or ".." in path.split("/"):
+            return self._refuse(HTTPStatus.FORBIDDEN, "'..' is not served")
+        query = urllib.parse.parse_qs(url.query)
+        if path in ("/", "/index.html"):
+            return self._static("page", "index.html")
+        if path.startswith("/static/"):
+            parts = path[len("/static/"):].split("/", 1)
+            if len(parts) == 2 and parts[0] in STATIC:
+                return self._static(parts[0], parts[1])
+            return self._refuse()
+        if path.startswith("/api/"):
+            if not secrets.compare_digest(query.get("token", [""])[0], self.server.token):
+                return self._refuse(HTTPStatus.FORBIDDEN, "wrong token")
+            return self._api(path[len("/api/"):], query)
+        if path.startswith("/f/"):
+            token, _, rest = path[len("/f/"):].partition("/")
+            if not secrets.compare_digest(token, self.server.token):
+                return self._refuse(HTTPStatus.FORBIDDEN, "wrong token")
+            return self._file("/" + rest)
+        return self._refuse()
+
+    def _static(self, kind: str, rel: str) -> None:
+        base = os.path.realpath(STATIC[kind])
+        real = os.path.realpath(os.path.join(base, rel))
+        if not real.startswith(base + os.sep) or not os.path.isfile(real):
+            return self._refuse()
+        with open(real, "rb") as f:
+            body = f.read()
+        self._send(HTTPStatus.OK, body, TYPES.get(os.path.splitext(real)[1], "application/octet-stream"))
+
+    def _api(self, what: str, query: dict) -> None:
+        doc = self.server.document
+        if what == "frames":
+            with doc.changed:
+                body = json.dumps(doc.answer)
+            return self._send(HTTPStatus.OK, body.encode(), "application/json")
+        if what == "wait":
+            try:
+                known = int(query.get("version", ["-1"])[0])
+            except ValueError:
+                known = -1
+            deadline = time.monotonic() + WAIT_SECONDS
+            with doc.changed:
+                while doc.version == known and not self.server.stopping.is_set():
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    doc.changed.wait(left)
+                body = json.dumps(doc.answer)
+            return self._send(HTTPStatus.OK, body.encode(), "application/json")
+        return self._refuse()
+
+    def _file(self, path: str) -> None:
+        doc = self.server.document
+        real = os.path.realpath(path)
+        if not doc.may_serve(real):
+            return self._refuse(HTTPStatus.FORBIDDEN, "only the document, its includes and their meshes are served")
+        try:
+            body = read_file(real, MAX_FILE_BYTES)
+        except FileRefused as exc:
+            return self._refuse(HTTPStatus.NOT_FOUND, exc.reason)
+        ctype = TYPES.get(os.path.splitext(real)[1].lower()) or mimetypes.guess_type(real)[0] or "application/octet-stream"
+        self._send(HTTPStatus.OK, body, ctype)
+
+
+__all__ = ["ViewServer"]

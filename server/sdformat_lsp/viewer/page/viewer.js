@@ -1,0 +1,674 @@
+// The 3D view of a document's frames: one page for the VS Code webview (vscode.js) and the browser
+// (browser.js, served by `sdformat-lsp view`). Both hand it a host: `post(message)` to the editor or
+// server, `onMessage(handler)` for `{type: 'frames', ...}` (an `sdformat/frames` answer at rest,
+// docs/server.md) and `{type: 'highlight', id}`, and `saved()`/`save(state)` for what survives a
+// reload (the joint values).
+//
+// SDFormat is Z-up. Frames are triads (x red, y green, z blue), links labelled; joints show their
+// axes (yellow) and the range of revolute limits (an arc); visuals and, on a toggle, collisions are
+// drawn (meshes by meshes.js, materials by materials.js). A slider per movable joint moves the robot
+// by forward kinematics in the page (kinematics.js, the server's rules). It draws only when something
+// changed (no animation loop): orbiting, a slider, a message, a mesh arriving.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { axisCount, poseFrames } from './kinematics.js';
+import { standardMaterial, visualLook } from './materials.js';
+import { MESH_EXTENSIONS, extensionOf, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
+
+const STYLE = `
+#sdf-view{position:fixed;inset:0;overflow:hidden;font:12px var(--vscode-font-family,system-ui,sans-serif)}
+#sdf-view canvas{display:block}
+#sdf-bar{position:absolute;left:6px;top:6px;display:flex;gap:4px;flex-wrap:wrap;z-index:2}
+#sdf-bar button,#sdf-bar label{background:rgba(40,40,40,.8);color:#eee;border:1px solid #555;border-radius:3px;padding:2px 6px;font:inherit;cursor:pointer}
+#sdf-joints{position:absolute;right:6px;top:6px;max-height:calc(100% - 40px);overflow:auto;background:rgba(30,30,30,.85);color:#eee;border-radius:4px;padding:4px 8px;z-index:2;min-width:220px}
+#sdf-joints:empty{display:none}
+#sdf-joints .j{display:grid;grid-template-columns:1fr auto auto;gap:2px 6px;align-items:center;margin:3px 0}
+#sdf-joints .j input[type=range]{grid-column:1/4;width:100%}
+#sdf-joints .name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+#sdf-joints button{background:none;color:#ccc;border:1px solid #666;border-radius:3px;cursor:pointer;font:inherit;padding:0 4px}
+#sdf-status{position:absolute;left:8px;bottom:6px;opacity:.8;pointer-events:none;color:var(--vscode-editor-foreground,#ddd);white-space:pre-line;max-width:70%}
+`;
+
+const KIND_SIZE = { world: 1, model: 1, link: 1, joint: 0.7, frame: 0.6 };
+const MAX_LINK_LABELS = 40; // a world's hundreds of links would bury the scene in labels: then models only
+
+export function start(host) {
+  const style = document.createElement('style');
+  style.textContent = STYLE;
+  document.head.appendChild(style);
+  const root = document.createElement('div');
+  root.id = 'sdf-view';
+  root.innerHTML = `<div id="sdf-bar">
+    <button data-act="fit" title="Fit the view to the scene">Fit</button>
+    <button data-act="iso">Iso</button><button data-act="top">Top</button><button data-act="front">Front</button><button data-act="side">Side</button>
+    <label><input type="checkbox" data-opt="visuals" checked> Visuals</label>
+    <label><input type="checkbox" data-opt="collisions"> Collisions</label>
+    <label><input type="checkbox" data-opt="frames" checked> Frames</label>
+    <label><input type="checkbox" data-opt="labels" checked> Labels</label>
+  </div><div id="sdf-joints"></div><div id="sdf-status">waiting for the frames…</div>`;
+  document.body.appendChild(root);
+  const status = root.querySelector('#sdf-status');
+  const jointsPanel = root.querySelector('#sdf-joints');
+
+  const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  renderer.setSize(window.innerWidth, window.innerHeight);
+  root.insertBefore(renderer.domElement, root.firstChild);
+  const scene = new THREE.Scene();
+  const bg = getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim();
+  scene.background = new THREE.Color(bg || '#1e1e1e');
+  const camera = new THREE.PerspectiveCamera(50, window.innerWidth / window.innerHeight, 0.001, 10000);
+  camera.up.set(0, 0, 1);
+  camera.position.set(3, -3, 2);
+  const controls = new OrbitControls(camera, renderer.domElement);
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x444444, 2.0));
+  const sun = new THREE.DirectionalLight(0xffffff, 1.5);
+  sun.position.set(3, -2, 5);
+  scene.add(sun);
+  let grid = null;
+
+  // what is drawn
+  const layers = { visuals: new THREE.Group(), collisions: new THREE.Group(), frames: new THREE.Group(), labels: new THREE.Group() };
+  for (const g of Object.values(layers)) scene.add(g);
+  layers.collisions.visible = false;
+  const options = { visuals: true, collisions: false, frames: true, labels: true };
+
+  const saved = host.saved() || {};
+  let positions = saved.positions || {}; // joint name -> value(s), kept across edits and reloads
+  let rest = null; // the last answer, at rest
+  let structure = ''; // what the scene objects were built for
+  const nodes = new Map(); // frame id -> {frame: Group, visuals: [Group], collisions: [Group], label}
+  let pickable = [];
+  let scale = 1;
+  let highlighted = null;
+  let stats = { frames: 0, visuals: 0, meshes: 0, failedMeshes: 0, pending: 0, placeholders: 0, problems: [] };
+  let generation = 0;
+  let firstDrawStart = 0;
+
+  // -- drawing on demand -------------------------------------------------------------------------
+  let scheduled = false;
+  let renders = 0;
+  function requestRender() {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      renders++;
+      renderer.render(scene, camera);
+      if (window.__sdfView) window.__sdfView.renders = renders;
+    });
+  }
+  controls.addEventListener('change', requestRender);
+  window.addEventListener('resize', () => {
+    camera.aspect = window.innerWidth / window.innerHeight;
+    camera.updateProjectionMatrix();
+    renderer.setSize(window.innerWidth, window.innerHeight);
+    requestRender();
+  });
+
+  // -- helpers -------------------------------------------------------------------------------------
+  function applyPose(obj, pose) {
+    if (!pose) return;
+    obj.position.set(pose.xyz[0], pose.xyz[1], pose.xyz[2]);
+    const q = pose.quaternion;
+    obj.quaternion.set(q[0], q[1], q[2], q[3]);
+    obj.updateMatrixWorld(true);
+  }
+
+  function triad(size, id) {
+    const g = new THREE.Group();
+    const dirs = [[new THREE.Vector3(1, 0, 0), 0xe53935], [new THREE.Vector3(0, 1, 0), 0x43a047], [new THREE.Vector3(0, 0, 1), 0x1e88e5]];
+    for (const [dir, color] of dirs) {
+      const arrow = new THREE.ArrowHelper(dir, new THREE.Vector3(), size, color, size * 0.25, size * 0.12);
+      arrow.cone.userData.frameId = id; // the cones and the hub are picked by their triangles, never the lines
+      pickable.push(arrow.cone);
+      g.add(arrow);
+    }
+    const hub = new THREE.Mesh(new THREE.SphereGeometry(size * 0.08, 10, 8), new THREE.MeshBasicMaterial({ color: 0xdddddd }));
+    hub.userData.frameId = id;
+    pickable.push(hub);
+    g.add(hub);
+    return g;
+  }
+
+  function label(text, size) {
+    const canvas = document.createElement('canvas');
+    const ctx = canvas.getContext('2d');
+    const font = 40;
+    ctx.font = `${font}px sans-serif`;
+    canvas.width = Math.ceil(ctx.measureText(text).width) + 16;
+    canvas.height = font + 14;
+    ctx.font = `${font}px sans-serif`;
+    ctx.fillStyle = 'rgba(0,0,0,0.55)';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = '#ffffff';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, 8, canvas.height / 2);
+    const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(canvas), depthTest: false }));
+    const h = size * 0.3;
+    sprite.scale.set((h * canvas.width) / canvas.height, h, 1);
+    sprite.renderOrder = 10;
+    return sprite;
+  }
+
+  function primitive(v, material) {
+    const s = v.size;
+    let geometry;
+    let upright = false;
+    switch (v.shape) {
+      case 'box': geometry = new THREE.BoxGeometry(s[0], s[1], s[2]); break;
+      case 'cylinder': geometry = new THREE.CylinderGeometry(s[0], s[0], s[1], 32); upright = true; break;
+      case 'capsule': geometry = new THREE.CapsuleGeometry(s[0], s[1], 8, 24); upright = true; break;
+      case 'sphere': geometry = new THREE.SphereGeometry(s[0], 32, 16); break;
+      case 'ellipsoid': geometry = new THREE.SphereGeometry(1, 32, 16); geometry.scale(s[0], s[1], s[2]); break;
+      case 'plane': geometry = new THREE.PlaneGeometry(s[0], s[1]); break;
+      default: return null;
+    }
+    if (upright) geometry.rotateX(Math.PI / 2); // three's cylinders run along Y, SDFormat's along Z
+    return new THREE.Mesh(geometry, v.shape === 'plane' ? standardMaterial(material.color, material.opacity, THREE.DoubleSide) : standardMaterial(material.color, material.opacity));
+  }
+
+  function placeholder(v, why) {
+    // a wireframe box where a mesh could not be drawn, sized to the scene (a mesh's <scale> is often 0.001)
+    const side = Math.min(Math.max(scale * 0.06, 0.03), 2);
+    const g = new THREE.Mesh(new THREE.BoxGeometry(side, side, side), new THREE.MeshBasicMaterial({ color: 0xff5252, wireframe: true }));
+    g.userData.placeholder = why;
+    stats.placeholders++;
+    stats.problems.push(`${v.meshUri || v.name}: ${why}`);
+    return g;
+  }
+
+  function markPickable(obj, id) {
+    obj.traverse((o) => {
+      if (o.isMesh) {
+        o.userData.frameId = id;
+        pickable.push(o);
+      }
+    });
+  }
+
+  function meshInto(holder, v, id, collision, gen) {
+    const ext = extensionOf(v);
+    if (!v.mesh) {
+      holder.add(placeholder(v, v.meshProblem || 'not found'));
+      return;
+    }
+    if (!MESH_EXTENSIONS.includes(ext)) {
+      holder.add(placeholder(v, `.${ext} meshes are not drawn`));
+      return;
+    }
+    stats.pending++;
+    meshTemplate(v.mesh, v.meshVersion, ext).then(
+      (template) => {
+        if (gen !== generation) return;
+        const inst = template.clone(true);
+        const look = visualLook(v);
+        inst.traverse((o) => {
+          if (!o.isMesh) return;
+          if (collision) o.material = standardMaterial([1, 0.55, 0.1], 0.45);
+          else if (look.color) o.material = standardMaterial(look.color, look.opacity);
+          else if (look.opacity < 1) {
+            const mats = (Array.isArray(o.material) ? o.material : [o.material]).map((m) => {
+              const c = m.clone();
+              c.opacity = m.opacity * look.opacity;
+              c.transparent = c.opacity < 1;
+              return c;
+            });
+            o.material = Array.isArray(o.material) ? mats : mats[0];
+          }
+        });
+        const scaled = new THREE.Group();
+        scaled.scale.set(...v.scale);
+        scaled.add(inst);
+        holder.add(scaled);
+        holder.updateMatrixWorld(true);
+        markPickable(scaled, id);
+        stats.meshes++;
+        finishOne();
+      },
+      (err) => {
+        if (gen !== generation) return;
+        holder.add(placeholder(v, `cannot be read: ${err && err.message ? err.message : err}`));
+        stats.failedMeshes++;
+        finishOne();
+      },
+    );
+  }
+
+  function finishOne() {
+    stats.pending--;
+    requestRender(); // progressive: each mesh appears as it arrives
+    if (stats.pending === 0) {
+      if (!fittedOnce) fit();
+      report();
+    }
+  }
+
+  function geometryObject(v, id, collision, gen) {
+    const holder = new THREE.Group();
+    if (v.shape === 'mesh') meshInto(holder, v, id, collision, gen);
+    else {
+      const look = visualLook(v);
+      const m = primitive(v, collision ? { color: [1, 0.55, 0.1], opacity: 0.45 } : { color: look.color || [0.7, 0.7, 0.7], opacity: look.opacity });
+      if (m) {
+        holder.add(m);
+        markPickable(holder, id);
+      }
+    }
+    return holder;
+  }
+
+  // -- the scene -----------------------------------------------------------------------------------
+  function structureOf(frames) {
+    return frames.map((f) => `${f.id}:${f.kind}:${f.name}:${!!f.pose}:${JSON.stringify(f.visuals || [], stripPose)}:${JSON.stringify(f.collisions || [], stripPose)}:${f.joint ? JSON.stringify([f.joint.type, f.joint.limits]) : ''}`).join('\n');
+  }
+  function stripPose(k, v) {
+    return k === 'pose' ? undefined : v;
+  }
+
+  function sceneScale(frames) {
+    const box = new THREE.Box3();
+    for (const f of frames) if (f.pose) box.expandByPoint(new THREE.Vector3(...f.pose.xyz));
+    for (const f of frames) for (const v of f.visuals || []) if (v.pose) box.expandByPoint(new THREE.Vector3(...v.pose.xyz));
+    const extent = box.isEmpty() ? 1 : box.getSize(new THREE.Vector3()).length();
+    return Math.max(0.05, extent);
+  }
+
+  function clear() {
+    for (const g of Object.values(layers)) g.clear();
+    nodes.clear();
+    pickable = [];
+    highlighted = null;
+  }
+
+  function build(frames) {
+    generation++;
+    const gen = generation;
+    clear();
+    stats = { frames: 0, visuals: 0, meshes: 0, failedMeshes: 0, pending: 0, placeholders: 0, problems: [] };
+    const extent = sceneScale(frames);
+    scale = extent;
+    const triadSize = Math.min(Math.max(extent * 0.04, 0.02), 5);
+    if (grid) scene.remove(grid);
+    const cell = Math.pow(10, Math.floor(Math.log10(Math.max(extent, 0.1))) - 1) * 2;
+    const cells = Math.min(200, Math.max(10, Math.ceil((extent * 2) / cell)));
+    grid = new THREE.GridHelper(cell * cells, cells, 0x888888, 0x444444);
+    grid.rotation.x = Math.PI / 2;
+    scene.add(grid);
+    const keep = new Set();
+    const links = frames.filter((f) => f.kind === 'link').length;
+    for (const f of frames) {
+      if (!f.pose) continue;
+      stats.frames++;
+      const entry = { frame: new THREE.Group(), visuals: [], collisions: [], label: null, axes: null };
+      entry.frame.add(triad(triadSize * (KIND_SIZE[f.kind] || 0.6), f.id));
+      if (f.joint) entry.axes = jointDecorations(f, triadSize);
+      if (entry.axes) entry.frame.add(entry.axes);
+      layers.frames.add(entry.frame);
+      if (f.kind === 'model' || (f.kind === 'link' && links <= MAX_LINK_LABELS)) {
+        entry.label = label(f.kind === 'model' ? f.name : f.name.split('::').pop(), triadSize * 1.5);
+        layers.labels.add(entry.label);
+      }
+      for (const v of f.visuals || []) {
+        const o = geometryObject(v, f.id, false, gen);
+        entry.visuals.push(o);
+        layers.visuals.add(o);
+        stats.visuals++;
+        if (v.mesh) keep.add(templateKey(v.mesh, v.meshVersion));
+      }
+      nodes.set(f.id, entry);
+    }
+    collisionsBuilt = false;
+    if (options.collisions) buildCollisions(frames, gen, keep);
+    else for (const f of frames) for (const v of f.collisions || []) if (v.mesh) keep.add(templateKey(v.mesh, v.meshVersion));
+    pruneTemplates(keep);
+  }
+
+  // collisions are loaded when first shown: a world's collision meshes would double what it loads
+  let collisionsBuilt = false;
+  function buildCollisions(frames, gen, keep) {
+    collisionsBuilt = true;
+    for (const f of frames) {
+      const entry = nodes.get(f.id);
+      if (!entry) continue;
+      for (const v of f.collisions || []) {
+        const o = geometryObject(v, f.id, true, gen);
+        entry.collisions.push(o);
+        layers.collisions.add(o);
+        if (keep && v.mesh) keep.add(templateKey(v.mesh, v.meshVersion));
+      }
+    }
+  }
+
+  function jointDecorations(f, size) {
+    const g = new THREE.Group();
+    const axes = f.joint.axes || [];
+    const limits = f.joint.limits || [];
+    axes.forEach((a, i) => {
+      if (!a) return;
+      const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), size * 2.2, i ? 0xffab00 : 0xfdd835, size * 0.35, size * 0.18);
+      arrow.userData.axis = i;
+      g.add(arrow);
+      const lim = limits[i];
+      const t = f.joint.type;
+      if ((t === 'revolute' || t === 'revolute2' || t === 'universal') && lim && Math.abs(lim.lower) < 1e15 && Math.abs(lim.upper) < 1e15 && lim.upper > lim.lower) {
+        const r = size * 1.2;
+        const pts = [];
+        const n = 48;
+        pts.push(new THREE.Vector3(0, 0, 0));
+        for (let k = 0; k <= n; k++) {
+          const ang = lim.lower + ((lim.upper - lim.lower) * k) / n;
+          pts.push(new THREE.Vector3(Math.cos(ang) * r, Math.sin(ang) * r, 0));
+        }
+        pts.push(new THREE.Vector3(0, 0, 0));
+        const arc = new THREE.Line(new THREE.BufferGeometry().setFromPoints(pts), new THREE.LineBasicMaterial({ color: 0xfdd835, transparent: true, opacity: 0.7 }));
+        arc.userData.axis = i;
+        arc.userData.arc = true;
+        g.add(arc);
+      }
+    });
+    return g;
+  }
+
+  /** Poses every object from `frames` (already moved by the joint values). */
+  function place(frames) {
+    const inv = new THREE.Quaternion();
+    for (const f of frames) {
+      const e = nodes.get(f.id);
+      if (!e) continue;
+      applyPose(e.frame, f.pose);
+      if (e.label) {
+        e.label.position.set(f.pose.xyz[0], f.pose.xyz[1], f.pose.xyz[2] + (scale * 0.04 * 1.6));
+      }
+      (f.visuals || []).forEach((v, i) => e.visuals[i] && applyPose(e.visuals[i], v.pose));
+      (f.collisions || []).forEach((v, i) => e.collisions[i] && applyPose(e.collisions[i], v.pose));
+      if (e.axes && f.joint) {
+        inv.copy(e.frame.quaternion).invert();
+        for (const child of e.axes.children) {
+          const a = (f.joint.axes || [])[child.userData.axis];
+          if (!a) continue;
+          const dir = new THREE.Vector3(a[0], a[1], a[2]).applyQuaternion(inv).normalize();
+          if (child.userData.arc) {
+            // the arc lies in the plane normal to the axis, its zero along the joint frame's x projected on it
+            child.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), dir);
+          } else child.setDirection(dir);
+        }
+      }
+    }
+    if (highlighted !== null) highlight(highlighted, false);
+  }
+
+  let fittedOnce = false;
+  function fit(view = 'iso') {
+    const box = new THREE.Box3();
+    for (const g of [layers.visuals, layers.frames]) box.expandByObject(g);
+    if (box.isEmpty()) return;
+    fittedOnce = true;
+    const center = box.getCenter(new THREE.Vector3());
+    const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.05);
+    const d = radius / Math.sin((camera.fov * Math.PI) / 360);
+    const dirs = { iso: [1, -1, 0.7], top: [0, -0.0001, 1], front: [1, 0, 0], side: [0, -1, 0] };
+    const dir = new THREE.Vector3(...dirs[view]).normalize();
+    camera.position.copy(center).addScaledVector(dir, d);
+    camera.near = Math.max(d / 1000, 0.0005);
+    camera.far = d * 100;
+    camera.updateProjectionMatrix();
+    controls.target.copy(center);
+    controls.update();
+    requestRender();
+  }
+
+  // -- joints --------------------------------------------------------------------------------------
+  function movable(frames) {
+    return frames.filter((f) => f.kind === 'joint' && f.joint && f.pose && axisCount(f.joint.type) > 0);
+  }
+
+  function buildSliders(frames) {
+    jointsPanel.innerHTML = '';
+    const joints = movable(frames);
+    if (joints.length === 0) return;
+    const head = document.createElement('div');
+    head.innerHTML = '<b>Joints</b> <button data-reset="*" title="Every joint back to 0">reset all</button>';
+    jointsPanel.appendChild(head);
+    for (const j of joints) {
+      const n = axisCount(j.joint.type);
+      for (let i = 0; i < n; i++) {
+        const lim = (j.joint.limits || [])[i] || { lower: -1e16, upper: 1e16 };
+        const mimic = (j.joint.mimic || [])[i];
+        const prismatic = j.joint.type === 'prismatic';
+        const bounded = Math.abs(lim.lower) < 1e15 && Math.abs(lim.upper) < 1e15 && lim.upper >= lim.lower && j.joint.type !== 'continuous';
+        const lower = bounded ? lim.lower : prismatic ? -1 : -Math.PI;
+        const upper = bounded ? lim.upper : prismatic ? 1 : Math.PI;
+        const row = document.createElement('div');
+        row.className = 'j';
+        const name = n > 1 ? `${j.name} [${i + 1}]` : j.name;
+        const cur = valueOf(j.name, i);
+        row.innerHTML = `<span class="name" title="${escapeHtml(name)}">${escapeHtml(name)}</span><span class="val"></span><button title="back to 0">0</button>
+          <input type="range" min="${lower}" max="${upper}" step="any" value="${cur}" ${mimic ? 'disabled' : ''}>`;
+        const input = row.querySelector('input');
+        input.dataset.joint = j.name;
+        input.dataset.axis = String(i);
+        input.setAttribute('aria-label', name);
+        const val = row.querySelector('.val');
+        const show = (x) => (val.textContent = prismatic ? `${x.toFixed(3)} m` : `${((x * 180) / Math.PI).toFixed(1)}°`);
+        show(cur);
+        if (mimic) row.title = `follows ${mimic.joint} (× ${mimic.multiplier} + ${mimic.offset})`;
+        input.addEventListener('input', () => {
+          setValue(j.name, i, Number(input.value));
+          show(Number(input.value));
+          update();
+        });
+        row.querySelector('button').addEventListener('click', () => {
+          setValue(j.name, i, 0);
+          input.value = '0';
+          show(0);
+          update();
+        });
+        jointsPanel.appendChild(row);
+      }
+    }
+    head.querySelector('button').addEventListener('click', () => {
+      positions = {};
+      for (const input of jointsPanel.querySelectorAll('input[type=range]')) input.value = '0';
+      buildSliders(rest.frames);
+      update();
+    });
+  }
+
+  function valueOf(name, i) {
+    const v = positions[name];
+    if (Array.isArray(v)) return v[i] || 0;
+    return i === 0 && typeof v === 'number' ? v : 0;
+  }
+  function setValue(name, i, x) {
+    const v = Array.isArray(positions[name]) ? positions[name].slice() : [valueOf(name, 0), valueOf(name, 1)];
+    v[i] = x;
+    positions[name] = v;
+    host.save({ positions });
+  }
+
+  let current = null;
+  function update() {
+    if (!rest) return;
+    current = poseFrames(rest.frames, positions);
+    place(current);
+    // the mimic followers' sliders show where their leaders put them
+    for (const f of current) {
+      if (f.kind !== 'joint' || !f.joint || !f.joint.position) continue;
+      f.joint.position.forEach((x, i) => {
+        const input = jointsPanel.querySelector(`input[data-joint="${CSS.escape(f.name)}"][data-axis="${i}"]`);
+        if (input && input.disabled) {
+          input.value = String(x);
+          const val = input.parentElement.querySelector('.val');
+          val.textContent = f.joint.type === 'prismatic' ? `${x.toFixed(3)} m` : `${((x * 180) / Math.PI).toFixed(1)}°`;
+        }
+      });
+    }
+    requestRender();
+  }
+
+  // -- messages ------------------------------------------------------------------------------------
+  function receive(message) {
+    if (!message) return;
+    if (message.type === 'frames') {
+      if (!firstDrawStart) firstDrawStart = performance.now();
+      rest = message;
+      const frames = message.frames || [];
+      const s = structureOf(frames);
+      if (s !== structure) {
+        structure = s;
+        build(frames);
+        buildSliders(frames);
+      }
+      update();
+      if (!fittedOnce && stats.pending === 0) fit();
+      report();
+    } else if (message.type === 'highlight') {
+      highlight(message.id, true);
+    } else if (message.type === 'reset') {
+      positions = {};
+      if (rest) buildSliders(rest.frames);
+      update();
+    }
+  }
+
+  let box = null;
+  function highlight(id, render) {
+    highlighted = id;
+    if (box) {
+      scene.remove(box);
+      box = null;
+    }
+    const e = nodes.get(id);
+    if (e) {
+      const b = new THREE.Box3();
+      for (const o of e.visuals) b.expandByObject(o);
+      if (b.isEmpty()) b.expandByObject(e.frame);
+      box = new THREE.Box3Helper(b, 0x00e5ff);
+      scene.add(box);
+    }
+    if (render) requestRender();
+  }
+
+  function report() {
+    const done = stats.pending === 0;
+    const message = {
+      type: 'rendered', frames: stats.frames, visuals: stats.visuals, meshes: stats.meshes, failedMeshes: stats.failedMeshes,
+      placeholders: stats.placeholders, pending: stats.pending, problems: stats.problems.slice(0, 50),
+      joints: rest ? movable(rest.frames).length : 0,
+      drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
+    };
+    window.__sdfView = { ...message, renders, scale };
+    if (done) host.post(message);
+    const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
+    status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') +
+      (stats.placeholders ? `, ${stats.placeholders} meshes not drawn (red boxes)` : '') + (rest && rest.truncated ? ' (truncated)' : '') + problems;
+    if (done) firstDrawStart = 0;
+  }
+
+  // -- input ---------------------------------------------------------------------------------------
+  root.querySelector('#sdf-bar').addEventListener('click', (e) => {
+    const act = e.target && e.target.dataset ? e.target.dataset.act : undefined;
+    if (act) fit(act === 'fit' ? 'iso' : act);
+  });
+  root.querySelector('#sdf-bar').addEventListener('change', (e) => {
+    const opt = e.target && e.target.dataset ? e.target.dataset.opt : undefined;
+    if (!opt) return;
+    options[opt] = e.target.checked;
+    layers[opt].visible = e.target.checked;
+    if (opt === 'collisions' && e.target.checked && !collisionsBuilt && rest) {
+      buildCollisions(rest.frames, generation, null);
+      if (current) place(current);
+    }
+    requestRender();
+  });
+
+  const raycaster = new THREE.Raycaster();
+  let down = null;
+  renderer.domElement.addEventListener('pointerdown', (e) => (down = [e.clientX, e.clientY]));
+  renderer.domElement.addEventListener('pointerup', (e) => {
+    if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 4) return; // a drag orbits
+    const id = pick(e.clientX, e.clientY);
+    if (id !== undefined) {
+      highlight(id, true);
+      host.post({ type: 'reveal', id });
+    }
+  });
+  function pick(x, y) {
+    const rect = renderer.domElement.getBoundingClientRect();
+    const p = new THREE.Vector2(((x - rect.left) / rect.width) * 2 - 1, -((y - rect.top) / rect.height) * 2 + 1);
+    raycaster.setFromCamera(p, camera);
+    // meshes only (triangles hit exactly): no line is picked within a tolerance
+    const visible = pickable.filter((o) => {
+      for (let a = o; a; a = a.parent) if (!a.visible) return false;
+      return true;
+    });
+    const hit = raycaster.intersectObjects(visible, false)[0];
+    return hit ? hit.object.userData.frameId : undefined;
+  }
+
+  // for tests: where an entry is on the screen, and the box of its drawn geometry
+  window.__sdfViewApi = {
+    screenOf(id) {
+      const e = nodes.get(id);
+      if (!e) return null;
+      const v = new THREE.Vector3().setFromMatrixPosition(e.frame.matrixWorld).project(camera);
+      const rect = renderer.domElement.getBoundingClientRect();
+      return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+    },
+    screenOfPoint(xyz) {
+      const v = new THREE.Vector3(...xyz).project(camera);
+      const rect = renderer.domElement.getBoundingClientRect();
+      return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+    },
+    boxOf(id, which = 'visuals') {
+      const e = nodes.get(id);
+      if (!e) return null;
+      const b = new THREE.Box3();
+      for (const o of e[which]) {
+        o.updateMatrixWorld(true);
+        o.traverse((c) => { if (c.isMesh && !c.userData.placeholder) b.expandByObject(c); });
+      }
+      return b.isEmpty() ? null : [b.min.toArray(), b.max.toArray()];
+    },
+    pick,
+    opacityOf(id) {
+      const e = nodes.get(id);
+      let least = null;
+      for (const o of e ? e.visuals : []) o.traverse((c) => {
+        if (!c.isMesh || c.userData.placeholder) return;
+        for (const m of Array.isArray(c.material) ? c.material : [c.material]) least = least === null ? m.opacity : Math.min(least, m.opacity);
+      });
+      return least;
+    },
+    poseOf(id) {
+      const e = nodes.get(id);
+      return e ? [e.frame.position.toArray(), e.frame.quaternion.toArray()] : null;
+    },
+    /** Orbits the camera by `n` steps, drawing each, and answers the frames per second drawn. */
+    orbit(n = 60) {
+      const t0 = performance.now();
+      const target = controls.target.clone();
+      const offset = camera.position.clone().sub(target);
+      const q = new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(0, 0, 1), (2 * Math.PI) / n);
+      for (let i = 0; i < n; i++) {
+        offset.applyQuaternion(q);
+        camera.position.copy(target).add(offset);
+        camera.lookAt(target);
+        renderer.render(scene, camera);
+      }
+      renderer.getContext().finish();
+      return (n * 1000) / (performance.now() - t0);
+    },
+    frames: () => current,
+    positions: () => positions,
+  };
+
+  host.onMessage(receive);
+  host.post({ type: 'ready' });
+  requestRender();
+}
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}

@@ -1,0 +1,128 @@
+"""``sdformat-lsp view``'s server: it serves the page, the frames and the files the document reads, with its
+token, and nothing else (no listing, no ``..``, nothing outside); it follows the file as it is saved."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from sdformat_lsp.semantics import Options
+from sdformat_lsp.viewer.http import ViewServer
+
+MODEL = """<sdf version="1.9"><model name="m">
+  <link name="l"><visual name="v"><geometry><mesh><uri>meshes/part.stl</uri></mesh></geometry></visual></link>
+  <link name="k"><pose>1 0 0 0 0 0</pose></link>
+  <joint name="j" type="revolute"><parent>l</parent><child>k</child><axis><xyz>0 0 1</xyz></axis></joint>
+</model></sdf>"""
+
+
+@pytest.fixture
+def served(tmp_path):
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "part.stl").write_text("solid x\nendsolid x\n")
+    (tmp_path / "meshes" / "skin.png").write_bytes(b"\x89PNG")
+    (tmp_path / "meshes" / "notes.txt").write_text("private")
+    (tmp_path / "secret.txt").write_text("private")
+    (tmp_path / "model.sdf").write_text(MODEL)
+    server = ViewServer(str(tmp_path / "model.sdf"), Options(schema=False))
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    yield server, tmp_path
+    server.shutdown()
+    server.server_close()
+
+
+def get(server, path: str) -> tuple[int, bytes]:
+    host, port = server.server_address[:2]
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}{path}", timeout=30) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def test_serves_the_page_frames_and_the_files_read_and_nothing_else(served):
+    server, root = served
+    assert server.server_address[0] == "127.0.0.1"
+    t = server.token
+    assert len(t) >= 16
+    status, body = get(server, "/")
+    assert status == 200 and b"importmap" in body
+    assert get(server, "/static/page/viewer.js")[0] == 200
+    assert get(server, "/static/vendor/three/three.module.js")[0] == 200
+    assert get(server, "/static/vendor/three/LICENSE")[0] == 200
+    assert get(server, "/api/frames")[0] == 403
+    assert get(server, "/api/frames?token=nope")[0] == 403
+    status, body = get(server, f"/api/frames?token={t}")
+    frames = json.loads(body)
+    assert status == 200 and frames["root"] == {"kind": "model", "name": "m"}
+    by = {f["name"]: f for f in frames["frames"]}
+    [v] = by["l"]["visuals"]
+    mesh_url = v["mesh"]
+    assert mesh_url.startswith(f"/f/{t}/") and mesh_url.endswith("/meshes/part.stl")
+    assert by["j"]["joint"]["childLink"] == "k" and by["j"]["joint"]["parentLink"] == "l"
+    # the document, its meshes, and beside a mesh its images
+    assert get(server, mesh_url)[0] == 200
+    doc = server.document.file_url(str(root / "model.sdf"))
+    assert get(server, doc)[0] == 200
+    assert get(server, server.document.file_url(str(root / "meshes" / "skin.png")))[0] == 200
+    # not: other files there, files elsewhere, directories, '..', the wrong token, the package's own files
+    for refused in (
+        server.document.file_url(str(root / "meshes" / "notes.txt")),
+        server.document.file_url(str(root / "secret.txt")),
+        server.document.file_url("/etc/passwd"),
+        server.document.file_url(str(root)),
+        server.document.file_url(str(root / "meshes")) + "/",
+        mesh_url.replace("/meshes/part.stl", "/meshes/../secret.txt"),
+        mesh_url.replace("/meshes/part.stl", "/meshes/%2e%2e/secret.txt"),
+        mesh_url.replace(t, "x" * len(t)),
+        "/static/page/../http.py",
+        "/static/page/%2e%2e/http.py",
+        "/static/vendor/",
+        "/static/",
+        "/f/",
+        "/etc/passwd",
+    ):
+        status, _ = get(server, refused)
+        assert status in (403, 404), (refused, status)
+
+
+def test_follows_the_file_as_it_is_saved(served):
+    server, root = served
+    t = server.token
+    first = json.loads(get(server, f"/api/frames?token={t}")[1])
+    done: list[dict] = []
+    waiter = threading.Thread(target=lambda: done.append(json.loads(get(server, f"/api/wait?token={t}&version={first['version']}")[1])))
+    waiter.start()
+    time.sleep(0.3)
+    (root / "model.sdf").write_text(MODEL.replace('<link name="k"><pose>1 0 0', '<link name="k"><pose>2 0 0'))
+    os.utime(root / "model.sdf", ns=(time.time_ns(), time.time_ns() + 10**9))
+    waiter.join(30)
+    assert done and done[0]["version"] == first["version"] + 1
+    k = next(f for f in done[0]["frames"] if f["name"] == "k")
+    assert k["pose"]["xyz"] == [2, 0, 0]
+
+
+def test_the_command_prints_a_local_url_with_a_token_and_stops(tmp_path):
+    (tmp_path / "model.sdf").write_text(MODEL)
+    p = subprocess.Popen([sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "model.sdf"), "--no-browser"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("sdformat-lsp view: http://127.0.0.1:") and "/?token=" in line, line
+        url = line.split(": ", 1)[1].strip()
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert r.status == 200
+    finally:
+        p.terminate()
+        p.wait(30)
+    missing = subprocess.run([sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "nope.sdf"), "--no-browser"],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "not a file" in missing.stderr

@@ -1,0 +1,59 @@
+"""A mesh that is not found is one warning on the URI that names it, saying where it was looked for
+(SDFormat <uri> and URDF filename), and the 3D view has the same answer for it."""
+
+from __future__ import annotations
+
+from sdformat_lsp.features.frame_view import frame_view
+from sdformat_lsp.semantics.analysis import Options, analyze
+
+SDF = """<sdf version="1.9"><model name="robot"><link name="l">
+  <visual name="a"><geometry><mesh><uri>model://robot/meshes/ok.stl</uri></mesh></geometry></visual>
+  <visual name="b"><geometry><mesh><uri>model://robot/meshes/gone.dae</uri></mesh></geometry></visual>
+  <visual name="b2"><geometry><mesh><uri>model://robot/meshes/gone.dae</uri></mesh></geometry></visual>
+  <collision name="c"><geometry><mesh><uri>meshes/ok.stl</uri></mesh></geometry></collision>
+  <collision name="d"><geometry><mesh><uri>model://elsewhere/x.stl</uri></mesh></geometry></collision>
+  <collision name="e"><geometry><mesh><uri>meshes</uri></mesh></geometry></collision>
+  <collision name="f"><geometry><mesh><uri>https://fuel.gazebosim.org/1.0/o/models/m/1/files/meshes/x.dae</uri></mesh></geometry></collision>
+</link></model></sdf>"""
+
+
+def layout(tmp_path):
+    robot = tmp_path / "models" / "robot"
+    (robot / "meshes").mkdir(parents=True)
+    (robot / "meshes" / "ok.stl").write_text("solid x\nendsolid x\n")
+    (robot / "model.config").write_text("<model><sdf version='1.9'>model.sdf</sdf></model>")
+    (robot / "model.sdf").write_text(SDF)
+    return robot / "model.sdf"
+
+
+def test_missing_meshes_are_warned_on_their_uri_with_the_places_searched(tmp_path):
+    path = layout(tmp_path)
+    a = analyze(SDF, str(path), Options(schema=False))
+    got = [(d.code, a.text[d.span.start:d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
+    assert [g[1] for g in got] == ["model://robot/meshes/gone.dae", "model://robot/meshes/gone.dae", "model://elsewhere/x.stl", "meshes"]
+    assert f"the model directory {tmp_path / 'models' / 'robot'} has no meshes/gone.dae" in got[0][2]
+    assert f"searched {tmp_path / 'models'}" in got[2][2] and "GZ_SIM_RESOURCE_PATH" in got[2][2]
+    assert "is the directory" in got[3][2]
+    assert all(d.severity.name == "WARNING" for d in a.diagnostics if d.code == "MESH_LOOKUP")
+    # the view draws the same: the found mesh with its file, the others with the reason
+    view = frame_view(a)
+    visuals = {v.name: v for f in view.frames for v in f.visuals + f.collisions}
+    assert visuals["a"].mesh_path == str(tmp_path / "models" / "robot" / "meshes" / "ok.stl") and visuals["a"].problem is None
+    assert visuals["b"].mesh_path is None and "not found" in visuals["b"].problem
+    # without a path (not saved) nothing is looked up
+    assert not [d for d in analyze(SDF, None, Options(schema=False)).diagnostics if d.code == "MESH_LOOKUP"]
+
+
+def test_urdf_mesh_filenames_are_checked_too(tmp_path):
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "base.stl").write_text("solid x\nendsolid x\n")
+    text = """<robot name="r"><link name="base">
+  <visual><geometry><mesh filename="meshes/base.stl"/></geometry></visual>
+  <collision><geometry><mesh filename="meshes/missing.stl"/></geometry></collision>
+  <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>"""
+    path = tmp_path / "r.urdf"
+    path.write_text(text)
+    a = analyze(text, str(path), Options(schema=False))
+    got = [(text[d.span.start:d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
+    assert [g[0] for g in got] == ["meshes/missing.stl"]
+    assert f"searched {tmp_path}" in got[0][1]

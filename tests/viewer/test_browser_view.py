@@ -1,0 +1,138 @@
+"""The 3D page in headless chromium, served by ``sdformat-lsp view``'s server: every mesh format drawn
+where Gazebo draws it (its bounding box), a slider per movable joint that moves its link, a missing
+mesh as a placeholder with its message, and the file followed as it is saved."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from . import meshgen
+
+MODEL = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="meshes">
+  <link name="stl"><visual name="v"><geometry><mesh><uri>meshes/box.stl</uri></mesh></geometry></visual></link>
+  <link name="obj"><pose>1 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/box.obj</uri></mesh></geometry></visual></link>
+  <link name="dae"><pose>2 0 0 0 0 0</pose>
+    <visual name="v"><geometry><mesh><uri>meshes/cm_zup.dae</uri><scale>2 2 2</scale></mesh></geometry></visual></link>
+  <link name="dae_y"><pose>3 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/cm_yup.dae</uri></mesh></geometry></visual></link>
+  <link name="gltf"><pose>4 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/box.gltf</uri></mesh></geometry></visual></link>
+  <link name="glb"><pose>5 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/box.glb</uri></mesh></geometry></visual></link>
+  <link name="missing"><pose>6 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>model://nowhere/meshes/gone.stl</uri></mesh></geometry></visual></link>
+  <joint name="hinge" type="revolute"><parent>stl</parent><child>obj</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-2</lower><upper>2</upper></limit></axis></joint>
+  <joint name="lift" type="prismatic"><parent>stl</parent><child>gltf</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>0</lower><upper>0.5</upper></limit></axis></joint>
+  <joint name="weld" type="fixed"><parent>stl</parent><child>glb</child></joint>
+</model></sdf>
+"""
+
+LO, HI = (0.0, 0.0, 0.0), (0.1, 0.2, 0.3)
+CM_HI = (10.0, 20.0, 30.0)
+# Blender writes <transparency>0</transparency> without <transparent> for an opaque material
+BLENDER = "<transparency><float>0</float></transparency>"
+
+
+@pytest.fixture
+def model_dir(tmp_path):
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "box.stl").write_bytes(meshgen.stl(LO, HI))
+    (m / "box.obj").write_bytes(meshgen.obj(LO, HI))
+    (m / "cm_zup.dae").write_bytes(meshgen.dae(LO, CM_HI, unit=0.01, up="Z_UP", transparency=BLENDER))
+    (m / "cm_yup.dae").write_bytes(meshgen.dae(LO, CM_HI, unit=0.01, up="Y_UP"))
+    (m / "box.gltf").write_bytes(meshgen.gltf(LO, HI))
+    (m / "box.glb").write_bytes(meshgen.glb(LO, HI))
+    (tmp_path / "model.sdf").write_text(MODEL)
+    return tmp_path
+
+
+def open_view(browser, server):
+    page = browser.new_page(viewport={"width": 900, "height": 600})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_function("window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.frames > 0", timeout=60000)
+    return page, errors
+
+
+def ids(page) -> dict[str, int]:
+    return {f["name"]: f["id"] for f in page.evaluate("window.__sdfViewApi.frames()")}
+
+
+def box_of(page, ident):
+    return page.evaluate("(id) => window.__sdfViewApi.boxOf(id)", ident)
+
+
+def assert_box(got, lo, hi, tol=1e-4):
+    assert got is not None
+    assert all(abs(a - b) <= tol for a, b in zip(got[0], lo)) and all(abs(a - b) <= tol for a, b in zip(got[1], hi)), got
+
+
+def slide(page, joint: str, value: float) -> None:
+    page.evaluate("([n, v]) => { const i = document.querySelector(`input[data-joint=\"${n}\"]`); i.value = String(v); "
+                  "i.dispatchEvent(new Event('input')); }", [joint, value])
+
+
+def test_meshes_sliders_and_placeholder(browser, view_server, model_dir):
+    server = view_server(model_dir / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        # every format where Gazebo puts it: STL, OBJ, glTF and GLB as written; COLLADA in its <unit> (cm), up axis
+        # not applied, then <scale>
+        assert_box(box_of(page, by["stl"]), LO, HI)
+        assert_box(box_of(page, by["obj"]), (1, 0, 0), (1.1, 0.2, 0.3))
+        assert_box(box_of(page, by["dae"]), (2, 0, 0), (2.2, 0.4, 0.6))
+        assert_box(box_of(page, by["dae_y"]), (3, 0, 0), (3.1, 0.2, 0.3))
+        assert_box(box_of(page, by["gltf"]), (4, 0, 0), (4.1, 0.2, 0.3))
+        assert_box(box_of(page, by["glb"]), (5, 0, 0), (5.1, 0.2, 0.3))
+        # the Blender material stays opaque (three.js alone would draw it with opacity 0)
+        assert page.evaluate("(id) => window.__sdfViewApi.opacityOf(id)", by["dae"]) == 1
+        # nothing is drawn while nothing changes (no animation loop)
+        before = page.evaluate("window.__sdfView.renders")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("window.__sdfView.renders") == before
+        # the missing mesh: a placeholder and the message saying where it was looked for
+        state = page.evaluate("window.__sdfView")
+        assert state["placeholders"] == 1 and state["meshes"] == 6
+        assert any("model://nowhere/meshes/gone.stl" in p and "not found" in p for p in state["problems"])
+        assert "not drawn" in page.inner_text("#sdf-status")
+        # a slider per movable joint (not the fixed one), within the limits
+        sliders = page.evaluate("[...document.querySelectorAll('#sdf-joints input[type=range]')].map(i => [i.dataset.joint, +i.min, +i.max])")
+        assert sliders == [["hinge", -2, 2], ["lift", 0, 0.5]]
+        # moving one moves its link: a quarter turn of the hinge about z through obj's origin (1, 0, 0)
+        slide(page, "hinge", math.pi / 2)
+        assert_box(box_of(page, by["obj"]), (0.8, 0, 0), (1.0, 0.1, 0.3))
+        slide(page, "lift", 0.25)
+        assert_box(box_of(page, by["gltf"]), (4, 0, 0.25), (4.1, 0.2, 0.55))
+        assert_box(box_of(page, by["stl"]), LO, HI)
+        # the values are kept when the file is saved again, and the meshes are not loaded again
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        text = (model_dir / "model.sdf").read_text().replace('<link name="missing"><pose>6 0 0', '<link name="missing"><pose>7 0 0')
+        time.sleep(0.05)
+        (model_dir / "model.sdf").write_text(text)
+        page.wait_for_function("window.__sdfViewApi.frames().find(f => f.name === 'missing').pose.xyz[0] === 7", timeout=20000)
+        assert_box(box_of(page, by["obj"]), (0.8, 0, 0), (1.0, 0.1, 0.3))
+        assert not [u for u in requests if "/f/" in u], requests
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_picking_reveals_exactly_the_clicked_link(browser, view_server, model_dir):
+    server = view_server(model_dir / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        page.evaluate("window.__sdfViewApi.pick(0, 0)")  # empty space first: nothing
+        for name in ("dae", "glb"):
+            x, y = page.evaluate("(id) => { const b = window.__sdfViewApi.boxOf(id); return window.__sdfViewApi.screenOfPoint(b[0].map((lo, i) => (lo + b[1][i]) / 2)); }", by[name])
+            assert page.evaluate("([x, y]) => window.__sdfViewApi.pick(x, y)", [x, y]) == by[name]
+        assert page.evaluate("window.__sdfViewApi.pick(2, 2)") is None
+        assert not errors, errors
+    finally:
+        page.close()
