@@ -183,6 +183,7 @@ def window(tmp_path_factory):
     shutil.copy(REPO / "tests" / "lsp" / "fixtures" / "rover.sdf", ws / "rover.sdf")
     shutil.copy(REPO / "examples" / "broken_arm.sdf", ws / "broken_arm.sdf")
     shutil.copy(REPO / "examples" / "arm.sdf", ws / "arm.sdf")
+    (ws / "two_link.urdf").write_text(TWO_LINK_URDF)
     (ud / "User" / "settings.json").write_text(json.dumps({
         "workbench.startupEditor": "none",
         "security.workspace.trust.enabled": False,
@@ -365,6 +366,65 @@ def test_preview_draws(window: Window):
     window.page.keyboard.insert_text('<frame name="typed_in" attached_to="wheel"/>\n    ')
     window.wait(lambda: re.search(r"Preview drew 6 frames", window.server_log()), what="the preview redrawn after an edit")
     window.page.keyboard.press("Control+Z")
+
+
+TWO_LINK_URDF = """<robot name="two_link">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="0.4 0.4 0.1"/></geometry></visual></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.05 0.05"/></geometry></visual></link>
+  <joint name="shoulder" type="revolute"><origin xyz="0 0 0.2"/><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-1.5" upper="1.5" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def _view_frame(window: Window):
+    """The webview frame holding the 3D page (the one with its API)."""
+    for frame in window.page.frames:
+        try:
+            if frame.evaluate("() => Boolean(window.__sdfViewApi)"):
+                return frame
+        except Exception:
+            continue
+    return None
+
+
+def test_preview_urdf_sliders_switching_picking_and_idle(window: Window):
+    """The 3D view follows the active editor (a URDF too), has a slider per movable joint that moves the
+    link, answers a click on a triad with that element, and draws nothing while nothing changes."""
+    window.open("two_link.urdf")
+    window.command("SDFormat: Show Frames in 3D")
+    window.wait(lambda: "Preview drew 4 frames, 2 visuals" in window.server_log() and "1 joint sliders" in window.server_log(),
+                what="the URDF drawn with its slider")
+    frame = window.wait(_view_frame, what="the 3D page")
+    frame.wait_for_selector("#sdf-joints input[data-joint='shoulder']")
+    before = frame.evaluate("() => window.__sdfViewApi.boxOf(window.__sdfViewApi.frames().find(f => f.name === 'arm').id)")
+    frame.evaluate("() => { const i = document.querySelector(\"#sdf-joints input[data-joint='shoulder']\"); i.value = '1.5'; i.dispatchEvent(new Event('input')); }")
+    after = frame.evaluate("() => window.__sdfViewApi.boxOf(window.__sdfViewApi.frames().find(f => f.name === 'arm').id)")
+    assert before[1][0] > 0.45 and after[1][0] < 0.1 and after[1][1] > 0.45, (before, after)  # the arm turned to +y
+    # idle: no render for a second
+    renders = frame.evaluate("() => window.__sdfView.renders")
+    time.sleep(1.0)
+    assert frame.evaluate("() => window.__sdfView.renders") == renders
+    # a click on the joint's triad reveals the joint
+    t = time.monotonic()
+    frame.evaluate("""() => {
+      const api = window.__sdfViewApi; const id = api.frames().find(f => f.name === 'shoulder').id;
+      const c = document.querySelector('canvas'); const [x, y] = api.screenOf(id);
+      for (const type of ['pointerdown', 'pointerup']) c.dispatchEvent(new PointerEvent(type, {clientX: x, clientY: y, bubbles: true}));
+    }""")
+    target = window.position_of("two_link.urdf", 'name="shoulder"')
+    window.wait(lambda: window.cursor()[0] == target[0], what="the joint revealed by a click on its triad")
+    REPORT["triad_click_to_reveal_s"] = round(time.monotonic() - t, 3)
+    # switching files never leaves it blank; coming back keeps the slider's value
+    seen = len(window.server_log())
+    window.open("rover.sdf")
+    window.wait(lambda: "Preview drew 5 frames" in window.server_log()[seen:], what="the rover drawn after switching")
+    window.open("two_link.urdf")
+    frame = window.wait(_view_frame, what="the 3D page")
+    window.wait(lambda: frame.evaluate("() => (window.__sdfViewApi.frames() || []).some(f => f.name === 'shoulder')"), what="the URDF again")
+    assert frame.evaluate("() => document.querySelector(\"#sdf-joints input[data-joint='shoulder']\").value") == "1.5"
 
 
 def test_live_settings_change_in_a_remote_window(window: Window):

@@ -14,8 +14,10 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-component-update", "--disable-sync", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium for one test module: Playwright's synchronous API runs an event loop of its own, which must be
+    gone before the asyncio tests that follow (tests/lsp) start theirs."""
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
         pytest.skip(f"chromium not installed ({CHROMIUM}); scripts/test.sh installs it with SDFORMAT_LSP_E2E=1")
     try:
