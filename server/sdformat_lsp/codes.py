@@ -98,6 +98,21 @@ CODES: dict[str, Code] = {
         "A .urdf file is read as URDF whatever it holds; URDF readers ignore xacro elements, so expand the template instead.",
         True,
     ),
+    "XACRO_ERROR": Code(
+        "Xacro cannot expand the document here",
+        "ROS's xacro would stop here: an undefined property, argument or macro, a macro parameter missing or unknown, a bad expression, an include or package not found, bad XML. The message names the fix.",
+        True,
+    ),
+    "XACRO_LIMIT": Code(
+        "The xacro expansion is over a bound",
+        "A macro calls itself without end, files include each other, or macros multiply each other's output past the expansion's budget: the expansion stops there.",
+        True,
+    ),
+    "XACRO_WARNING": Code(
+        "Xacro ignores something here",
+        "An attribute xacro ignores, an include pattern matching no file, a property hiding one of xacro's names, or a message of xacro.warning().",
+        True,
+    ),
     "UNUSED_SUPPRESSION": Code(
         "A suppression comment suppresses nothing",
         "A <!-- sdformat-lsp: disable ... --> comment names a code that no diagnostic it covers has: remove it or fix the code.",

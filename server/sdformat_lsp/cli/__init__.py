@@ -22,7 +22,7 @@ __all__ = ["build_parser", "entry", "load_file", "main"]
 
 # The subcommands as typed, in the order `--help` lists them; each is registered by the module
 # of this package of the same name ('-' written '_').
-SUBCOMMANDS = ("check", "convert", "format", "graph", "inertial-stats", "print", "serve", "view")
+SUBCOMMANDS = ("check", "convert", "format", "graph", "inertial-stats", "print", "serve", "view", "xacro")
 
 
 def _module(command: str):
