@@ -51,6 +51,7 @@ COMMANDS = (
     ("graph",), ("graph", "--kind", "kinematic"), ("graph", "--kind", "relative-to", "--format", "mermaid"),
     ("inertial-stats",), ("inertial-stats", "--format", "json"),
     ("print",), ("print", "--resolve-poses"),
+    ("xacro",), ("xacro", "--deps"),
 )
 
 

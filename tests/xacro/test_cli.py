@@ -42,3 +42,25 @@ def test_errors_are_located_on_stderr_with_exit_1(tmp_path, capsys):
 def test_a_missing_file_is_an_error(tmp_path, capsys):
     assert main(["xacro", str(tmp_path / "nope.xacro")]) == 1
     assert "nope.xacro" in capsys.readouterr().err
+
+
+def test_find_uses_the_shared_package_lookup(tmp_path, capsys, monkeypatch):
+    pkg = tmp_path / "ws" / "my_description"
+    (pkg / "urdf").mkdir(parents=True)
+    (pkg / "package.xml").write_text("<package><name>my_description</name></package>")
+    (pkg / "urdf" / "parts.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="part"><link name="p"/></xacro:macro></robot>'
+    )
+    doc = tmp_path / "elsewhere" / "r.urdf.xacro"
+    doc.parent.mkdir()
+    doc.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="$(find my_description)/urdf/parts.xacro"/><xacro:part/></robot>'
+    )
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "ws"))
+    assert main(["xacro", str(doc)]) == 0
+    assert '<link name="p"/>' in capsys.readouterr().out
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "nothing"))
+    assert main(["xacro", str(doc)]) == 1
+    err = capsys.readouterr().err
+    assert "package 'my_description' was not found" in err and "ROS_PACKAGE_PATH" in err

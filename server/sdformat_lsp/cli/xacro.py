@@ -1,8 +1,8 @@
 """`sdformat-lsp xacro FILE [name:=value ...] [-o OUT]`: expand a xacro document as ROS's
 `xacro` does (a drop-in for launch files and CI), errors located on stderr, exit 1 on error.
 
-The expansion is ``formats.xacro.expand``; this module reads the command line, finds
-packages for ``$(find)``, writes the output and the located messages.
+The expansion is ``formats.xacro.expand``; this module reads the command line, hands it the
+shared package lookup for ``$(find)``, writes the output and the located messages.
 """
 
 from __future__ import annotations
@@ -27,12 +27,23 @@ def _position(path: str, offset: int, cache: dict) -> tuple[int, int]:
     return line, col
 
 
-def _find_package_from_environment(name: str) -> str | None:
-    """$(find name) from ROS_PACKAGE_PATH (a directory holding package.xml named so, searched
-    below each entry) and AMENT_PREFIX_PATH (share/name)."""
-    from ..formats.xacro.packages import find_package
+def package_finder(path: str):
+    """$(find name) as every subcommand finds packages (``sdformat_lsp.packages``): the
+    configuration's package-paths, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH, the document's
+    repository; a package not found raises LookupError naming every place searched."""
+    from ..packages import find_package
+    from .loading import package_paths_for
 
-    return find_package(name, os.environ)
+    base = os.path.dirname(os.path.abspath(path))
+    paths = package_paths_for(path)
+
+    def find(name: str) -> str:
+        lookup = find_package(name, base_dir=base, package_paths=paths)
+        if lookup.path is None:
+            raise LookupError(lookup.message())
+        return lookup.path
+
+    return find
 
 
 def xacro_command(args: argparse.Namespace) -> int:
@@ -54,7 +65,7 @@ def xacro_command(args: argparse.Namespace) -> int:
     root = args.root_dir or None
     if root and not os.path.isabs(path):
         path = os.path.join(root, path)
-    result = expand(path, args=mappings, find_package=_find_package_from_environment)
+    result = expand(path, args=mappings, find_package=package_finder(path))
     cache: dict = {}
     failed = False
     for d in result.errors:

@@ -27,7 +27,7 @@ Modules: ``reading`` (XML to the tree with spans), ``nodes`` (the tree),
 ``directives`` (xacro's own elements), ``definitions`` (properties and macros
 defined; what the editor reads), ``calls`` (macro calls), ``includes``,
 ``writer`` (the text and its map), ``source_map`` (origins), ``errors``,
-``packages`` (a minimal ``$(find)``), ``equivalence`` (documents compared).
+``equivalence`` (documents compared).
 """
 
 from __future__ import annotations
