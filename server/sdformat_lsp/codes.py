@@ -69,6 +69,21 @@ CODES: dict[str, Code] = {
     "INTERNAL_ERROR": Code("An internal error", "The analysis hit a limit or a bug; the message says which. Please report it.", True),
     "INCLUDE_CYCLE": Code("Includes form a cycle", "A file includes itself, directly or through other files.", True),
     "INCLUDE_DEPTH": Code("Includes are nested too deeply", "The chain of includes exceeds the depth limit.", True),
+    "MODEL_PARSER_ERROR": Code(
+        "A model parser cannot read the included file",
+        "A registered model parser (docs/includes.md) rejected the file an <include> names with a ParseError; the related location is where in that file.",
+        True,
+    ),
+    "MODEL_PARSER_FAULT": Code(
+        "A model parser failed",
+        "A registered model parser raised an unexpected exception, did not answer in time, could not be imported, or returned something that is not a usable interface model: a bug of that parser; the include is not read.",
+        True,
+    ),
+    "MJCF_ERROR": Code(
+        "An MJCF model has a mistake",
+        "An included MuJoCo model (MJCF) has a value MuJoCo refuses (an unknown class, two orientations, a malformed number, an unreadable include), found by the built-in MJCF reader.",
+        True,
+    ),
     "INCLUDE_LIMIT": Code(
         "Includes expand to too many models",
         "The includes of the document expand to more model instances than the limit (files including each other several times grow exponentially); the models past it are not checked.",

@@ -275,7 +275,7 @@ def test_not_an_sdformat_file(tmp_path):
     (tmp_path / "robot.toml").write_text("[robot]\nname = 'x'\n")
     a = run_text(tmp_path, world("<include><uri>robot.toml</uri></include>"))
     (d,) = errors(a)
-    assert d.code == "FILE_READ" and "custom parser" in d.message
+    assert d.code == "FILE_READ" and "model parser" in d.message and "[model-parsers]" in d.message
 
 
 def test_included_world_is_rejected(tmp_path):

@@ -57,7 +57,7 @@ def _task(task: tuple, keep: bool = False) -> FileResult:
     saves freeing a big document object by object; only for a lone file, so that
     checking a thousand does not hold a thousand analyses.
     """
-    path, display, data, problem, resource_paths, severity, frames, max_bytes, package_paths = task
+    path, display, data, problem, resource_paths, severity, frames, max_bytes, package_paths, parsers = task
     if problem is not None:
         level, reason = problem
         a = unreadable(path, reason)
@@ -67,7 +67,7 @@ def _task(task: tuple, keep: bool = False) -> FileResult:
             a.diagnostics = [replace(d, severity=SEVERITY_BY_NAME[level]) for d in a.diagnostics]
         a.diagnostics = apply_severities(a.diagnostics, severity)
         return summarize(a, display)
-    options = Options(resource_paths=resource_paths, severity=severity, max_document_bytes=max_bytes, package_paths=package_paths)
+    options = Options(resource_paths=resource_paths, severity=severity, max_document_bytes=max_bytes, package_paths=package_paths, model_parsers=parsers)
     a = load_file(path, options, data=data) if path is not None or data is not None else unreadable(None, "no input")
     if keep:
         keep_until_exit(a)
@@ -174,7 +174,7 @@ def _make_task(item: Input, cfg: ProjectConfig, cli_paths: tuple[str, ...], args
     resource_paths = cli_paths + tuple(p for p in cfg.resource_paths if p not in cli_paths)
     max_bytes = None if args.max_size <= 0 else int(args.max_size * MB)
     return (item.path, item.display, data, item.problem, resource_paths, dict(cfg.severity) or None, args.frames, max_bytes,
-            cfg.package_paths)
+            cfg.package_paths, cfg.model_parsers)
 
 
 def _color(choice: str) -> bool:

@@ -10,7 +10,7 @@ import os
 import sys
 
 from ..semantics import Options
-from .loading import first_error, load_file, package_paths_for
+from .loading import configured_parsers, first_error, load_file, package_paths_for
 
 
 # The kinds features.graph_export draws (imported when a graph is drawn: check never needs it).
@@ -20,7 +20,8 @@ KINDS = ("attached-to", "relative-to", "kinematic")
 def graph_command(args: argparse.Namespace) -> int:
     from ..features.graph_export import frame_graph, scope_names, to_dot, to_mermaid
 
-    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), package_paths=package_paths_for(args.file))
+    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), package_paths=package_paths_for(args.file),
+                      model_parsers=configured_parsers(args.file))
     a = load_file(args.file, options)
     problem = first_error(a)
     if problem is not None or a.graphs is None:

@@ -14,6 +14,19 @@ from ..xml import decode_source
 BINARY_PROBE = 8192  # bytes looked at for NUL
 
 
+def configured_parsers(path: str) -> tuple[tuple[str, str], ...]:
+    """The ``[model-parsers]`` of the configuration file nearest ``path`` (none when it is broken:
+    `check` reports a broken configuration; `graph` and `print` draw and print without it)."""
+    import os
+
+    from ..config import ConfigCache, ConfigError
+
+    try:
+        return ConfigCache().lookup(os.path.dirname(os.path.abspath(path))).model_parsers
+    except (ConfigError, OSError):
+        return ()
+
+
 def load_file(path: str, options: Options, data: bytes | None = None) -> Analysis:
     """Read (unless ``data`` is given, as for standard input) and analyse one file; anything
     that is not a readable regular file within ``options.max_document_bytes`` (a FIFO, a

@@ -12,7 +12,7 @@ import sys
 
 from ..semantics import Options
 from ..text import UTF32, LineIndex
-from .loading import first_error, load_file, package_paths_for
+from .loading import configured_parsers, first_error, load_file, package_paths_for
 
 
 def urdf_to_sdf(sub):
@@ -25,7 +25,8 @@ def urdf_to_sdf(sub):
 def print_command(args: argparse.Namespace) -> int:
     from ..printing import PrintRefused, printed  # here: check never needs it
 
-    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), package_paths=package_paths_for(args.file))
+    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), package_paths=package_paths_for(args.file),
+                      model_parsers=configured_parsers(args.file))
     a = load_file(args.file, options)
     problem = first_error(a)
     if problem is not None:

@@ -24,7 +24,7 @@ TABLE = ("tool", "sdformat-lsp")
 
 LEVELS = ("error", "warning", "info", "hint", "off")
 FAIL_LEVELS = ("error", "warning")
-KEYS = ("resource-paths", "package-paths", "exclude", "fail-on", "severity", "format")
+KEYS = ("resource-paths", "package-paths", "exclude", "fail-on", "severity", "format", "model-parsers")
 FORMAT_KEYS = ("indent-width", "indent-style")
 INDENT_STYLES = ("space", "tab")
 MAX_INDENT_WIDTH = 16
@@ -55,6 +55,8 @@ class ProjectConfig:
     # [format]: None where the file does not set the key (the editor's or the default applies)
     indent_width: int | None = None
     indent_style: str | None = None  # "space" | "tab"
+    # [model-parsers]: (suffix, "module:function") in the file's order, for included files of other formats
+    model_parsers: tuple[tuple[str, str], ...] = ()
 
     @property
     def root(self) -> str | None:
@@ -159,7 +161,27 @@ def load_config(path: str) -> ProjectConfig:
         severity[code] = level
     width, style = _format_table(table, path, where)
     return ProjectConfig(path=path, resource_paths=resource_paths, package_paths=package_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on,
-                         indent_width=width, indent_style=style)
+                         indent_width=width, indent_style=style, model_parsers=_parsers_table(table, path, where))
+
+
+
+def _parsers_table(table: dict, path: str, where) -> tuple[tuple[str, str], ...]:
+    """``[model-parsers]``: a file suffix (``".yaml"``) -> ``"module:function"`` (see docs/includes.md)."""
+    parsers = table.get("model-parsers", {})
+    if not isinstance(parsers, dict):
+        raise ConfigError(path, where("model-parsers"), "model-parsers", "must be a table of \".suffix\" = \"module:function\"")
+    out = []
+    for suffix, target in parsers.items():
+        key = f"model-parsers.{suffix}"
+        if not isinstance(target, str) or not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*", target):
+            raise ConfigError(path, where(key), key, f"must be \"module:function\" (a function found on the Python path), not {_show(target)}")
+        low = suffix.lower()
+        if low.strip(".") in ("sdf", "world"):
+            raise ConfigError(path, where(key), key, f"{suffix} files are SDFormat: libsdformat never asks a model parser about them")
+        if not suffix.strip(". ") or any(ch in suffix for ch in "/\\*?"):
+            raise ConfigError(path, where(key), key, "must be a file suffix such as \".yaml\" or \".urdf.xacro\"")
+        out.append((suffix, target))
+    return tuple(out)
 
 
 def _format_table(table: dict, path: str, where) -> tuple[int | None, str | None]:

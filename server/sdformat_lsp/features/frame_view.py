@@ -12,6 +12,7 @@ of their visuals. The same resolved poses as the hover and the inlay hints
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -258,6 +259,8 @@ def _entry(walk: _Walk, node: FrameNode, ident: int, parent: int | None) -> Fram
         if urdf and el.tag == "link":
             kw["visuals"] = _urdf_geometries(walk, el, pose, path, "visual")
             kw["collisions"] = _urdf_geometries(walk, el, pose, path, "collision")
+        elif node.kind == "link" and el.tag == "body":  # a body of an included MJCF model
+            kw["visuals"] = _mjcf_geometries(walk, el, pose, path)
         elif node.kind == "link":
             kw["visuals"] = _geometries(walk, el, pose, path, "visual")
             kw["collisions"] = _geometries(walk, el, pose, path, "collision")
@@ -351,6 +354,28 @@ def _geometries(walk: _Walk, el: XmlElement, link_pose: Transform, path: str | N
         if visual is not None:
             walk.budget -= 1
             out.append(visual)
+    return tuple(out)
+
+
+_mjcf_readers: "weakref.WeakKeyDictionary[XmlElement, object]" = weakref.WeakKeyDictionary()
+
+
+def _mjcf_geometries(walk: _Walk, body: XmlElement, link_pose: Transform, path: str | None) -> tuple[Visual, ...]:
+    """The primitive geoms of an MJCF ``<body>`` (formats.mjcf.geoms), posed in the root frame."""
+    root = body
+    while root.parent is not None:
+        root = root.parent
+    if root.tag != "mujoco":
+        return ()
+    from ..formats.mjcf.geoms import body_geoms, reader_for
+
+    reader = _mjcf_readers.get(root)
+    if reader is None:
+        reader = _mjcf_readers[root] = reader_for(root, path)
+    out = []
+    for g in body_geoms(reader, body, max(0, walk.budget)):  # type: ignore[arg-type]
+        walk.budget -= 1
+        out.append(Visual(g.name, g.shape, link_pose * g.pose, g.size, color=g.color))
     return tuple(out)
 
 

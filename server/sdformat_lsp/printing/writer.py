@@ -140,6 +140,8 @@ def _includes(graphs, version, urdf_to_sdf) -> dict[int, tuple]:
         model = scope.entity
         src = getattr(model, "source", None)
         root = src.xml.root if src is not None else None
+        if getattr(src, "interface_parser", None) is not None or (root is not None and root.tag == "mujoco"):
+            continue  # a model of another format (interface API): libsdformat prints its <include> as written
         if root is None or root.tag not in ("sdf", "robot"):
             raise PrintRefused("only SDFormat and URDF models can be expanded by print (this include brings in something else)", where)
         if root.tag == "robot" and urdf_to_sdf is None:

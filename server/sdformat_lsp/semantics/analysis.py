@@ -64,6 +64,9 @@ class Options:
     # an <include>'s <static>, which libsdformat writes into the included model before loading it
     # (parser.cc), so the included file is checked as a model that is, or is not, static (None: as written)
     root_static: bool | None = None
+    # model parsers of the configuration's [model-parsers] (suffix, "module:function"), or (suffix, function)
+    # from a program; tried before the entry points of interface.registry for included files of other formats
+    model_parsers: tuple[tuple[str, object], ...] = ()
 
 
 @record(frozen=False)
@@ -236,8 +239,8 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
     root = xml.root
     if root is None:
         return out
-    if root.tag == "robot":
-        return out  # a URDF: analysed through its conversion (_analyze_urdf)
+    if root.tag in ("robot", "mujoco"):
+        return out  # a URDF or an MJCF model: analysed through its conversion (_analyze_urdf, foreign.analyse_mjcf)
     if root.tag != "sdf":
         out.append(error("PARSING_ERROR", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
         return out
@@ -395,6 +398,11 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
     result.diagnostics.extend(_root_checks(doc, xml))
     if xml.root is not None and xml.root.tag == "robot":
         _analyze_urdf(result)
+        return
+    if xml.root is not None and xml.root.tag == "mujoco":
+        from .includes.foreign import analyse_mjcf
+
+        analyse_mjcf(result)
         return
     if xml.root is None or xml.root.tag != "sdf" or doc.version is None or version_tuple(doc.version) > LATEST:
         return

@@ -23,6 +23,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..semantics import Analysis, Options, analyze
+from ..interface.registry import describe_parsers
 from ..semantics.includes.resources import find_model_roots
 from ..text import UTF16
 from . import settings as settings_mod
@@ -187,6 +188,7 @@ class SdformatLanguageServer(LanguageServer):
             max_document_bytes=self.settings.max_document_bytes,
             severity=cfg.severity or None,
             package_paths=cfg.package_paths,
+            model_parsers=cfg.model_parsers,
         )
 
     def model_roots(self) -> tuple[str, ...]:
@@ -471,6 +473,7 @@ def _register(server: SdformatLanguageServer) -> None:
             server.encoding,
             "pull" if server.pull_diagnostics else "push",
         )
+        log.info("model parsers: %s", describe_parsers())
 
     @server.feature(types.INITIALIZED)
     @guarded(types.INITIALIZED, notification=True)

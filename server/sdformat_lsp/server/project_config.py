@@ -14,6 +14,7 @@ import threading
 from typing import Callable
 
 from ..config import CONFIG_NAMES, ConfigCache, ConfigError, ProjectConfig
+from ..interface.registry import describe_parsers
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ class ProjectConfigs:
             cfg = self.for_path(os.path.join(folder, "_"))
             if cfg.path:
                 log.info("configuration for %s: %s", folder, cfg.path)
+            if cfg.model_parsers:
+                log.info("model parsers of %s: %s", cfg.path, describe_parsers(cfg.model_parsers, cfg.path or ""))
 
     def is_config(self, path: str) -> bool:
         return os.path.basename(path) in CONFIG_NAMES

@@ -177,7 +177,8 @@ class ScopeBuilding:
                     el = item.element
                     # the walk for the poses inside the link finds nothing when the link's text never
                     # says relative_to (see ``_document_text`` for why that text holds them all)
-                    if text is None or el.parent is not m.element or text.find("relative_to", el.ts, el.ts + el._end) >= 0:
+                    # (a link of another format, an MJCF <body>, holds no <pose>: its subtree is its children's)
+                    if el.tag == "link" and (text is None or el.parent is not m.element or text.find("relative_to", el.ts, el.ts + el._end) >= 0):
                         self._inner_poses(item, scope)
                 elif isinstance(item, Joint):
                     self._add_member(scope, self._node("joint", legacy.name(item.name, "joint") if legacy else item.name, scope, item))

@@ -207,7 +207,12 @@ def analyse_included(resolver: "IncludeResolver", path: str, inc: Include, span:
     try:
         # libsdformat writes the include's <static> into the included model before loading it
         override = inc.static
-        key = (path, *resolver.key_suffix, override)
+        key = (path, *resolver.key_suffix, override, getattr(resolver.options, "model_parsers", ()))
+        if not path.lower().endswith((".sdf", ".world")):
+            from .foreign import has_parsers
+
+            if has_parsers(path, resolver.options):  # a parser is given the include's name
+                key = (*key, inc.name)
         sub = resolver.cache.get(key, run, resolver.open_documents)
         if sub is not None:
             return sub
@@ -234,8 +239,13 @@ def analyse_included(resolver: "IncludeResolver", path: str, inc: Include, span:
         token = _ACTIVE.set((*chain, path))
         try:
             from ..analysis import analyze
+            from .foreign import NOT_PARSED, parsed_include
 
-            sub = analyze(text, path, replace(resolver.options, root_static=override), extra=problems)
+            parsed = parsed_include(resolver, path, text, inc, span)
+            if parsed is NOT_PARSED:
+                sub = analyze(text, path, replace(resolver.options, root_static=override), extra=problems)
+            else:
+                sub = parsed  # type: ignore[assignment]
         finally:
             _ACTIVE.reset(token)
         inner = getattr(sub, "_include_resolver", None)

@@ -45,6 +45,15 @@ def _included_models(sub: "Analysis") -> Callable[[Model, object], Model | None]
 
 def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: Span, scope: "Scope") -> Model | None:
     """The model the included file contributes, placed for the including scope."""
+    parsed = getattr(sub, "interface_parser", None) is not None  # a registered model parser read it
+    if parsed:
+        from .foreign import include_problems
+
+        problems = include_problems(sub, inc, span)
+        for d in problems:
+            resolver._emit(d)
+        if problems:
+            return None
     doc = sub.document
     model: Model | None = doc.models[0] if doc is not None and doc.models else None
     root = sub.xml.root
@@ -98,12 +107,14 @@ def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span
         pose = replace(model.pose, relative_to=None)
     else:
         pose = model.pose
+    # a registered parser's model keeps its own name and static (libsdformat's InterfaceModel::Name and
+    # Static); it was given the include's <name> and <static> to honour
     return replace(
         model,
-        name=inc.name if inc.name else model.name,
-        name_at=inc.name_span,
+        name=inc.name if inc.name and not parsed else model.name,
+        name_at=inc.name_span if not parsed or inc.name == model.name else model.name_at,
         pose=pose,
-        static=inc.static if inc.static is not None else model.static,
+        static=inc.static if inc.static is not None and not parsed else model.static,
         from_include=inc,
         source=sub,
     )

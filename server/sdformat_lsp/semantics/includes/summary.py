@@ -77,10 +77,11 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
             related.append(Related(d.span, d.message, path=root["path"]))
     count = len(diags)
     root_el = sub.xml.root
-    if root_el is None or root_el.tag not in ("sdf", "robot") or any(p.is_error for p in sub.xml.problems):
+    if root_el is None or root_el.tag not in ("sdf", "robot", "mujoco") or any(p.is_error for p in sub.xml.problems):
         # libsdformat cannot read it at all (FILE_READ); a custom parser (interface API) may, but not here
         ext = os.path.splitext(name)[1]
-        hint = "" if ext in (".sdf", ".world", ".urdf", "") else f" ({ext} files need a custom parser registered by the simulator; they are not checked here)"
+        hint = "" if ext in (".sdf", ".world", ".urdf", "") else (
+            f" ({ext} files need a model parser: register one under [model-parsers] in the configuration file, see docs/includes.md)")
         resolver._emit(
             Diagnostic(
                 "FILE_READ",
