@@ -148,3 +148,19 @@ def test_an_error_in_an_attribute_leaves_the_rest_of_the_element_expanded():
     e = expand(MAIN, text, read_file=read)
     assert len([d for d in e.errors if d.severity == 1]) == 1
     assert "xacro:" not in e.text and '<link name="in"/>' in e.text
+
+
+def test_a_document_cache_gives_the_same_expansion_again_and_again():
+    from sdformat_lsp.formats.xacro import DocumentCache
+
+    cache = DocumentCache(size=1)  # smaller than the two files: entries are dropped and read again
+    plain = expand(MAIN, MAIN_TEXT, read_file=read)
+    for _ in range(3):
+        cached = expand(MAIN, MAIN_TEXT, read_file=read, documents=cache)
+        assert cached.text == plain.text
+        at = cached.text.index('link="chasis"') + len('link="')
+        assert cached.origin(at).source.span == plain.origin(at).source.span
+    broken = MAIN_TEXT.replace('<link name="chassis"/>', '<link name="${nope}"/>')
+    for _ in range(2):
+        e = expand(MAIN, broken, read_file=read, documents=cache)
+        assert [d.message for d in e.errors] == [d.message for d in expand(MAIN, broken, read_file=read).errors]

@@ -14,6 +14,9 @@ The public API::
     expansion.args          # the arguments after xacro:arg defaults
     expansion.macros / .properties  # the definitions of that kind
 
+``documents=DocumentCache()`` (kept by the caller between expansions, as the editor does)
+reuses the trees of files read before with the same text.
+
 ``read_file(path) -> str`` reads included files and YAML (an ``OSError`` when
 it cannot: an editor passes its open buffers); ``find_package(name) -> path |
 None`` answers ``$(find name)`` (raise ``LookupError(message)`` to say what was
@@ -42,11 +45,11 @@ from ...xml.source import decode_source
 from .errors import XacroError, diagnostic
 from .expander import Definition, Expander, Use
 from .nodes import Element
-from .reading import read_document
+from .reading import DocumentCache
 from .source_map import Call, Origin, SourceMap
 from .writer import banner, write
 
-__all__ = ["Call", "Definition", "Expansion", "Origin", "Use", "expand", "read_text_file"]
+__all__ = ["Call", "Definition", "DocumentCache", "Expansion", "Origin", "Use", "expand", "read_text_file"]
 
 
 def read_text_file(path: str) -> str:
@@ -114,8 +117,10 @@ def expand(
     environ: dict[str, str] | None = None,
     cwd: str | None = None,
     max_nodes: int | None = None,
+    documents: DocumentCache | None = None,
 ) -> Expansion:
-    """Expand the xacro document ``path`` (its ``text`` when given, else read)."""
+    """Expand the xacro document ``path`` (its ``text`` when given, else read). ``documents``:
+    a cache of read trees kept by the caller between expansions (the editor)."""
     # reading and expanding allocate many objects and make no cycles worth collecting: without
     # the cyclic collector's passes over the growing trees it runs about a fifth faster (the
     # collector is resumed only if it was running, so a caller's pause is kept)
@@ -123,7 +128,7 @@ def expand(
     if paused:
         gc.disable()
     try:
-        return _expand(path, text, args, read_file, find_package, environ, cwd, max_nodes)
+        return _expand(path, text, args, read_file, find_package, environ, cwd, max_nodes, documents)
     finally:
         if paused:
             gc.enable()
@@ -138,9 +143,12 @@ def _expand(
     environ: dict[str, str] | None = None,
     cwd: str | None = None,
     max_nodes: int | None = None,
+    documents: DocumentCache | None = None,
 ) -> Expansion:
     reader = read_file or read_text_file
-    kw = {} if max_nodes is None else {"max_nodes": max_nodes}
+    kw: dict = {"documents": documents}
+    if max_nodes is not None:
+        kw["max_nodes"] = max_nodes
     expander = Expander(
         args=dict(args or {}), read_file=reader, find_package=find_package, environ=environ, cwd=cwd, **kw
     )
@@ -154,7 +162,7 @@ def _expand(
             err = diagnostic("FILE_READ", Severity.ERROR, message, Origin(path, (0, 0)))
             return Expansion("", SourceMap(), None, [err], [path], [], [], dict(args or {}), {})
     try:
-        document = read_document(text, path)
+        document = expander.read_tree(text, path)
     except XacroError as exc:
         err = diagnostic(exc.code, Severity.ERROR, exc.message, exc.origin)
         return Expansion("", SourceMap(), None, [err], [path], [], [], dict(args or {}), {})

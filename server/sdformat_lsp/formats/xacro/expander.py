@@ -37,6 +37,7 @@ from .macros import MacroTable
 from .names import build
 from .nodes import Comment, Document, Element, Text
 from .properties import Globals, Scope
+from .reading import DocumentCache, read_document
 from .source_map import Origin
 from .substitution import Context, Substitutions
 
@@ -54,8 +55,10 @@ class Expander(TextEvaluation):
         environ: dict[str, str] | None = None,
         cwd: str | None = None,
         max_nodes: int = MAX_NODES,
+        documents: DocumentCache | None = None,
     ) -> None:
         self.read_file = read_file
+        self.read_tree = documents.read if documents is not None else read_document
         self.context = Context(args, find_package, environ, cwd)
         self.diagnostics: list[Diagnostic] = []
         self._seen: set[tuple] = set()

@@ -16,7 +16,6 @@ from .errors import LimitError, XacroError
 from .macros import MacroTable
 from .nodes import Element, remove_previous_comments
 from .properties import NamespaceScope, Scope, boolean
-from .reading import read_document
 
 if TYPE_CHECKING:
     from .expander import Expander
@@ -62,7 +61,7 @@ def expand_include(ex: "Expander", node: Element, parent: Element, new: list, ma
             reason = exc.strerror or str(exc)
             raise XacroError(f"cannot include '{path}': {reason}", fattr.origin) from None
         ex.note_file(path)
-        document = read_document(text, path)
+        document = ex.read_tree(text, path)
         if document.root is None:
             raise XacroError(f"the included file '{path}' has no root element", fattr.origin)
         root = document.root

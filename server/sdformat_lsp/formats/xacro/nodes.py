@@ -134,6 +134,11 @@ class Document:
         self.children = children
         self.root = root
 
+    def with_root(self) -> "Document":
+        """This document with ``root`` set to its first element (after copying its children)."""
+        self.root = next((n for n in self.children if type(n) is Element), None)
+        return self
+
 
 def size(elem: Element) -> int:
     """The number of nodes of an element's subtree (elements and their children)."""

@@ -179,3 +179,24 @@ def read_document(text: str, file: str) -> Document:
         raise XacroError("the XML is nested too deeply to read", Origin(file, (0, 0))) from None
     root = next((n for n in top if type(n) is Element), None)
     return Document(top, root)
+
+
+class DocumentCache:
+    """Read trees kept by file and text, for callers that expand the same files again and again
+    (the editor: an included library is read at every edit of the document including it). A
+    tree is handed out as a copy, since the expander changes what it is given; at most
+    ``size`` trees are kept, the least recently used dropped first."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.trees: dict[tuple[str, str], Document] = {}
+
+    def read(self, text: str, file: str) -> Document:
+        key = (file, text)
+        doc = self.trees.pop(key, None)
+        if doc is None:
+            doc = read_document(text, file)  # raises on bad XML: nothing kept
+            if len(self.trees) >= self.size:
+                del self.trees[next(iter(self.trees))]
+        self.trees[key] = doc
+        return Document([n.copy(None) for n in doc.children], None).with_root()
