@@ -397,7 +397,7 @@ def test_preview_urdf_sliders_switching_picking_and_idle(window: Window):
     window.command("SDFormat: Show Frames in 3D")
     window.wait(lambda: "Preview drew 4 frames, 2 visuals" in window.server_log() and "1 joint sliders" in window.server_log(),
                 what="the URDF drawn with its slider")
-    frame = window.wait(_view_frame, what="the 3D page")
+    frame = window.wait(lambda: _view_frame(window), what="the 3D page")
     frame.wait_for_selector("#sdf-joints input[data-joint='shoulder']")
     before = frame.evaluate("() => window.__sdfViewApi.boxOf(window.__sdfViewApi.frames().find(f => f.name === 'arm').id)")
     frame.evaluate("() => { const i = document.querySelector(\"#sdf-joints input[data-joint='shoulder']\"); i.value = '1.5'; i.dispatchEvent(new Event('input')); }")
@@ -409,20 +409,24 @@ def test_preview_urdf_sliders_switching_picking_and_idle(window: Window):
     assert frame.evaluate("() => window.__sdfView.renders") == renders
     # a click on the joint's triad reveals the joint
     t = time.monotonic()
-    frame.evaluate("""() => {
+    # the cone of the triad's z arrow (the joint's origin itself lies on the arm's box, which a click there picks)
+    picked = frame.evaluate("""() => {
       const api = window.__sdfViewApi; const id = api.frames().find(f => f.name === 'shoulder').id;
-      const c = document.querySelector('canvas'); const [x, y] = api.screenOf(id);
+      const c = document.querySelector('canvas'); const [x, y] = api.screenOfLocal(id, [0, 0, api.triadSize() * 0.7 * 0.9]);
+      const got = api.pick(x, y);
       for (const type of ['pointerdown', 'pointerup']) c.dispatchEvent(new PointerEvent(type, {clientX: x, clientY: y, bubbles: true}));
-    }""")
+      return [got, id]; }""")
+    assert picked[0] == picked[1], picked
     target = window.position_of("two_link.urdf", 'name="shoulder"')
     window.wait(lambda: window.cursor()[0] == target[0], what="the joint revealed by a click on its triad")
     REPORT["triad_click_to_reveal_s"] = round(time.monotonic() - t, 3)
     # switching files never leaves it blank; coming back keeps the slider's value
     seen = len(window.server_log())
     window.open("rover.sdf")
-    window.wait(lambda: "Preview drew 5 frames" in window.server_log()[seen:], what="the rover drawn after switching")
+    window.wait(lambda: "Preview drew" in window.server_log()[seen:] and frame.evaluate(
+        "() => (window.__sdfViewApi.frames() || []).some(f => f.name === 'chassis')"), what="the rover drawn after switching")
     window.open("two_link.urdf")
-    frame = window.wait(_view_frame, what="the 3D page")
+    frame = window.wait(lambda: _view_frame(window), what="the 3D page")
     window.wait(lambda: frame.evaluate("() => (window.__sdfViewApi.frames() || []).some(f => f.name === 'shoulder')"), what="the URDF again")
     assert frame.evaluate("() => document.querySelector(\"#sdf-joints input[data-joint='shoulder']\").value") == "1.5"
 

@@ -39,8 +39,17 @@ export class FrameSource implements vscode.Disposable {
     private readonly client: () => LanguageClient | undefined,
     private readonly wanted: () => boolean = () => true,
   ) {
+    // `sdformat.modelEditor`: an SDFormat, URDF or xacro editor is (or, while a webview or panel has the
+    // focus, was last) the active one: the Frames view shows then, whatever the Explorer has selected
+    const markActive = (editor: vscode.TextEditor | undefined) => {
+      if (editor) void vscode.commands.executeCommand('setContext', 'sdformat.modelEditor', FRAME_LANGUAGES.has(editor.document.languageId));
+    };
+    markActive(vscode.window.activeTextEditor);
     this.subscriptions.push(
-      vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        markActive(editor);
+        this.schedule(0);
+      }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === this.document) this.schedule(REFRESH_DELAY_MS);
       }),

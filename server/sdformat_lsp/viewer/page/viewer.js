@@ -83,6 +83,7 @@ export function start(host) {
   let highlighted = null;
   let stats = { frames: 0, visuals: 0, meshes: 0, failedMeshes: 0, pending: 0, placeholders: 0, problems: [] };
   let generation = 0;
+  let triadSizeNow = 0;
   let firstDrawStart = 0;
 
   // -- drawing on demand -------------------------------------------------------------------------
@@ -289,6 +290,7 @@ export function start(host) {
     const extent = sceneScale(frames);
     scale = extent;
     const triadSize = Math.min(Math.max(extent * 0.04, 0.02), 5);
+    triadSizeNow = triadSize;
     if (grid) scene.remove(grid);
     const cell = Math.pow(10, Math.floor(Math.log10(Math.max(extent, 0.1))) - 1) * 2;
     const cells = Math.min(200, Math.max(10, Math.ceil((extent * 2) / cell)));
@@ -616,6 +618,15 @@ export function start(host) {
       const rect = renderer.domElement.getBoundingClientRect();
       return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
     },
+    /** Where a point given in an entry's frame (`[x, y, z]`, metres) is on the screen. */
+    screenOfLocal(id, xyz) {
+      const e = nodes.get(id);
+      if (!e) return null;
+      const v = new THREE.Vector3(...xyz).applyMatrix4(e.frame.matrixWorld).project(camera);
+      const rect = renderer.domElement.getBoundingClientRect();
+      return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+    },
+    triadSize: () => triadSizeNow,
     screenOfPoint(xyz) {
       const v = new THREE.Vector3(...xyz).project(camera);
       const rect = renderer.domElement.getBoundingClientRect();
