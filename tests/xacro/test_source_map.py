@@ -164,3 +164,10 @@ def test_a_document_cache_gives_the_same_expansion_again_and_again():
     for _ in range(2):
         e = expand(MAIN, broken, read_file=read, documents=cache)
         assert [d.message for d in e.errors] == [d.message for d in expand(MAIN, broken, read_file=read).errors]
+
+
+def test_an_include_whose_name_needs_an_undefined_argument_is_an_error():
+    text = MAIN_TEXT.replace('filename="wheel.xacro"', 'filename="$(arg description_dir)/wheel.xacro"')
+    e = expand(MAIN, text, read_file=read)
+    errors = [d for d in e.errors if d.severity == 1]
+    assert len(errors) == 1 and "description_dir" in errors[0].message

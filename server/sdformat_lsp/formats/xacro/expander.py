@@ -195,8 +195,6 @@ class Expander(TextEvaluation):
                     except LimitError:
                         raise
                     except XacroError as exc:
-                        if node.tag == "xacro:include":
-                            self.incomplete = True
                         self.fail(exc, self.where or node.origin)
                         again = False
                     if again:
