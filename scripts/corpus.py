@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Lay out the real-world corpora outside the repository, from bare mirrors of public repositories.
 
+Blobs the mirror lacks (files of 4 MiB and more, Git LFS content) are written as empty files and
+listed in ``<corpus>/src/owner+name.absent.txt``.
+
 The project is measured on third-party documents it never sees; to develop against real files
 we keep our own corpora outside the checkout. Each repository is brought onto the machine as a
 bare git mirror (``owner+name/repo`` under the mirror directory, as the tool library's ``fetch``
@@ -74,20 +77,27 @@ def extract(mirror: Path, commit: str, target: Path) -> int:
     )
     assert batch.stdin and batch.stdout
     written = 0
+    absent: list[str] = []
     for sha, path in entries:
         batch.stdin.write(sha + b"\n")
         batch.stdin.flush()
         header = batch.stdout.readline().split()
-        if len(header) != 3:  # "<sha> missing": a blob the mirror does not carry
+        out = target / path
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if len(header) != 3:  # "<sha> missing": a blob the mirror does not carry (4 MiB and more, LFS)
+            # An empty file in its place: the documents naming it (a mesh, mostly) find it as they would
+            # in a full clone, so a lookup warning measured on the corpus is never caused by the mirror.
+            out.write_bytes(b"")
+            absent.append(str(path))
             continue
         data = batch.stdout.read(int(header[2]))
         batch.stdout.read(1)
-        out = target / path
-        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(data)
         written += 1
     batch.stdin.close()
     batch.wait()
+    # Listed beside the tree, so that a reader of a placeholder (the 3D view, a mesh check) can tell.
+    (target.parent / (target.name + ".absent.txt")).write_text("".join(f"{a}\n" for a in absent))
     return written
 
 
