@@ -22,6 +22,7 @@ from ..records import record
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
 from .checks.phases import check
+from .checks.reserved_names import reserved_entity_names
 from .checks.domain import DomainChecks, check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
 from .checks.merged_checks import merged_joint_checks
@@ -415,6 +416,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         _checkpoint(stop)
     result.diagnostics.extend(found if found is not None else check_domain(xml))
     result.diagnostics.extend(inertial_warnings(xml))
+    result.diagnostics.extend(reserved_entity_names(xml, version))
     _checkpoint(stop)
     root = doc.root
     factory = options.include_resolver_factory

@@ -1,0 +1,61 @@
+"""Reserved names of what is not a frame: the world, collisions, visuals, lights, sensors, ...
+
+libsdformat's classes refuse a reserved name when they load: ``World``, ``Collision``,
+``Visual``, ``Light``, ``Sensor``, ``ParticleEmitter``, ``Projector`` and ``Physics`` each
+call ``isReservedName`` (``Utils.cc``: ``world``, or ``__`` at both ends of a name of four
+characters or more), as ``Model``, ``Link``, ``Joint`` and ``Frame`` do; those four are
+frames, judged by the name phase (``checks.name_checks``). From SDFormat 1.8 on, the parser
+also refuses ``::`` in the ``name`` attribute of any element it validates (everything but
+``<plugin>`` contents and namespaced elements: ``recursiveSiblingNoDoubleColonInNames``),
+which makes the whole file fail to load.
+
+Most documents hold no such name: one regular expression over the text says so, and the
+tree is walked only when it finds a candidate.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...diagnostics import Diagnostic, error
+from ...xml import XmlDocument
+from .sibling_names import FRAME_TAGS
+
+# The classes of libsdformat main calling isReservedName on their name, besides the frames.
+CHECKED_TAGS = frozenset({"world", "collision", "visual", "light", "sensor", "particle_emitter", "projector", "physics"})
+_CANDIDATE = re.compile(r"""\bname\s*=\s*(?:"(?:world|__[^"<]*__|[^"<]*::[^"<]*)"|'(?:world|__[^'<]*__|[^'<]*::[^'<]*)')""")
+
+
+def is_reserved(name: str) -> bool:
+    """libsdformat's isReservedName."""
+    return name == "world" or (len(name) >= 4 and name.startswith("__") and name.endswith("__"))
+
+
+def reserved_entity_names(xml: XmlDocument, version: tuple[int, int]) -> list[Diagnostic]:
+    """An error on each reserved name of an element libsdformat would refuse it on (see above)."""
+    root = xml.root
+    if root is None or _CANDIDATE.search(xml.text) is None:
+        return []
+    out: list[Diagnostic] = []
+    scoped = version >= (1, 8)
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        tag = el.tag
+        if tag == "plugin" or ":" in tag:
+            continue  # free-form: libsdformat does not validate it
+        a = el.attributes.get("name") if el.attributes else None
+        if a is not None and tag not in FRAME_TAGS:  # frames: the name phase
+            name = a.value
+            if tag in CHECKED_TAGS and is_reserved(name):
+                what = "'world' is reserved for the world frame" if name == "world" else "names of the form __name__ are reserved for implicit frames"
+                out.append(error("RESERVED_NAME", f"{what}: libsdformat refuses it as the name of a <{tag}>, so the file does "
+                                 f"not load: rename this {tag}", a.value_span))
+            elif scoped and "::" in name:
+                out.append(error("RESERVED_NAME", f"'::' separates scopes and cannot appear in a name from SDFormat 1.8 on: "
+                                 f"libsdformat refuses the whole file; rename '{name}' (this <{tag}>)", a.value_span))
+        stack.extend(reversed(el.children))
+    return out
+
+
+__all__ = ["CHECKED_TAGS", "is_reserved", "reserved_entity_names"]
