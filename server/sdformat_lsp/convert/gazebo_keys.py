@@ -37,18 +37,12 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..formats.urdf.values import key_value
 from ..formats.urdf.writer import number
+from ..formats.urdf.extensions import HANDLED
 from ..xml import XmlElement
 
 LUMP = "_fixed_joint_lump__"
 _STOD = re.compile(r"\s*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
 _STOI = re.compile(r"\s*[+-]?\d+")
-HANDLED = frozenset(
-    "material collision visual static turnGravityOff dampingFactor maxVel minDepth mu1 mu2 fdir1 kp kd selfCollide "
-    "maxContacts laserRetro springReference springStiffness stopCfm stopErp fudgeFactor provideFeedback canonicalBody "
-    "cfmDamping implicitSpringDamper disableFixedJointLumping preserveFixedJoint".split()
-)
-
-
 def _stod(text: str) -> str | None:
     """``std::stod`` of ``text`` written back as a number (None when it reads no number)."""
     m = _STOD.match(text)

@@ -6,6 +6,12 @@
 * SDFormat elements copied into a link or joint (``<gravity>``,
   ``<self_collide>``...) are read as SDFormat: a boolean that is not one
   makes the element, the link and the model invalid.
+* Every other element of a block is copied as SDFormat into the link, joint or
+  model it refers to (into the collisions or visuals for ``<collision>`` and
+  ``<visual>``), where libsdformat reads its values as it reads a ``.sdf``: a
+  value the spec's type refuses (``<diffuse>220 210 175 1</diffuse>`` in a
+  ``<light>``: colour components lie in [0, 1]) makes the file fail to load.
+  Checked with the spec of the newest version, which libsdformat converts to.
 * A joint or frame in a block without reference that names a link lumped away
   by fixed-joint reduction (or the fixed joint itself): libsdformat 12
   (Gazebo Fortress) leaves no frame of that name behind and refuses the file;
@@ -21,6 +27,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...diagnostics import warning
+from ...spec import check_value, latest_version, schema_for
 from .values import key_value
 
 if TYPE_CHECKING:
@@ -35,6 +42,13 @@ NUMBER_KEYS = frozenset(
 INTEGER_KEYS = frozenset({"maxContacts"})
 BOOLEAN_ELEMENTS = frozenset({"gravity", "self_collide", "kinematic", "enable_wind"})
 _BOOL = frozenset({"true", "false", "1", "0"})
+# The keys of a block libsdformat's URDF reader handles itself (parser_urdf.cc: each becomes a
+# setting of the link, joint or its parts); everything else is copied as SDFormat.
+HANDLED = frozenset(
+    "material collision visual static turnGravityOff dampingFactor maxVel minDepth mu1 mu2 fdir1 kp kd selfCollide "
+    "maxContacts laserRetro springReference springStiffness stopCfm stopErp fudgeFactor provideFeedback canonicalBody "
+    "cfmDamping implicitSpringDamper disableFixedJointLumping preserveFixedJoint".split()
+)
 
 
 def check_extensions(rd: "Reader", lumped: dict[str, str]) -> None:
@@ -64,6 +78,59 @@ def check_extensions(rd: "Reader", lumped: dict[str, str]) -> None:
                 )
             elif not reference and c.tag in ("joint", "frame"):
                 _lumped_references(rd, c, lumped)
+        _copied_values(rd, ext, reference)
+
+
+def _copied_values(rd: "Reader", ext, reference: str | None) -> None:
+    """The values of what a block copies into SDFormat, checked as in a ``.sdf`` (see above)."""
+    if not ext.children:
+        return
+    schema = schema_for(latest_version())
+    if schema is None:
+        return
+    if not reference:
+        target = "model"
+    elif reference in rd.links:
+        target = "link"
+    elif reference in rd.joints:
+        target = "joint"
+    else:
+        return  # a reference to nothing: reported by the reader
+    home = schema.definition_named(target)
+    if home is None:
+        return
+    stack = []
+    for c in ext.children:
+        if c.tag in ("collision", "visual") and target == "link":
+            part = home.child(c.tag)
+            if part is not None:
+                stack += [(b, part.child(b.tag)) for b in c.children]
+        elif c.tag not in HANDLED and not (target == "link" and c.tag in BOOLEAN_ELEMENTS):  # booleans: above
+            stack.append((c, home.child(c.tag)))
+    while stack:
+        el, spec = stack.pop()
+        if spec is None or spec.copy_data or el.tag == "plugin" or ":" in el.tag:
+            continue  # unknown (libsdformat warns and leaves it out), or free-form
+        for name, a in el.attributes.items():
+            aspec = spec.attribute(name)
+            problem = check_value(aspec.type, a.value) if aspec is not None and aspec.type and a.value.strip() else None
+            if problem is not None:
+                _bad_value(rd, f"{name} of <{el.tag}>", aspec.type, problem, a.value_span)  # type: ignore[union-attr]
+        if spec.type and not el.children and el.text.strip():
+            problem = check_value(spec.type, el.text)
+            if problem is not None:
+                _bad_value(rd, f"<{el.tag}>", spec.type, problem, el.text_span or el.tag_span)
+        stack += [(ch, spec.child(ch.tag)) for ch in el.children]
+
+
+def _bad_value(rd: "Reader", what: str, vtype: str, problem: str, span) -> None:
+    rd.error(
+        f"invalid value for {what} ({vtype}): {problem}; libsdformat reads what a <gazebo> block copies as SDFormat "
+        "and does not load the file",
+        span,
+        "extension_value",
+        "ELEMENT_INVALID",
+    )
 
 
 def _lumped_references(rd: "Reader", el, lumped: dict[str, str]) -> None:
