@@ -161,8 +161,14 @@ def test_cli_version_and_refusals(tmp_path):
     assert run("--version", "1.2", str(old), cwd=tmp_path).returncode == 0
     broken = tmp_path / "broken.sdf"
     broken.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>')
+    # a document with errors is printed as `gz sdf -p` prints it, its errors on stderr after it (issue 24)
     bad = run(str(broken), cwd=tmp_path)
-    assert bad.returncode == 1 and bad.stdout == "" and bad.stderr.count("\n") == 1 and "broken.sdf:1:" in bad.stderr
+    assert bad.returncode == 1 and '<pose relative_to="nope"/>' in bad.stdout and '<sdf version="1.12">' in bad.stdout
+    assert bad.stderr.count("\n") == 1 and "broken.sdf:1:" in bad.stderr and "error[POSE_RELATIVE_TO_INVALID]" in bad.stderr
+    # one that is not XML is not printed at all
+    (tmp_path / "notxml.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l"></model></sdf>')
+    bad = run(str(tmp_path / "notxml.sdf"), cwd=tmp_path)
+    assert bad.returncode == 1 and bad.stdout == "" and "cannot print the document" in bad.stderr
 
 
 def test_1_6_documents_are_converted_as_libsdformat_converts_them():

@@ -73,6 +73,20 @@ def unreadable(path: str | None, reason: str) -> Analysis:
     return result
 
 
+def error_lines(analysis: Analysis) -> list[str]:
+    """Every error, in document order (the document's own first), as ``path:line:col: error[CODE] message``."""
+    from ..diagnostics import Severity
+    from ..text import UTF32
+
+    errors = sorted((d for d in analysis.diagnostics if d.severity == Severity.ERROR), key=lambda d: (d.path is not None, d.span.start))
+    out = []
+    for d in errors:
+        where = analysis if d.path is None or d.path == analysis.path else (analysis.included_analysis(d.path) or analysis)
+        line, col = where.lines.position(min(d.span.start, len(where.text)), UTF32)
+        out.append(f"{d.path or analysis.path}:{line + 1}:{col + 1}: error[{d.code}] {d.message}")
+    return out
+
+
 def first_error(analysis: Analysis) -> str | None:
     """What stops a job that needs a sound document (print, graph, inertial-stats): the first
     error, as ``path:line:col: message``; None when there is none."""

@@ -1,7 +1,9 @@
 """`sdformat-lsp print`: the document as the analysis sees it (``gz sdf -p``).
 
 Includes expanded and placed, converted to the newest SDFormat (or ``--version``), with
-``--resolve-poses`` and ``--degrees``; computed by ``printing``, printed here.
+``--resolve-poses`` and ``--degrees``; computed by ``printing``, printed here. A document with
+errors is printed as ``gz sdf -p`` prints it, with its errors on stderr after it (exit 1);
+one that cannot be read as SDFormat at all is one error and no output.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 
 from ..semantics import Options
 from ..text import UTF32, LineIndex
-from .loading import configured_parsers, first_error, load_file, package_paths_for
+from .loading import configured_parsers, error_lines, first_error, load_file, package_paths_for
 
 
 def urdf_to_sdf(sub):
@@ -29,7 +31,7 @@ def print_command(args: argparse.Namespace) -> int:
                       model_parsers=configured_parsers(args.file))
     a = load_file(args.file, options)
     problem = first_error(a)
-    if problem is not None:
+    if problem is not None and not _printable(a):
         print(f"{problem} (cannot print the document)", file=sys.stderr)
         return 1
     try:
@@ -44,7 +46,26 @@ def print_command(args: argparse.Namespace) -> int:
         print(f"{where}:{line + 1}:{col + 1}: {exc.message}", file=sys.stderr)
         return 1
     sys.stdout.write(out)
-    return 0
+    if problem is None:
+        return 0
+    # As `gz sdf -p`: the document libsdformat built is printed, and its errors go to stderr after it.
+    # gz exits 0 even then (sdf_main.cc drops cmdPrint's result); we exit 1 (docs/deviations.md).
+    sys.stdout.flush()
+    for line in error_lines(a):
+        print(line, file=sys.stderr)
+    return 1
+
+
+# Errors after which there is no document to print: libsdformat builds no element tree (the file
+# cannot be read, is not XML, or its version cannot be converted).
+FATAL = frozenset({"FILE_READ", "XML_ERROR", "CONVERSION_ERROR"})
+
+
+def _printable(a) -> bool:
+    """Whether a document with errors is printed anyway, as `gz sdf -p` prints it."""
+    if a.graphs is None or a.xml.root is None or a.xml.root.tag != "sdf":
+        return False
+    return not any(d.code in FATAL and d.is_error for d in a.diagnostics)
 
 
 def register(sub) -> None:

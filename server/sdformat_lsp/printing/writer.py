@@ -118,6 +118,8 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
     poses = resolved(analysis) if resolve_poses else {}
     writer = _Writer(graphs, analysis.text, target, includes, poses, degrees, resolve_poses)
     writer.urdf_to_sdf = urdf_to_sdf
+    writer.top_level = _light_and_actor_includes(analysis)
+    writer.failed = {id(rec.include.element) for rec in analysis.includes if rec.analysis is None and rec.model is None}
     if flat is not None:
         writer.flat = flat
         writer.param_ops.update(flat.ops)
@@ -129,6 +131,35 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
         return format_text(out)  # included models come with their own file's indentation
     except FormatRefused:  # pragma: no cover - the splices of well-formed documents are well formed
         return out
+
+
+def _light_and_actor_includes(analysis) -> dict[int, object]:
+    """id(<include> element) -> its IncludeRecord, for every include (at any depth) that brought in
+    a file whose top-level element is an <actor> or a <light> (``model://sun``): libsdformat
+    expands those too (parser.cc takes the first <model>, else <actor>, else <light>)."""
+    out: dict[int, object] = {}
+    stack, seen = [analysis], set()
+    while stack:
+        a = stack.pop()
+        if id(a) in seen:
+            continue
+        seen.add(id(a))
+        for rec in getattr(a, "includes", ()):
+            sub = rec.analysis
+            if sub is None:
+                continue
+            stack.append(sub)
+            root = sub.xml.root
+            if rec.model is None and root is not None and root.tag == "sdf" and _top_level_element(root) is not None:
+                out[id(rec.include.element)] = rec
+    return out
+
+
+def _top_level_element(root):
+    """What libsdformat takes from an included file that has no <model>: its first <actor>, else its first <light>."""
+    if root.child("model") is not None:
+        return None
+    return root.child("actor") or root.child("light")
 
 
 def _includes(graphs, version, urdf_to_sdf) -> dict[int, tuple]:
@@ -168,6 +199,8 @@ class _Writer:
         self.homes: dict[int, tuple] = {}  # id(element of an <experimental:params>) -> (its text, its version)
         self.paths: dict[int, str | None] = {}  # id(source text) -> its file, for refusals
         self.flat = None  # unflatten.Plan of a flattened 1.7 world
+        self.top_level: dict[int, object] = {}  # id(<include>) -> IncludeRecord of an included <actor> or <light>
+        self.failed: set[int] = set()  # id(<include>) of includes that found no file: libsdformat leaves them out
         self.newlines: dict[int, str] = {}
 
     def run(self, root, source: tuple[int, int]) -> str:
@@ -190,6 +223,8 @@ class _Writer:
         if override is not None and "merge" in override:
             open_merged(self, el, text, override["merge"], repl)
             merged = override["merge"].node.name
+        elif override is not None and "top_level" in override:
+            self._override_top_level(el, text, override["top_level"], repl)
         elif override is not None and "param" not in override:
             self._override(el, text, override, repl)
         elif self.resolve and el.tag == "model":
@@ -224,6 +259,18 @@ class _Writer:
                 continue  # someone else's content: as written
             if tag == "include":
                 found = self.includes.get(id(d))
+                rec = self.top_level.get(id(d)) if found is None else None
+                if found is None and id(d) in self.failed:  # a document printed with its errors: as libsdformat, without it
+                    repl.append((line_start(text, d.span.start), d.span.end, ""))
+                    continue
+                if rec is not None:  # an <actor> or a <light> (model://sun)
+                    sub = rec.analysis  # type: ignore[attr-defined]
+                    inner_el = _top_level_element(sub.xml.root)
+                    self.paths[id(sub.text)] = getattr(sub, "path", None)
+                    inner = self._render(inner_el, sub.text, {"top_level": d}, version_tuple(sub.version) if sub.version else source)
+                    self.expanded = True
+                    repl.append((d.span.start, d.span.end, inner))
+                    continue
                 if found is not None:
                     inc, scope = found
                     model = scope.entity
@@ -341,6 +388,27 @@ class _Writer:
         text = _printed(converted, LATEST, self.resolve, self.degrees, None)
         model = parse(text).root.child("model")
         return self._render(model, text, override, self.target)
+
+    def _override_top_level(self, el, text, include, repl) -> None:
+        """An included <actor> or <light>: its name and pose as the include sets them (parser.cc:
+        <name> renames it; <pose> replaces its pose, with the include's relative_to, degrees and
+        rotation_format); <static>, <placement_frame> and plugins are for models only."""
+        given = include.child("name")
+        name = el.attr("name")
+        if given is not None and name is not None:
+            repl.append((name.value_span.start, name.value_span.end, escape_attr(given.text.strip())))
+        pose = include.child("pose")
+        if pose is None:
+            return
+        for child in el.children:
+            if child.tag == "pose":
+                repl.append((line_start(text, child.span.start), child.span.end, ""))
+        attrs = "".join(f' {k}="{escape_attr(pose.get(k) or "")}"' for k in ("relative_to", "degrees", "rotation_format") if pose.get(k) is not None)
+        added = self._newline(text) + f"<pose{attrs}>{escape_text(pose.text.strip())}</pose>"
+        if el.self_closing:
+            repl.append((el.stag_end - 2, el.stag_end, ">" + added + self._newline(text) + f"</{el.tag}>"))
+        else:
+            repl.append((el.stag_end, el.stag_end, added))
 
     def _override(self, el, text, override, repl) -> None:
         """An included model: its name, static and pose as the include sets them."""
