@@ -48,3 +48,18 @@ def test_libsdformat_agrees(name, oracle):
     for reserved in EXPECTED[name]:
         if "::" not in reserved:  # '::' is one message for the file, without the name
             assert any(f"[{reserved}]" in e["message"] for e in theirs), (reserved, theirs)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_libsdformat_main_agrees(name):
+    """`gz sdf --check` of libsdformat main: SDF_CHECK names a program printing "Valid." (exit 0) or errors."""
+    import os
+
+    checker = os.environ.get("SDF_CHECK")
+    if not checker or not os.path.exists(checker):
+        pytest.skip("SDF_CHECK does not name libsdformat main's check")
+    r = subprocess.run([checker, str(HERE / name)], capture_output=True, text=True, timeout=60)
+    assert (r.returncode != 0) == bool(EXPECTED[name]), r.stdout + r.stderr
+    for reserved in EXPECTED[name]:
+        if "::" not in reserved:
+            assert f"[{reserved}] is reserved" in r.stdout + r.stderr, reserved

@@ -37,3 +37,15 @@ def test_the_message_names_the_type_and_the_consequence():
 def test_libsdformat_agrees(name, urdf_oracle):
     out = json.loads(subprocess.run([urdf_oracle, str(FIX / name)], capture_output=True, text=True, timeout=60).stdout)
     assert bool(out["errors"]) == bool(CASES[name]), out["errors"]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_libsdformat_main_agrees(name):
+    """`gz sdf --check` of libsdformat main: SDF_CHECK names a program printing "Valid." (exit 0) or errors."""
+    import os
+
+    checker = os.environ.get("SDF_CHECK")
+    if not checker or not os.path.exists(checker):
+        pytest.skip("SDF_CHECK does not name libsdformat main's check")
+    r = subprocess.run([checker, str(FIX / name)], capture_output=True, text=True, timeout=60)
+    assert (r.returncode != 0) == bool(CASES[name]), r.stdout + r.stderr
