@@ -28,6 +28,7 @@ class TextEvaluation:
     filestack: list[str]
     allowed: set[int]
     uses: list[Use]
+    incomplete: bool
 
     def evaluate(self, text: str, scope: Scope, origin: Origin | None, raw: bool = False) -> tuple[Any, Origin | None]:
         """The value of ``text`` in ``scope`` and, when the text is one ``${name}`` of a property
@@ -83,7 +84,8 @@ class TextEvaluation:
             else:
                 value = Interpreter(scope.get, self.allowed).evaluate(text)
         except Undefined as exc:
-            hint = nearest(exc.name or "", scope, self.context.args)
+            # after a first error this one is not reported (Expander.fail): no hint to look for
+            hint = "" if self.incomplete else nearest(exc.name or "", scope, self.context.args)
             where = sub_origin(origin, raw and same, at + (exc.offset or 0), len(exc.name or "")) if exc.offset is not None else sub_origin(origin, raw, at - 2, len(inner) + 3)
             raise Unresolved(f"the property '{exc.name}' is not defined{hint}", where) from None
         except ExpressionError as exc:

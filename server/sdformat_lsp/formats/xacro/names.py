@@ -136,22 +136,38 @@ CALLABLE_TYPES = (int, float, str, bool, list, dict, tuple, set, frozenset, comp
                   enumerate, reversed)
 
 
+_STATIC: tuple[dict[str, Any], set[int]] | None = None
+
+
+def _static() -> tuple[dict[str, Any], set[int]]:
+    """The names that are the same for every expansion (made once: the namespaces cannot be
+    changed by an expression) and the identities of their functions."""
+    global _STATIC
+    if _STATIC is None:
+        math_names = math_functions()
+        table: dict[str, Any] = dict(PLAIN)
+        table.update(math_names)
+        table["sorted"] = _sorted
+        table["range"] = range
+        table["python"] = Names(PYTHON)
+        table["math"] = Names(math_names)
+        allowed: set[int] = set()
+        for source in (PYTHON, math_names):
+            allowed.update(id(v) for v in source.values() if callable(v))
+        allowed.update(id(t) for t in CALLABLE_TYPES)
+        allowed.add(id(tokenize))
+        _STATIC = (table, allowed)
+    return _STATIC
+
+
 def build(xacro_functions: dict[str, Callable[..., Any]]) -> tuple[dict[str, Any], set[int]]:
     """The table of names and the identities of the functions an expression may call."""
-    math_names = math_functions()
-    table: dict[str, Any] = dict(PLAIN)
-    table.update(math_names)
-    table["sorted"] = _sorted
-    table["range"] = range
+    static_table, static_allowed = _static()
+    table = dict(static_table)
     for key in ("load_yaml", "abs_filename", "dotify"):
         if key in xacro_functions:
             table[key] = xacro_functions[key]
-    table["python"] = Names(PYTHON)
-    table["math"] = Names(math_names)
     table["xacro"] = Names(dict(xacro_functions, tokenize=tokenize))
-    allowed: set[int] = set()
-    for source in (PYTHON, math_names, xacro_functions):
-        allowed.update(id(v) for v in source.values() if callable(v))
-    allowed.update(id(t) for t in CALLABLE_TYPES)
-    allowed.add(id(tokenize))
+    allowed = set(static_allowed)
+    allowed.update(id(v) for v in xacro_functions.values() if callable(v))
     return table, allowed

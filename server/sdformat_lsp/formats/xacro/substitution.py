@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from .errors import Unresolved, XacroError
@@ -38,12 +39,12 @@ class Context:
         self,
         args: dict[str, str],
         find_package: Callable[[str], str | None] | None,
-        environ: dict[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
         cwd: str | None = None,
     ) -> None:
         self.args = args
         self.find_package = find_package
-        self.environ = dict(os.environ) if environ is None else environ
+        self.environ: Mapping[str, str] = os.environ if environ is None else environ
         self.cwd = cwd or os.getcwd()
         self.file: str | None = None  # the file being processed (for $(dirname))
         self.packages_used: dict[str, str] = {}
