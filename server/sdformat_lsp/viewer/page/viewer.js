@@ -30,6 +30,7 @@ const STYLE = `
 `;
 
 const KIND_SIZE = { world: 1, model: 1, link: 1, joint: 0.7, frame: 0.6 };
+const PROGRESS_MS = 400;
 const MAX_LINK_LABELS = 40; // a world's hundreds of links would bury the scene in labels: then models only
 
 export function start(host) {
@@ -236,12 +237,22 @@ export function start(host) {
     );
   }
 
+  // progressive: meshes appear as they arrive, drawn at most every PROGRESS_MS while many are loading
+  // (each draw of a large world costs tens of milliseconds in software WebGL)
+  let progressTimer = null;
   function finishOne() {
     stats.pending--;
-    requestRender(); // progressive: each mesh appears as it arrives
     if (stats.pending === 0) {
+      if (progressTimer) clearTimeout(progressTimer);
+      progressTimer = null;
       if (!fittedOnce) fit();
+      requestRender();
       report();
+    } else if (!progressTimer) {
+      progressTimer = setTimeout(() => {
+        progressTimer = null;
+        requestRender();
+      }, PROGRESS_MS);
     }
   }
 
