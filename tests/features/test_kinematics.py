@@ -251,3 +251,15 @@ def _oracle_joints(out: dict) -> list[dict]:
         elif isinstance(cur, list):
             stack.extend(cur)
     return found
+
+
+def test_a_document_without_frames_says_why():
+    from sdformat_lsp.features.frame_view import why_no_frames
+
+    empty = analyze('<sdf version="1.9"></sdf>', None, Options(schema=False))
+    assert frame_view(empty) is None and why_no_frames(empty) == "<sdf> holds no model or world to draw"
+    broken = analyze('<sdf version="1.9">\n<model name="m"><link name="l"></model>', None, Options(schema=False))
+    if frame_view(broken) is None:
+        assert why_no_frames(broken).startswith("line ")
+    nothing = analyze("", None, Options(schema=False))
+    assert frame_view(nothing) is None and why_no_frames(nothing)

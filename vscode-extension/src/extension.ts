@@ -476,6 +476,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   tree = vscode.window.createTreeView('sdformat.frames', { treeDataProvider: treeData, showCollapseAll: true });
   const frameSource = frames;
   const frameTree = tree;
+  // the tree says why it is empty: the document's first error, or what it lacks
+  context.subscriptions.push(frames.onDidChange((result) => {
+    frameTree.message = result && !result.root && result.problem ? `No frames: ${result.problem}` : undefined;
+  }));
   // the cursor in the editor highlights its element in the 3D view and selects it in the tree
   context.subscriptions.push(vscode.window.onDidChangeTextEditorSelection((e) => {
     const entry = entryAt(frameSource.current, e.textEditor.document.uri.toString(), e.selections[0].active);

@@ -42,6 +42,7 @@ export interface FramesResult {
   root: { kind: string; name: string } | null;
   truncated: boolean;
   frames: FrameEntry[];
+  problem?: string | null; // why there are no frames (root null)
 }
 
 export interface TreeNode {

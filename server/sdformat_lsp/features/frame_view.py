@@ -171,6 +171,18 @@ def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
     return FrameView(root.kind, root.name, frames, truncated)
 
 
+def why_no_frames(analysis: Analysis) -> str:
+    """Why a document has no frames to show: its first error, or what it lacks."""
+    errors = sorted((d for d in analysis.diagnostics if d.is_error and d.path is None), key=lambda d: d.span.start)
+    if errors:
+        line = analysis.lines.position(min(errors[0].span.start, len(analysis.text)), "utf-32")[0] + 1
+        return f"line {line}: {errors[0].message}"
+    root = analysis.xml.root
+    if root is None:
+        return "the document has no root element"
+    return f"<{root.tag}> holds no model or world to draw"
+
+
 def _moved(e: FrameEntry, delta: Transform | None, position: tuple[float, ...] | None) -> FrameEntry:
     """``e`` carried by its link's motion ``delta`` (None: at rest), with its joint values."""
     if e.kind != "joint":
@@ -575,4 +587,4 @@ def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resourc
     return Visual(name, tag, pose, size, color=color, material=material, transparency=transparency)
 
 
-__all__ = ["FrameEntry", "FrameView", "Visual", "frame_json", "frame_view", "pose_json"]
+__all__ = ["FrameEntry", "FrameView", "Visual", "frame_json", "frame_view", "pose_json", "why_no_frames"]

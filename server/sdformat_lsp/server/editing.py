@@ -175,7 +175,8 @@ def register_editing(server: "SdformatLanguageServer") -> None:
         analysis, place = snap
         view = frame_view_mod.frame_view(analysis, server.settings.resource_paths, _joint_positions(params))
         if view is None:
-            return {"uri": uri, "version": _version(server, uri), "root": None, "frames": [], "truncated": False}
+            return {"uri": uri, "version": _version(server, uri), "root": None, "frames": [], "truncated": False,
+                    "problem": frame_view_mod.why_no_frames(analysis)}
         return {
             "uri": uri,
             "version": _version(server, uri),

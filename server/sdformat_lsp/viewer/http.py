@@ -64,7 +64,7 @@ class Document:
 
     def load(self) -> None:
         from ..cli.loading import load_file
-        from ..features.frame_view import frame_json, frame_view
+        from ..features.frame_view import frame_json, frame_view, why_no_frames
         from ..text import UTF32
 
         analysis = load_file(self.path, self.options)
@@ -95,14 +95,13 @@ class Document:
             return self.file_url(path)
 
         frames = [frame_json(e, locate, mesh_url) for e in view.frames] if view is not None else []
-        errors = [d.message for d in analysis.diagnostics if d.is_error][:5]
         with self.changed:
             self.version += 1
             self.answer = {
                 "uri": "file://" + urllib.parse.quote(self.path), "version": self.version,
                 "root": {"kind": view.root_kind, "name": view.root_name} if view is not None else None,
                 "truncated": bool(view and view.truncated), "frames": frames,
-                "problem": None if view is not None else ("; ".join(errors) or "the document has no model or world"),
+                "problem": None if view is not None else why_no_frames(analysis),
             }
             self.allowed = {os.path.realpath(p) for p in files} | meshes
             self.mesh_dirs = {os.path.dirname(m) for m in meshes} | {os.path.dirname(os.path.dirname(m)) for m in meshes}

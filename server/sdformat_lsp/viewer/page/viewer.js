@@ -575,7 +575,8 @@ export function start(host) {
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') +
-      (stats.placeholders ? `, ${stats.placeholders} meshes not drawn (red boxes)` : '') + (rest && rest.truncated ? ' (truncated)' : '') + problems;
+      (stats.placeholders ? `, ${stats.placeholders} meshes not drawn (red boxes)` : '') + (rest && rest.truncated ? ' (truncated)' : '') + problems +
+      (rest && !rest.root && rest.problem ? `\nnothing to draw: ${rest.problem}` : '');
     if (done) firstDrawStart = 0;
   }
 
