@@ -154,11 +154,13 @@ def test_cli_version_and_refusals(tmp_path):
     older = run("--version", "1.8", str(doc), cwd=tmp_path)
     assert older.returncode == 1 and older.stdout == "" and "m.sdf:1:2: cannot print SDFormat 1.9 as 1.8" in older.stderr
     old = tmp_path / "old.sdf"
-    old.write_text('<sdf version="1.2"><model name="m"><link name="l"/></model></sdf>')
+    old.write_text('<sdf version="1.0"><model name="m"><link name="l"/></model></sdf>')
     refused = run(str(old), cwd=tmp_path)
     assert refused.returncode == 1 and refused.stdout == ""
-    assert refused.stderr == f"{old}:1:2: converting SDFormat 1.2 to 1.12 is not supported (only from 1.3 on); print it as 1.2 with --version 1.2\n"
-    assert run("--version", "1.2", str(old), cwd=tmp_path).returncode == 0
+    assert refused.stderr == f"{old}:1:2: converting SDFormat 1.0 to 1.12 is not supported (only from 1.2 on); print it as 1.0 with --version 1.0\n"
+    assert run("--version", "1.0", str(old), cwd=tmp_path).returncode == 0
+    old.write_text('<sdf version="1.2"><model name="m"><link name="l"/></model></sdf>')
+    assert '<sdf version="1.12">' in run(str(old), cwd=tmp_path).stdout  # 1.2 is converted (1_2.convert changes nothing)
     broken = tmp_path / "broken.sdf"
     broken.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>')
     # a document with errors is printed as `gz sdf -p` prints it, its errors on stderr after it (issue 24)
@@ -261,7 +263,7 @@ OLD_WORLD = """<?xml version="1.0"?>
 """
 
 
-@pytest.mark.parametrize("version", ["1.3", "1.4", "1.5"])
+@pytest.mark.parametrize("version", ["1.2", "1.3", "1.4", "1.5"])  # 1.2: 1_2.convert changes nothing (issue 24)
 def test_documents_older_than_1_6_are_converted_as_libsdformat_converts_them(version):
     original = analyze(OLD_WORLD.format(v=version), f"/tmp/old-{version}.sdf")
     assert not original.has_errors, original.diagnostics
@@ -276,11 +278,11 @@ def test_documents_older_than_1_6_are_converted_as_libsdformat_converts_them(ver
     assert f"<angular_velocity><x>{axis}</x><y>{axis}</y><z>{axis}</z></angular_velocity>" in squeezed
     assert '<linear_acceleration><x><noise type="gaussian"><bias_mean>0.3</bias_mean></noise></x>' in squeezed
     assert "<noise><type>" not in squeezed
-    old_axis = version in ("1.3", "1.4")  # 1.4 to 1.5: the axes of a world's models were in the model frame
+    old_axis = version in ("1.2", "1.3", "1.4")  # 1.4 to 1.5: the axes of a world's models were in the model frame
     assert ('<xyz expressed_in="__model__">0 1 0</xyz>' in out) == old_axis
     assert ('<static>true</static>' in out and 'static="true"' not in out) == old_axis
     # 1.3 to 1.4: physics rates
-    assert ("<real_time_update_rate>500</real_time_update_rate>" in out and "<max_step_size>0.002</max_step_size>" in out) == (version == "1.3")
+    assert ("<real_time_update_rate>500</real_time_update_rate>" in out and "<max_step_size>0.002</max_step_size>" in out) == (version in ("1.2", "1.3"))
     # --version stops the conversion where asked: 1.4 printed as 1.5 keeps use_parent_model_frame
     if version == "1.4":
         as_1_5 = printed(original, version="1.5")

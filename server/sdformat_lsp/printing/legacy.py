@@ -17,14 +17,22 @@ document's version is below the rule's and the printed version above it:
   ``<rate>`` and ``<accel>``) is spread over ``<angular_velocity>`` and
   ``<linear_acceleration>``, one ``<noise type="...">`` per axis, as libsdformat's rules copy it.
 
-Documents older than 1.3 (the ``<gazebo>`` root of 1.0 to 1.2) are refused by the writer.
+1.2 to 1.3 (``1_2.convert``) changes nothing, so a 1.2 document under an ``<sdf>`` root is
+converted as a 1.3 one (``converted_from``). 1.0 to 1.2 (``1_0.convert``: some 1,400 lines of
+attributes moved into elements) is not done: such a document is refused by the writer. A
+``<gazebo>`` root (1.0 to 1.2) libsdformat does not read at all (its converter needs ``<sdf>``).
 """
 
 from __future__ import annotations
 
 from .splice import escape_text, indent_of, line_start
 
-OLDEST = (1, 3)
+OLDEST = (1, 2)
+
+
+def converted_from(source: tuple[int, int]) -> tuple[int, int]:
+    """The version whose rules a document of ``source`` is converted by: 1.2 as 1.3 (1_2.convert is empty)."""
+    return (1, 3) if source == (1, 2) else source
 _RATE = ("mean", "stddev", "bias_mean", "bias_stddev")
 
 
@@ -128,4 +136,4 @@ class Legacy:
         repl.append((start, attr.span.end, ""))
 
 
-__all__ = ["OLDEST", "Legacy"]
+__all__ = ["OLDEST", "Legacy", "converted_from"]

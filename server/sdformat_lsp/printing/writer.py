@@ -38,7 +38,7 @@ from ..model.transform import IDENTITY, Transform
 from ..semantics.collector import collector_paused
 from ..semantics.includes.params import params_element
 from ..text import Span
-from .legacy import OLDEST, Legacy
+from .legacy import OLDEST, Legacy, converted_from
 from .merge import KEPT, child_rules, open_merged
 from .params import SKIP_ATTRS, Ops, ParamsRefused, apply_ops, collect
 from .poses import degrees_of, pose_text, resolved
@@ -212,6 +212,8 @@ class _Writer:
         Each file is converted from its own version: libsdformat converts an included file
         before it merges it into the including document."""
         repl: list[tuple[int, int, str]] = []
+        if self.target > source:
+            source = converted_from(source)
         frames_1_7 = source < (1, 7) <= self.target  # pose@frame is relative_to, use_parent_model_frame is expressed_in
         inertial_1_8 = source < (1, 8) <= self.target  # an empty relative_to of an inertial pose goes
         legacy = Legacy(source, self.target, text, self._newline(text)) if source < (1, 6) else None
