@@ -114,8 +114,11 @@ def main(argv: list[str] | None = None) -> int:
 
         def ours(name: str, kind: str, suffix: str):
             """Our frame of MuJoCo's ``name``: NAME, or NAME.SUFFIX where another kind took NAME (reader._own_names)."""
+            renamed = frames.get(f"{name}.{suffix}")  # a site and a camera both named NAME: the later is NAME.camera
+            if renamed is not None and renamed["kind"] == kind:
+                return renamed
             f = frames.get(name)
-            return f if f is not None and f["kind"] == kind else frames.get(f"{name}.{suffix}")
+            return f if f is not None and f["kind"] == kind else None
 
         items = []
         for i in range(1, model.nbody):
@@ -128,13 +131,17 @@ def main(argv: list[str] | None = None) -> int:
             if model.cam(i).name:
                 cam = model.cam(i).name
                 items.append((ours(cam, "frame", "camera"), cam, data.cam_xpos[i], _mat_quat(data.cam_xmat[i])))
+        aimed = {model.cam(i).name for i in range(model.ncam) if int(model.cam_mode[i]) in (3, 4)}  # targetbody(com)
         for f, name, p, q in items:
             if f is None or f["pose"] is None:
                 counts["missing"] += 1
                 note("missing", f"{path}: {name}")
                 continue
             counts["compared"] += 1
-            e = _error(f["pose"], p, q)
+            if name in aimed and f["kind"] == "frame":  # MuJoCo turns it toward its target: the position only
+                e = max(abs(g - float(w)) for g, w in zip(f["pose"][:3], p))
+            else:
+                e = _error(f["pose"], p, q)
             worst = max(worst, e)
             if e > args.tolerance:
                 counts["mismatched"] += 1

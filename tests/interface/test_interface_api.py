@@ -390,3 +390,61 @@ def test_outcomes_are_remembered_per_version_of_the_file(tmp_path):
     (tmp_path / "m.box").write_text("two!")
     load(path, ((".box", parser),))
     assert calls == ["one", "two!"]
+
+
+# -- xacro, built in -----------------------------------------------------------------------------------
+
+XACRO = """<?xml version="1.0"?>
+<robot name="xbot" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="len" value="0.5"/>
+  <xacro:macro name="seg" params="name parent z">
+    <link name="${name}">
+      <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    </link>
+    <joint name="${name}_joint" type="revolute">
+      <parent link="${parent}"/>
+      <child link="${name}"/>
+      <origin xyz="0 0 ${z}" rpy="0 0 ${pi/4}"/>
+      <axis xyz="0 1 0"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/>
+    </joint>
+  </xacro:macro>
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <xacro:seg name="upper" parent="base" z="${len}"/>
+  <xacro:seg name="lower" parent="upper" z="${2*len}"/>
+</robot>
+"""
+
+
+def test_an_included_xacro_file_is_expanded_and_its_frames_are_the_including_models(tmp_path):
+    from sdformat_lsp.features import definition
+
+    (tmp_path / "robot.urdf.xacro").write_text(XACRO)
+    (tmp_path / "w.sdf").write_text(
+        '<?xml version="1.0"?>\n<sdf version="1.11">\n  <world name="w">\n'
+        "    <include>\n      <uri>robot.urdf.xacro</uri>\n      <name>xb</name>\n      <pose>1 0 0 0 0 0</pose>\n    </include>\n"
+        '    <frame name="tip" attached_to="xb::lower"><pose relative_to="xb::lower_joint">0 0 0.1 0 0 0</pose></frame>\n'
+        "  </world>\n</sdf>\n")
+    a = load(tmp_path / "w.sdf", ())
+    assert errors(a) == []
+    f = frames(a)
+    upper = P(1, 0, 0, 0, 0, 0) * P(0, 0, 0.5, 0, 0, 0.7853981633974483)
+    lower = upper * P(0, 0, 1.0, 0, 0, 0.7853981633974483)
+    assert same(f["xb::upper"]["pose"], upper) and same(f["xb::lower"]["pose"], lower)
+    assert same(f["xb::lower_joint"]["pose"], lower) and f["xb::lower_joint"]["attached_to"] == "xb::lower"
+    assert same(f["tip"]["pose"], lower * P(0, 0, 0.1, 0, 0, 0)) and f["tip"]["attached_to"] == "xb::lower"
+    # definition: the link written in the macro's call site file, on the line the expansion took it from
+    (loc,) = definition(a, a.text.index("xb::lower\"") + 5)
+    assert loc.path == str(tmp_path / "robot.urdf.xacro")
+    assert XACRO[loc.span.start:loc.span.end].startswith("<link name=")
+
+
+def test_a_xacro_file_that_does_not_expand_is_one_error_at_its_line(tmp_path):
+    (tmp_path / "bad.urdf.xacro").write_text(XACRO.replace("${2*len}", "${2*lenx}"))
+    a = load(_world_including(tmp_path, "bad.urdf.xacro"), ())
+    (d,) = errors(a)
+    assert d.code == "MODEL_PARSER_ERROR" and "lenx" in d.message
+    (rel,) = d.related
+    assert rel.path == str(tmp_path / "bad.urdf.xacro") and "lenx" in XACRO.replace("${2*len}", "${2*lenx}")[rel.span.start:rel.span.end]

@@ -47,4 +47,4 @@ def test_server_logs_parsers_and_answers_on_included_models_of_other_formats(tmp
         assert loc["uri"].endswith("/two_pendulums.toml") and loc["range"]["start"]["line"] == 28  # [frames.frame_1], line 29
     finally:
         s.close()
-    assert "model parsers: none registered; then the built-in URDF (.urdf) and MJCF (<mujoco> root) readers" in s.stderr
+    assert "model parsers: none registered; then the built-in xacro (.xacro), URDF (.urdf) and MJCF (<mujoco> root) readers" in s.stderr

@@ -215,3 +215,14 @@ def test_frame_view_draws_mjcf_primitive_geoms_and_graph_draws_the_included_fram
     assert main(["graph", str(MJCF.parent / "drake_like" / "top.sdf")]) == 0
     dot = capsys.readouterr().out
     assert '"arm::tool_site"' in dot or "arm::tool_site" in dot
+
+
+def test_an_mjcf_include_keeps_the_children_of_any_root_and_aimed_cameras_keep_their_written_frame(tmp_path):
+    (tmp_path / "part.xml").write_text('<mujocoinclude><body name="p" pos="0 0 1"><geom size="0.1"/></body></mujocoinclude>')
+    (tmp_path / "m.xml").write_text('<mujoco><worldbody><body name="b"><geom size="0.1"/><include file="part.xml"/></body>'
+                                    '<camera name="c" mode="targetbody" target="b" pos="1 0 0" euler="0 0 90"/></worldbody></mujoco>')
+    a = load(tmp_path / "m.xml")
+    assert [d for d in a.diagnostics if d.severity <= Severity.WARNING] == []
+    f = frames(a)
+    assert close_pose(f["p"]["pose"], (0, 0, 1), (1, 0, 0, 0))
+    assert close_pose(f["c"]["pose"], (1, 0, 0), quat_from_rpy(0, 0, math.pi / 2))

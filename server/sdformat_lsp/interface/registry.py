@@ -105,7 +105,7 @@ def active_parsers(configured: Iterable[tuple[str, object]] = (), origin: str = 
 def describe_parsers(configured: Iterable[tuple[str, object]] = (), origin: str = "configuration") -> str:
     """The active parsers in the order they are tried, for the server's log."""
     found = active_parsers(configured, origin)
-    tail = "then the built-in URDF (.urdf) and MJCF (<mujoco> root) readers"
+    tail = "then the built-in xacro (.xacro), URDF (.urdf) and MJCF (<mujoco> root) readers"
     return "; ".join(p.label for p in found) + "; " + tail if found else "none registered; " + tail
 
 

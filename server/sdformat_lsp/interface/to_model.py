@@ -66,7 +66,12 @@ class _Places:
     def name(self, name: str, line: int | None) -> Span:
         start, end = self.line(line)
         at = self.text.find(name, start, end) if name and end > start else -1
-        return Span(at, at + len(name)) if at >= 0 else Span(start, start)
+        if at >= 0:
+            return Span(at, at + len(name))
+        # the name is not written as such on its line (made by a macro, say): the line's text
+        while start < end and self.text[start] in " \t":
+            start += 1
+        return Span(start, end)
 
 
 def _element_of(thing, kind: str, places: _Places) -> tuple[XmlElement, object]:

@@ -17,8 +17,9 @@ MuJoCo's conventions, from its XML reference:
 - ``<default>`` classes: an element takes each attribute it does not write from
   its class (``class``, else the ``childclass`` of the nearest enclosing body or
   frame that has one, else ``main``), then that class's ancestors.
-- ``<include file>`` inserts the children of the named file's ``<mujoco>``
-  (relative to the including model file's directory); what it brings is
+- ``<include file>`` inserts the children of the named file's root element
+  (``<mujoco>``, ``<mujocoinclude>``: MuJoCo drops it whatever its name),
+  relative to the including model file's directory; what it brings is
   located at the ``<include>``.
 - Angles are degrees unless ``<compiler angle="radian">``; ``eulerseq`` is
   ``xyz`` unless the compiler says otherwise.
@@ -27,7 +28,9 @@ Unnamed bodies become links named ``body<N>`` (N: MuJoCo's body index, the
 world being 0) so that what they carry still has a link; unnamed sites,
 cameras and joints are left out (nothing can name them). ``<replicate>``,
 ``<attach>``, ``<composite>`` and ``<flexcomp>`` generate bodies at compile
-time and are not followed (docs/deviations.md).
+time and are not followed (docs/deviations.md). A camera aiming at a body
+(``mode="targetbody"``, ``"targetbodycom"``) is turned by MuJoCo as the
+model moves: its frame here is the orientation written.
 """
 
 from __future__ import annotations
@@ -116,8 +119,8 @@ class MjcfReader:
                 continue
             text, _problems = decode_source(data)
             doc = parse(text)
-            if doc.root is None or doc.root.tag != "mujoco":
-                self._error(here, f"the included file {file} has no <mujoco> root element", "file")
+            if doc.root is None:  # MuJoCo drops the included file's root element, whatever its name
+                self._error(here, f"the included file {file} has no root element", "file")
                 continue
             self._docs.append(doc)
             origin = at if at is not None else el

@@ -82,9 +82,11 @@ def line_span(text: str, line: int) -> Span:
 
 
 def _parsers(options: "Options"):
-    from ...interface.registry import active_parsers
+    """The configured parsers, the entry points, then the built-in ones (xacro)."""
+    from ...interface.registry import ModelParser, active_parsers
+    from .xacro_models import SUFFIX, parse_xacro
 
-    return active_parsers(getattr(options, "model_parsers", ()) or ())
+    return (*active_parsers(getattr(options, "model_parsers", ()) or ()), ModelParser(SUFFIX, parse_xacro, "built in"))
 
 
 def has_parsers(path: str, options: "Options") -> bool:
