@@ -17,6 +17,7 @@ from .errors import XacroError
 from .nodes import Attr, Comment, Document, Element, Instruction, Text
 from .source_map import Origin
 
+_XML_PREFIX = frozenset({"xml"})
 _ATTR = re.compile(r"""\s*([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
@@ -53,6 +54,7 @@ def read_document(text: str, file: str) -> Document:
     pending: list[str] = []
     state: dict = {"cdata": False, "cdata_start": 0}
 
+    prefixes: list[frozenset] = []  # the namespace prefixes declared, per open element
     ascii_only = not offsets.bytes_at
     char = offsets.char
     last = 0
@@ -97,6 +99,21 @@ def read_document(text: str, file: str) -> Document:
                     table[key] = Attr(value, Origin(file, (at + 1, name_end)))
         close = find(">", pos)
         close = len(text) if close < 0 else close + 1
+        # namespace prefixes: minidom (ROS's xacro) reads with namespaces, where a prefix no
+        # xmlns:prefix declares is an error ("unbound prefix")
+        scope = prefixes[-1] if prefixes else _XML_PREFIX
+        declared = [k[6:] for k in attrs[::2] if k.startswith("xmlns:")]
+        if declared:
+            scope = scope | frozenset(declared)
+        prefixes.append(scope)
+        for qname, where in ((name, (at + 1, name_end)), *((k, (at + 1, close)) for k in attrs[::2])):
+            if ":" in qname and not qname.startswith("xmlns:") and qname.split(":", 1)[0] not in scope:
+                raise XacroError(
+                    f"the namespace prefix of '{qname}' is not declared: add "
+                    f"xmlns:{qname.split(':', 1)[0]}=\"...\" to this element or an enclosing one "
+                    "(ROS's xacro refuses the document: unbound prefix)",
+                    Origin(file, where),
+                )
         last = close
         elem.end = close  # until the end tag is seen
         if stack:
@@ -108,6 +125,7 @@ def read_document(text: str, file: str) -> Document:
 
     def end(name: str) -> None:
         nonlocal last, empty
+        prefixes.pop()
         if empty:  # <tag/>: the start tag was the whole element
             empty = False
             stack.pop()
