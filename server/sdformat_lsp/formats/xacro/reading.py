@@ -106,6 +106,14 @@ def read_document(text: str, file: str) -> Document:
         if declared:
             scope = scope | frozenset(declared)
         prefixes.append(scope)
+        for k in range(0, len(attrs), 2):
+            if (attrs[k] == "xmlns" or attrs[k].startswith("xmlns:")) and " " in attrs[k + 1]:
+                # minidom's expat separates a namespace from a name by a space: it refuses one in a URI
+                attr = elem.attrs.get(attrs[k])
+                raise XacroError(
+                    f"the namespace URI of {attrs[k]} contains a space, which ROS's xacro refuses; remove it",
+                    attr.origin if attr is not None else Origin(file, (at + 1, name_end)),
+                )
         for qname, where in ((name, (at + 1, name_end)), *((k, (at + 1, close)) for k in attrs[::2])):
             if ":" in qname and not qname.startswith("xmlns:") and qname.split(":", 1)[0] not in scope:
                 raise XacroError(
