@@ -157,6 +157,7 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "undeclared_xacro_prefix": ({"main.xacro": '<robot name="r"><xacro:property name="a" value="1"/></robot>'}, {}),
     "declared_prefix": ({"main.xacro": H + '<g:plugin xmlns:g="http://example.com/g" g:a="1"/>' + T}, {}),
     "namespace_with_space": ({"main.xacro": H + '<g:plugin xmlns:g="http://example.com/a b"/>' + T}, {}),
+    "two_colons": ({"main.xacro": H + '<a b:c:d="1"/>' + T}, {}),
     "xml_error": ({"main.xacro": H + "<a><b></a>" + T}, {}),
     "division_by_zero": ({"main.xacro": H + '<o a="${1/0}"/>' + T}, {}),
     "macro_redefined": ({"main.xacro": H + '<xacro:macro name="m"><one/></xacro:macro><xacro:m/><xacro:macro name="m"><two/></xacro:macro><xacro:m/>' + T}, {}),

@@ -115,6 +115,12 @@ def read_document(text: str, file: str) -> Document:
                     attr.origin if attr is not None else Origin(file, (at + 1, name_end)),
                 )
         for qname, where in ((name, (at + 1, name_end)), *((k, (at + 1, close)) for k in attrs[::2])):
+            if ":" in qname and (qname.count(":") > 1 or qname[0] == ":" or qname[-1] == ":"):
+                raise XacroError(
+                    f"'{qname}' is not a name with a namespace prefix (prefix:name), which ROS's xacro "
+                    "refuses (not well-formed with namespaces)",
+                    Origin(file, where),
+                )
             if ":" in qname and not qname.startswith("xmlns:") and qname.split(":", 1)[0] not in scope:
                 raise XacroError(
                     f"the namespace prefix of '{qname}' is not declared: add "
