@@ -1,5 +1,7 @@
 """Every subcommand on hostile inputs (issue 24): no traceback, a sensible exit code.
 
+``test_every_subcommand_is_here`` fails when a subcommand is added without being put to the test.
+
 The matrix runs in this process (``cli.main``), where an escaping exception is the
 traceback a user would see; the closed-pipe cases need a real process and a pipe whose
 reader is gone, so they run as processes, one per subcommand that writes to stdout.
@@ -145,3 +147,56 @@ def test_the_kinematic_graph_draws_the_world_a_joint_hangs_from(hostile, capsys)
     assert main(["graph", "--kind", "kinematic", hostile["model.sdf"]]) == 0
     out = capsys.readouterr().out
     assert '"world" [label="world", shape=doubleoctagon];' in out and '"world" -> "a" [label="to_world (fixed)"];' in out
+
+
+def _process(*args: str, **kw) -> subprocess.Popen:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "server"), env.get("PYTHONPATH", "")])
+    return subprocess.Popen([sys.executable, "-m", "sdformat_lsp", *args], env=env, **kw)
+
+
+@pytest.mark.parametrize("name", ["empty", "/dev/null", "fifo.sdf", "junk.sdf", "half.sdf", "missing"])
+def test_view_refuses_or_serves_and_never_raises(name, hostile):
+    """`view` serves what it can read (the page follows the file as it is fixed) and refuses what is
+    not a file with exit 2; neither with a traceback."""
+    import select
+
+    p = _process("view", "--no-browser", hostile[name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    assert p.stdout is not None
+    said = b""
+    try:
+        deadline = 30.0
+        while b"\n" not in said and p.poll() is None and deadline > 0:  # its first line: the URL, or why not
+            ready, _, _ = select.select([p.stdout], [], [], 0.5)
+            deadline -= 0.5
+            if ready:
+                chunk = os.read(p.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                said += chunk
+        if b"http://127.0.0.1:" in said:  # serving: it said where
+            assert p.poll() is None, said
+            return
+        p.wait(timeout=30)  # refused: it ends
+    finally:
+        if p.poll() is None:
+            p.terminate()
+            p.wait(timeout=30)
+    rest = (said + p.stdout.read()).decode()
+    assert p.returncode == 2 and "Traceback" not in rest and "not a file" in rest, (p.returncode, rest)
+
+
+def test_serve_without_a_client_or_an_output_ends_quietly():
+    """`serve` whose input is empty (the client went away before a word) exits 1 (LSP's rule without
+    a shutdown); with its standard output closed as well, still no traceback."""
+    for stdout in (subprocess.PIPE, subprocess.DEVNULL):
+        p = _process("serve", stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE)
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 1 and b"Traceback" not in err, err
+
+
+def test_every_subcommand_is_here():
+    from sdformat_lsp.cli import SUBCOMMANDS
+
+    covered = {c[0] for c in COMMANDS} | {"view", "serve"}  # the two servers: the tests above
+    assert set(SUBCOMMANDS) <= covered, set(SUBCOMMANDS) - covered
