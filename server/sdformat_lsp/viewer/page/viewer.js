@@ -318,8 +318,9 @@ export function start(host) {
       if (f.joint) entry.axes = jointDecorations(f, triadSize);
       if (entry.axes) entry.frame.add(entry.axes);
       layers.frames.add(entry.frame);
-      if (f.kind === 'model' || (f.kind === 'link' && links <= MAX_LINK_LABELS)) {
-        entry.label = label(f.kind === 'model' ? f.name : f.name.split('::').pop(), triadSize * 1.5);
+      // labels: the links of a robot; in a world, its own models only (an <include> nests the included model)
+      if ((f.kind === 'model' && f.parent === 0) || (f.kind === 'link' && links <= MAX_LINK_LABELS)) {
+        entry.label = label(f.name.split('::').pop(), triadSize * 1.5);
         layers.labels.add(entry.label);
       }
       for (const v of f.visuals || []) {
