@@ -111,6 +111,8 @@ pkg-config --exists sdformat12 2>/dev/null \
   || skips+=("tests/core/test_oracle.py (poses against libsdformat 12): apt-get install libsdformat-dev g++ pkg-config, or run with --system-packages")
 [ "${SDFORMAT_LSP_E2E:-0}" = 1 ] \
   || skips+=("tests/editors/test_vscode_e2e.py (the real VS Code): SDFORMAT_LSP_E2E=1 installs code-server and chromium (root, apt-get, npm)")
+[ "${SDFORMAT_LSP_E2E:-0}" = 1 ] \
+  || skips+=("tests/viewer (the 3D page in headless chromium, about 12 s), unless chromium and Playwright are there already: SDFORMAT_LSP_E2E=1 installs them")
 [ "${SDFORMAT_LSP_INSTALL_TESTS:-0}" = 1 ] \
   || skips+=("tests/install (README install command in a fresh copy, wheel and sdist): run with --install-tests or SDFORMAT_LSP_INSTALL_TESTS=1 (needs the package index)")
 [ "$oldest" != "$newest" ] \
