@@ -128,6 +128,26 @@ CODES: dict[str, Code] = {
         "An attribute xacro ignores, an include pattern matching no file, a property hiding one of xacro's names, or a message of xacro.warning().",
         True,
     ),
+    "PLUGIN_PARAMETER_UNKNOWN": Code(
+        "A plugin does not read this parameter",
+        "The <plugin>'s sources (gz-sim, gz-gui, gazebo_ros_pkgs; docs/plugins.md) never read an element of this name, so Gazebo ignores it: usually a misspelling (the quick fix offers the nearest name) or a parameter of another version of the plugin.",
+        True,
+    ),
+    "PLUGIN_PARAMETER_INVALID": Code(
+        "A plugin parameter's value is not of its type",
+        "The plugin reads the parameter as a number, boolean, vector or pose, and the text cannot be read as one, so the plugin does not get the value written.",
+        True,
+    ),
+    "PLUGIN_REFERENCE_INVALID": Code(
+        "A plugin parameter names a joint, link or model that is not there",
+        "The plugin looks the name up among the enclosing model's joints (links, nested models) and finds nothing: the plugin does nothing with it. Usually a renamed or misspelt name.",
+        True,
+    ),
+    "PLUGIN_PARAMETER_MISSING": Code(
+        "A plugin parameter it needs is missing",
+        "The plugin's sources give up (log an error and stop configuring) when this parameter is absent.",
+        True,
+    ),
     "UNUSED_SUPPRESSION": Code(
         "A suppression comment suppresses nothing",
         "A <!-- sdformat-lsp: disable ... --> comment names a code that no diagnostic it covers has: remove it or fix the code.",

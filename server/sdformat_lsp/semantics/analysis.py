@@ -441,6 +441,10 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
             result.diagnostics.append(_over_budget(graphs))
         result.diagnostics.extend(check(xml, graphs, version, duplicates=duplicates))
         result.diagnostics.extend(merged_joint_checks(graphs))
+        if "<plugin" in result.text:  # the plugin catalogue is read only for a document that has one
+            from .plugin_checks import check_plugins
+
+            result.diagnostics.extend(check_plugins(xml))
         if hasattr(resolver, "finish"):
             result.diagnostics.extend(resolver.finish(graphs))
     finally:

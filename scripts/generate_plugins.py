@@ -1,0 +1,794 @@
+#!/usr/bin/env python3
+"""Read the plugins' sources and write the catalogue of their parameters.
+
+Like ``generate_spec.py`` for the schema, this turns upstream sources into a
+table the package reads (``server/sdformat_lsp/plugins/data/catalogue.json``):
+only facts (names, types, defaults, repetition, required, what a value
+names), never upstream prose. It reads bare git mirrors (the ``fetch`` tool
+puts them under ``/work/.mirror/owner+name/repo``):
+
+* gazebosim/gz-sim: every system in ``src/systems/<dir>``; its library name
+  from ``gz_add_system(<name> ...)`` (``gz-sim-<name>-system``), its plugin
+  names from ``GZ_ADD_PLUGIN``/``GZ_ADD_PLUGIN_ALIAS``, its parameters from
+  the calls on ``sdf::Element`` in its sources and from the ``System
+  Parameters`` section of its header;
+* gazebosim/gz-gui: the plugins in ``src/plugins`` (``<gui><plugin
+  filename="MinimalScene">``), read through tinyxml2's ``FirstChildElement``;
+* ros-simulation/gazebo_ros_pkgs: ``gazebo_plugins`` of the ROS 1
+  (``noetic-devel``) and ROS 2 (``ros2``) branches, whose libraries share
+  file names: the lookup takes the union of both.
+
+What the reading understands (``read_parameters``): ``X->Get<T>("p"[,
+default])``, ``HasElement("p")``, ``FindElement("p")``, ``GetElement("p")``,
+``GetElementImpl("p")``, ``GetNextElement("p")`` (the parameter repeats),
+gazebo_ros' ``getParameter<T>(var, "p", default)`` and ``getJoint(parent,
+"p", default)``; an element pointer assigned from ``FindElement("p")`` makes
+the names read from it children of ``p``. A plugin whose sources read a
+name that is not a literal (``GetElement(name)``, ``GetFirstElement()``, a
+parameter passed on to code outside its sources) is *open*: its unknown
+parameters are not reported. A parameter names a joint (link, model) when
+its value reaches ``JointByName``/``GetJoint`` (``LinkByName``/``GetLink``,
+``ModelByName``/``GetModel``) in the same sources, through assignments and
+range loops of plain identifiers; it is required when the sources give up
+without it (``if (!_sdf->HasElement("p")) { gzerr ...; return ...; }``).
+
+Run from the repository root: ``python scripts/generate_plugins.py``
+(``--mirror DIR`` for another mirror root, ``--check`` to compare with the
+committed table and fail when it is stale).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "server"))
+
+from sdformat_lsp.plugins.catalogue import class_key, key  # noqa: E402  (one spelling of a name, as the lookup reads it)
+
+OUT = ROOT / "server" / "sdformat_lsp" / "plugins" / "data" / "catalogue.json"
+MIRROR = Path("/work/.mirror")
+
+# C++ types of Get<T> -> the spec's value types (spec/types.py checks them)
+CPP_TYPES = {
+    "double": "double",
+    "float": "float",
+    "int": "int",
+    "int32_t": "int",
+    "unsigned int": "unsigned int",
+    "uint32_t": "unsigned int",
+    "unsigned": "unsigned int",
+    "uint64_t": "uint64_t",
+    "size_t": "uint64_t",
+    "bool": "bool",
+    "std::string": "string",
+    "string": "string",
+    "math::Vector3d": "vector3",
+    "gz::math::Vector3d": "vector3",
+    "ignition::math::Vector3d": "vector3",
+    "ignition::math::Vector3<double>": "vector3",
+    "math::Pose3d": "pose",
+    "gz::math::Pose3d": "pose",
+    "ignition::math::Pose3d": "pose",
+    "math::Color": "color",
+    "gz::math::Color": "color",
+    "ignition::math::Color": "color",
+    "math::Vector2d": "vector2d",
+    "gz::math::Vector2d": "vector2d",
+    "ignition::math::Vector2d": "vector2d",
+    "math::Quaterniond": "quaternion",
+    "gz::math::Quaterniond": "quaternion",
+    "ignition::math::Quaterniond": "quaternion",
+    "math::Angle": "double",
+    "gz::math::Angle": "double",
+    "ignition::math::Angle": "double",
+}
+# how each C++ lookup reveals what a name is
+ROLE_CALLS = (
+    (re.compile(r"\b(?:JointByName|GetJoint)\s*\("), "joint"),
+    (re.compile(r"\b(?:LinkByName|GetLink|GetChildLink)\s*\("), "link"),
+    (re.compile(r"\b(?:ModelByName|GetModel|ModelByName)\s*\("), "model"),
+)
+ROLE_NAMES = (
+    (re.compile(r"(^|_)joints?(_?names?)?$|(^|_)joint_?names?$|Joints?$|JointName$"), "joint"),
+    (re.compile(r"(^|_)links?(_?names?)?$|Links?$|LinkName$|(^|_)body_?name$|bodyName$"), "link"),
+    (re.compile(r"(^|_)model_?names?$|modelName$"), "model"),
+)
+TOPIC = re.compile(r"(^|_)topic(_name)?$|Topic(Name)?$")
+# helpers of gazebo_ros that read fixed names from the element they are given: callee -> (name, type)
+KNOWN_READERS = {
+    "Get": (("ros", "other"),),  # gazebo_ros::Node::Get: <ros> (namespace, remapping, argument, parameter, qos)
+    "SensorFrameID": (("frame_name", "string"),),  # gazebo_ros/src/utils.cpp
+    "GetRobotNamespace": (("robotNamespace", "string"),),  # gazebo_plugins/gazebo_ros_utils.h (ROS 1)
+}
+# gazebo-classic's plugin interfaces, which read no parameter themselves
+PLAIN_BASES = {"ModelPlugin", "WorldPlugin", "SensorPlugin", "VisualPlugin", "SystemPlugin", "GUIPlugin", "Plugin"}
+URI = re.compile(r"(^|_)(uri|file|filename|path)$|(Uri|File|Path)$")
+
+
+# ---------------------------------------------------------------- the reading
+
+
+def strip_comments(text: str) -> str:
+    """C++ text without comments, string literals kept, offsets kept (comments become spaces)."""
+    out = []
+    i, n = 0, len(text)
+    pattern = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+    for m in pattern.finditer(text):
+        out.append(text[i : m.start()])
+        token = m.group()
+        if token.startswith("/"):
+            out.append(re.sub(r"[^\n]", " ", token))
+        else:
+            out.append(token)
+        i = m.end()
+    out.append(text[i:n])
+    return "".join(out)
+
+
+CALL = re.compile(
+    r"(?P<recv>[A-Za-z_][\w.>\-]*?)\s*(?:->|\.)\s*"
+    r"(?P<meth>Get|HasElement|FindElement|GetElement|GetElementImpl|GetNextElement|GetFirstElement)\s*"
+    r"(?:<\s*(?P<type>[\w:<>\s]+?)\s*>)?\s*\(\s*(?P<args>[^;{}]*?)\)"
+)
+ROS1_PARAM = re.compile(
+    r"\bgetParameter(?:Boolean)?\s*(?:<\s*(?P<type>[\w:<>\s]+?)\s*>)?\s*\(\s*[\w.>\-\[\]]+\s*,\s*\"(?P<name>\w+)\"\s*(?:,\s*(?P<default>[^;]*?))?\)\s*;"
+)
+ROS1_JOINT = re.compile(r"\bgetJoint\s*\(\s*[\w.>\-]+\s*,\s*\"(?P<name>\w+)\"")
+STRING = re.compile(r'^"((?:\\.|[^"\\])*)"$')
+LITERAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFuUlL]*$|^(true|false)$")
+ASSIGNED = re.compile(r"(?:auto|sdf::ElementPtr|sdf::ElementConstPtr|ElementPtr|const\s+auto|std::shared_ptr<[^>]*>)?\s*&?\s*(?P<var>[A-Za-z_]\w*)\s*=\s*$")
+
+
+def _split_args(args: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in args:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur).strip())
+    return parts
+
+
+def _default(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = text.strip()
+    m = STRING.match(text)
+    if m:
+        return m.group(1)
+    if LITERAL.match(text):
+        return re.sub(r"(?<=\d)[fFuUlL]+$", "", text)
+    m = re.match(r"^(?:[\w:]*::)?(?:Vector3d?|Vector3<double>|Pose3d|Color|Vector2d)\s*\(([-+\d.,\s eE]*)\)$", text)
+    if m:
+        return " ".join(x.strip() for x in m.group(1).split(","))
+    m = re.match(r"^(?:[\w:]*::)?(?:Vector3d|Pose3d|Vector2d)::Zero$", text)
+    if m:
+        return None
+    return None
+
+
+class Reading:
+    """What one plugin's sources read: parameters, their facts, and whether the set is closed."""
+
+    def __init__(self) -> None:
+        self.params: dict[str, dict] = {}
+        self.children: dict[str, set[str]] = {}
+        self.open_reasons: list[str] = []
+        self.targets: dict[str, set[str]] = {}  # identifier -> parameters whose value it holds
+
+    def param(self, name: str) -> dict:
+        return self.params.setdefault(name, {"type": None, "default": None, "repeats": False, "required": False, "names": None})
+
+    def typed(self, name: str, cpp: str | None) -> None:
+        if cpp is None:
+            return
+        cpp = re.sub(r"\s+", " ", cpp.strip())
+        kind = CPP_TYPES.get(cpp, "other")
+        p = self.param(name)
+        if p["type"] in (None, kind):
+            p["type"] = kind
+        elif "string" in (p["type"], kind):
+            p["type"] = "string"  # read as text somewhere: any text is accepted there
+        else:
+            p["type"] = "other"
+
+
+def _identifiers(expr: str) -> list[str]:
+    return re.findall(r"[A-Za-z_]\w*", expr)
+
+
+def read_parameters(sources: list[str], constants: dict[str, str] | None = None) -> Reading:
+    """The parameters the C++ ``sources`` (text of .cc/.hh/.cpp/.h files) read from a plugin element."""
+    r = Reading()
+    texts = [strip_comments(s) for s in sources]
+    consts = dict(constants or {})
+    for t in texts:
+        for m in re.finditer(r"(?:constexpr|const)\s+(?:char\s+(\w+)\s*\[\s*\]|std::string(?:_view)?\s+(\w+)|auto\s+(\w+)|char\s*\*\s*const\s+(\w+))\s*(?:=|\{)\s*\"(\w+)\"", t):
+            name = next(g for g in m.groups()[:4] if g)
+            consts[name] = m.group(5)
+    var_elem: dict[str, str] = {}  # element pointer variable -> the parameter it points to
+    for t in texts:
+        for m in CALL.finditer(t):
+            meth, recv, args = m.group("meth"), m.group("recv"), _split_args(m.group("args"))
+            recv_var = re.split(r"->|\.", recv)[-1]
+            parent = var_elem.get(recv_var)
+            if meth == "GetFirstElement" or (meth == "GetNextElement" and not args):
+                if recv_var in var_elem or recv_var.lstrip("_") in ("sdf", "sdfClone", "sdfPtr", "sdf_", "elem", "element"):
+                    r.open_reasons.append(f"{meth}() walks the children")
+                continue
+            if meth == "Get" and not args:
+                # the value of an element pointer: sdfElem->Get<std::string>()
+                if parent is not None:
+                    r.typed(parent, m.group("type"))
+                    _note_target(r, t, m.start(), parent)
+                continue
+            if not args:
+                continue
+            first = args[0]
+            lit = STRING.match(first)
+            if lit:
+                name = lit.group(1)
+            elif first in consts:
+                name = consts[first]
+            else:
+                if meth != "Get" or m.group("type"):
+                    # Get("x") with a variable key, GetElement(name): the names are decided at run time
+                    if re.match(r"^[A-Za-z_][\w.>\-]*$", first) and recv_var not in ("msg", "_msg"):
+                        r.open_reasons.append(f"{meth}({first})")
+                continue
+            if not re.match(r"^[A-Za-z_][\w\-:]*$", name):
+                continue
+            if parent is not None and parent != name:
+                r.children.setdefault(parent, set()).add(name)
+                continue
+            p = r.param(name)
+            if meth == "Get":
+                r.typed(name, m.group("type"))
+                if len(args) > 1 and p["default"] is None:
+                    p["default"] = _default(args[1])
+                _note_target(r, t, m.start(), name)
+            if meth == "GetNextElement":
+                p["repeats"] = True
+            if meth in ("FindElement", "GetElement", "GetElementImpl", "GetNextElement"):
+                before = t[max(0, m.start() - 80) : m.start()]
+                a = ASSIGNED.search(before)
+                if a:
+                    var_elem[a.group("var")] = name
+        for m in ROS1_PARAM.finditer(t):
+            name = m.group("name")
+            r.typed(name, m.group("type") or ("bool" if "Boolean" in m.group(0)[:25] else None))
+            p = r.param(name)
+            if p["default"] is None:
+                p["default"] = _default(m.group("default"))
+        for m in ROS1_JOINT.finditer(t):
+            p = r.param(m.group("name"))
+            r.typed(m.group("name"), "std::string")
+            p["names"] = "joint"
+    _required(r, texts)
+    _passed_on(r, texts)
+    _roles(r, texts)
+    return r
+
+
+def _note_target(r: Reading, text: str, start: int, name: str) -> None:
+    """Remember the identifier a string parameter's value is stored in (for the role analysis)."""
+    before = text[max(0, start - 160) : start]
+    line = before.rsplit(";", 1)[-1].rsplit("{", 1)[-1].rsplit("}", 1)[-1]
+    m = re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*=\s*(?:[\w:<>]+\s*\()?\s*[\w\->.]*$", line)
+    if m:
+        r.targets.setdefault(m.group(1), set()).add(name)
+    m = re.search(r"([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:push_back|emplace_back|insert|emplace)\s*\(\s*[\w\->.]*$", line)
+    if m:
+        r.targets.setdefault(m.group(1), set()).add(name)
+    m = re.search(r"([A-Za-z_]\w*)\s*\(\s*[\w\->.]*$", line)  # a call: the value passed straight on
+    if m:
+        r.targets.setdefault("(" + m.group(1), set()).add(name)
+
+
+ERROR_LOG = re.compile(r"^\s*(gzerr|ignerr|gzthrow|ROS_FATAL|ROS_ERROR|RCLCPP_ERROR|gzerror)\b")
+ENTRY = re.compile(r"::(Configure|Load)\s*\(")
+
+
+def _body(text: str, open_brace: int) -> str:
+    """The text between the brace at ``open_brace`` and its match."""
+    depth, i = 1, open_brace + 1
+    while i < len(text) and depth:
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+    return text[open_brace + 1 : i - 1]
+
+
+def _entry_bodies(text: str) -> list[str]:
+    """The bodies of the plugin's Configure (gz-sim) or Load (gazebo-classic) in one source file."""
+    bodies = []
+    for m in ENTRY.finditer(text):
+        close = _closing(text, m.end())
+        brace = text.find("{", close)
+        if brace != -1 and not text[close + 1 : brace].strip(" \n\tconstoverride"):
+            bodies.append(_body(text, brace))
+    return bodies
+
+
+def _required(r: Reading, texts: list[str]) -> None:
+    """A parameter is required when Configure (Load) logs an error and returns at once without it:
+    ``if (!_sdf->HasElement("p")) { gzerr << ...; return; }`` on the plugin's own element."""
+    pattern = re.compile(r"if\s*\(\s*!\s*(?:this->)?_?sdf\w*\s*->\s*HasElement\s*\(\s*\"(\w+)\"\s*\)\s*\)\s*(\{)?")
+    for t in texts:
+        for entry in _entry_bodies(t):
+            for m in pattern.finditer(entry):
+                body = _body(entry, m.end() - 1) if m.group(2) else entry[m.end() : entry.find(";", m.end()) + 1]
+                if not ERROR_LOG.search(body) or not re.search(r"\breturn\b", body):
+                    continue
+                inner = any(m.group(1) in c for c in r.children.values())
+                if m.group(1) in r.params and not inner and not re.search(r"\bHasElement\b|\belse\b", entry[max(0, m.start() - 60) : m.start()]):
+                    r.params[m.group(1)]["required"] = True
+
+
+def _passed_on(r: Reading, texts: list[str]) -> None:
+    """The plugin's element given to code outside its sources (a base class, a helper library,
+    a Python module) may be read there for any name: the plugin is open."""
+    defined = set()
+    for t in texts:
+        defined |= set(re.findall(r"(?:::|\b)(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?(?:override\s*)?\{", t))
+    for t in texts:
+        for entry in _entry_bodies(t):
+            for m in re.finditer(r"([\w:]+)\s*(?:<[^<>;]*>)?\s*\(([^;{}]*?\b_?sdf\b[^;{}]*?)\)", entry):
+                callee = m.group(1).split("::")[-1]
+                args = _split_args(m.group(2))
+                if not any(re.fullmatch(r"\*?_?sdf(->Clone\(\))?", a.strip()) for a in args):
+                    continue
+                if callee in KNOWN_READERS:
+                    for name, kind in KNOWN_READERS[callee]:
+                        r.param(name)["type"] = kind
+                    continue
+                if callee in defined or callee in ("if", "while", "for", "return", "Load", "Configure") or callee[:1].islower() and callee in ("static_cast", "const_pointer_cast", "std"):
+                    continue
+                r.open_reasons.append(f"passes its element to {m.group(1)}")
+
+
+def _roles(r: Reading, texts: list[str]) -> None:
+    aliases: dict[str, set[str]] = {}
+    for t in texts:
+        for m in re.finditer(r"for\s*\(\s*(?:const\s+)?[\w:<>]+\s*&?\s*(\w+)\s*:\s*[\w\->.]*?(\w+)\s*\)", t):
+            aliases.setdefault(m.group(1), set()).add(m.group(2))
+        for m in re.finditer(r"(?:auto|std::string)\s*&?\s*(\w+)\s*=\s*[\w\->.]*?(\w+)\s*(?:\[[^\]]*\])?\s*;", t):
+            aliases.setdefault(m.group(1), set()).add(m.group(2))
+
+    def params_of(ident: str, seen: set[str] | None = None) -> set[str]:
+        seen = seen or set()
+        if ident in seen:
+            return set()
+        seen.add(ident)
+        out = set(r.targets.get(ident, ()))
+        for other in aliases.get(ident, ()):
+            out |= params_of(other, seen)
+        return out
+
+    for t in texts:
+        for pattern, role in ROLE_CALLS:
+            for m in pattern.finditer(t):
+                args = t[m.end() : t.find(")", m.end()) + 120]
+                close = _closing(t, m.end())
+                args = t[m.end() : close]
+                found = set()
+                for literal in re.findall(r"Get\s*<[^>]*>\s*\(\s*\"(\w+)\"", args):
+                    found.add(literal)
+                for ident in _identifiers(re.sub(r"\"[^\"]*\"", "", args)):
+                    found |= params_of(ident)
+                for name in found:
+                    if name in r.params and r.params[name]["names"] is None:
+                        r.params[name]["names"] = role
+        for m in re.finditer(r"\bentitiesFromScopedName\s*\(", t):
+            close = _closing(t, m.end())
+            first = _split_args(t[m.end() : close])[:1]
+            for ident in _identifiers(first[0] if first else ""):
+                for name in params_of(ident):
+                    if name in r.params and r.params[name]["names"] is None:
+                        for pattern, role in ROLE_NAMES:
+                            if pattern.search(name):
+                                r.params[name]["names"] = role
+                                break
+                        else:
+                            r.params[name]["names"] = "entity"
+    for name, p in r.params.items():
+        if p["names"] is None and p["type"] in (None, "string"):
+            if TOPIC.search(name):
+                p["names"] = "topic"
+            elif URI.search(name):
+                p["names"] = "uri"
+
+
+def _closing(text: str, start: int) -> int:
+    depth, i = 1, start
+    while i < len(text) and depth and i - start < 400:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return i - 1
+
+
+DOC_SECTION = re.compile(r"#+\s*(?:System\s+)?Parameters\b|System parameters|\bParameters:?\s*$", re.I | re.M)
+
+
+def read_header_doc(header: str) -> dict[str, dict]:
+    """The parameters a header's ``System Parameters`` section lists: name -> {repeats, required}."""
+    lines = [re.sub(r"^\s*///?\s?|^\s*\*\s?", "", ln) for ln in header.splitlines() if re.match(r"^\s*(///|\*|//)", ln)]
+    doc = "\n".join(lines)
+    m = DOC_SECTION.search(doc)
+    if not m:
+        return {}
+    section = doc[m.end() :]
+    end = re.search(r"\n#+\s|\n\s*\\(?:brief|code)|\n\s*(?:##\s*)?Example", section)
+    if end:
+        section = section[: end.start()]
+    out: dict[str, dict] = {}
+    items = re.split(r"\n\s*(?=[-*]\s|\* )", "\n" + section)
+    for item in items:
+        m = re.match(r"\s*[-*]\s*`?<([A-Za-z_][\w\-]*)>", item)
+        if not m:
+            continue
+        body = item[m.end() :].lower()
+        name = m.group(1)
+        out[name] = {
+            "repeats": bool(re.search(r"multiple times|more than once|repeat|one or more|can be specified multiple", body)),
+            "required": bool(re.search(r"\brequired\b|must be (?:specified|set|provided|present)|must appear", body))
+            and not re.search(r"\bnot required\b|\boptional\b", body),
+        }
+    return out
+
+
+# ---------------------------------------------------------------- the sources
+
+
+def git(gitdir: Path, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(gitdir), *args], check=True, capture_output=True, text=True, errors="replace").stdout
+
+
+_TREES: dict[tuple[str, str], list[str]] = {}
+_READERS: dict[str, subprocess.Popen] = {}
+
+
+def tree(gitdir: Path, rev: str, path: str) -> list[str]:
+    """The files below ``path`` at ``rev`` (one ``ls-tree`` per commit, kept)."""
+    k = (str(gitdir), rev)
+    if k not in _TREES:
+        _TREES[k] = [ln for ln in git(gitdir, "ls-tree", "-r", "--name-only", rev).splitlines() if ln]
+    prefix = path.rstrip("/") + "/"
+    return [p for p in _TREES[k] if p.startswith(prefix) or p == path]
+
+
+def show(gitdir: Path, rev: str, path: str) -> str:
+    """A file's text at ``rev``, through one ``git cat-file --batch`` per mirror."""
+    proc = _READERS.get(str(gitdir))
+    if proc is None:
+        proc = subprocess.Popen(["git", "--git-dir", str(gitdir), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        _READERS[str(gitdir)] = proc
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{rev}:{path}\n".encode())
+    proc.stdin.flush()
+    header = proc.stdout.readline().split()
+    if len(header) < 3 or header[1] != b"blob":
+        raise FileNotFoundError(f"{rev}:{path}")
+    data = proc.stdout.read(int(header[2]) + 1)[:-1]
+    return data.decode("utf-8", errors="replace")
+
+
+def _entry(r: Reading, doc: dict[str, dict]) -> dict:
+    params = {}
+    for name, p in sorted(r.params.items()):
+        d = doc.get(name, {})
+        entry = {"type": p["type"] or "string"}
+        if p["default"] is not None:
+            entry["default"] = p["default"]
+        if p["repeats"] or d.get("repeats"):
+            entry["repeats"] = True
+        if p["required"]:
+            entry["required"] = True
+        if p["names"]:
+            entry["names"] = p["names"]
+        if name in r.children:
+            entry["children"] = sorted(r.children[name])
+        params[name] = entry
+    for name, d in sorted(doc.items()):
+        if name not in params and not any(name in c for c in r.children.values()):
+            params[name] = {"type": "string", "documented_only": True}
+            if d.get("repeats"):
+                params[name]["repeats"] = True
+    return params
+
+
+def gz_sim(gitdir: Path, rev: str = "HEAD", label: str = "gz-sim") -> tuple[dict, list[dict]]:
+    commit = git(gitdir, "rev-parse", rev).strip()
+    version = re.search(r"project\s*\((?:\s*gz-sim|\s*ignition-gazebo)(\d*)", show(gitdir, commit, "CMakeLists.txt"))
+    major = version.group(1) if version else ""
+    source = {"repo": "gazebosim/gz-sim", "commit": commit, "major": major}
+    plugins = []
+    dirs = sorted({p.split("/")[2] for p in tree(gitdir, commit, "src/systems") if p.count("/") >= 3})
+    for d in dirs:
+        files = [p for p in tree(gitdir, commit, f"src/systems/{d}") if p.endswith((".cc", ".hh", ".h", ".cpp"))]
+        files = [p for p in files if "_TEST" not in p and "/test" not in p]
+        texts = {p: show(gitdir, commit, p) for p in files}
+        cmake = show(gitdir, commit, f"src/systems/{d}/CMakeLists.txt") if f"src/systems/{d}/CMakeLists.txt" in tree(gitdir, commit, f"src/systems/{d}") else ""
+        libs = re.findall(r"(?:gz|ign)_add_system\s*\(\s*([\w\-]+)", cmake)
+        if not libs:
+            continue
+        classes: list[str] = []
+        aliases: list[str] = []
+        for text in texts.values():
+            code = strip_comments(text)
+            classes += re.findall(r"(?:GZ|IGNITION)_ADD_PLUGIN\s*\(\s*([\w:]+)", code)
+            aliases += re.findall(r"(?:GZ|IGNITION)_ADD_PLUGIN_ALIAS\s*\(\s*[\w:]+\s*,\s*\"([^\"]+)\"", code)
+        if not classes:
+            continue
+        reading = read_parameters(list(texts.values()))
+        doc: dict[str, dict] = {}
+        header = None
+        for p, text in texts.items():
+            if p.endswith(".hh"):
+                found = read_header_doc(text)
+                if found and not doc:
+                    doc, header = found, p
+        header = header or next((p for p in texts if p.endswith(".hh")), None)
+        names = []
+        for cls in classes:
+            short = cls.split("::")[-1]
+            names.append(f"gz::sim::systems::{short}")
+        for alias in aliases:
+            alias = class_key(alias)
+            if alias not in names:
+                names.append(alias)
+        plugins.append(
+            {
+                "source": label,
+                "dir": f"src/systems/{d}",
+                "header": header,
+                "filenames": [f"gz-sim-{lib}-system" for lib in libs],
+                "names": names,
+                "open": sorted(set(reading.open_reasons))[:3],
+                "params": _entry(reading, doc),
+            }
+        )
+    return source, plugins
+
+
+def gz_gui(gitdir: Path, rev: str = "HEAD", label: str = "gz-gui") -> tuple[dict, list[dict]]:
+    commit = git(gitdir, "rev-parse", rev).strip()
+    version = re.search(r"project\s*\((?:\s*gz-gui|\s*ignition-gui)(\d*)", show(gitdir, commit, "CMakeLists.txt"))
+    source = {"repo": "gazebosim/gz-gui", "commit": commit, "major": version.group(1) if version else ""}
+    # the window settings every plugin takes, read by Plugin::Load (<gz-gui>, formerly <ignition-gui>)
+    common = re.findall(r"_pluginElem->FirstChildElement\(\s*\"([\w\-]+)\"", strip_comments(show(gitdir, commit, "src/Plugin.cc")))
+    plugins = []
+    dirs = sorted({p.split("/")[2] for p in tree(gitdir, commit, "src/plugins") if p.count("/") >= 3})
+    for d in dirs:
+        files = [p for p in tree(gitdir, commit, f"src/plugins/{d}") if p.endswith((".cc", ".hh"))]
+        files = [p for p in files if "_TEST" not in p]
+        texts = {p: strip_comments(show(gitdir, commit, p)) for p in files}
+        cmake_path = f"src/plugins/{d}/CMakeLists.txt"
+        cmake = show(gitdir, commit, cmake_path) if cmake_path in tree(gitdir, commit, f"src/plugins/{d}") else ""
+        libs = re.findall(r"(?:gz|ign)_gui_add_plugin\s*\(\s*([\w\-]+)", cmake)
+        if not libs:
+            continue
+        r = Reading()
+        var_elem: dict[str, str] = {}
+        for text in texts.values():
+            for m in re.finditer(r"(\w+)\s*(?:->|\.)\s*FirstChildElement\s*\(\s*(\"\w+\"|\w*)\s*\)", text):
+                recv, arg = m.group(1), m.group(2)
+                if not arg.startswith('"'):
+                    if recv in ("_pluginElem", "pluginElem", "_elem", "elem") or recv in var_elem:
+                        r.open_reasons.append(f"FirstChildElement({arg})")
+                    continue
+                name = arg.strip('"')
+                if recv in var_elem:
+                    r.children.setdefault(var_elem[recv], set()).add(name)
+                else:
+                    r.param(name)
+                before = text[max(0, m.start() - 80) : m.start()]
+                a = re.search(r"(?:auto|tinyxml2::XMLElement)\s*\*?\s*(\w+)\s*=\s*$", before)
+                if a:
+                    var_elem[a.group(1)] = name
+            for m in re.finditer(r"NextSiblingElement\s*\(\s*\"(\w+)\"\s*\)", text):
+                if m.group(1) in r.params:
+                    r.params[m.group(1)]["repeats"] = True
+        for name, p in r.params.items():
+            p["type"] = "string"
+            if TOPIC.search(name):
+                p["names"] = "topic"
+        for name in common:
+            r.param(name)["type"] = "other"
+        plugins.append(
+            {
+                "source": label,
+                "dir": f"src/plugins/{d}",
+                "header": next((p for p in texts if p.endswith(".hh")), None),
+                "filenames": libs,
+                "names": [],
+                "gui": True,
+                "open": sorted(set(r.open_reasons))[:3],
+                "params": _entry(r, {}),
+            }
+        )
+    return source, plugins
+
+
+def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
+    commit = git(gitdir, "rev-parse", rev).strip()
+    source = {"repo": "ros-simulation/gazebo_ros_pkgs", "commit": commit}
+    cmake = show(gitdir, commit, "gazebo_plugins/CMakeLists.txt")
+    files = set(tree(gitdir, commit, "gazebo_plugins"))
+    plugins = []
+    for m in re.finditer(r"add_library\s*\(\s*([\w\-]+)\s+(?:SHARED\s+)?([^)]*)\)", cmake):
+        lib, srcs = m.group(1), m.group(2).split()
+        srcs = [f"gazebo_plugins/{s}" for s in srcs if s.endswith((".cpp", ".cc"))]
+        if not srcs or not lib.startswith("gazebo_ros"):
+            continue
+        texts = []
+        for s in srcs:
+            if s in files:
+                texts.append(show(gitdir, commit, s))
+            stem = Path(s).stem
+            for h in (f"gazebo_plugins/include/gazebo_plugins/{stem}.h", f"gazebo_plugins/include/gazebo_plugins/{stem}.hpp"):
+                if h in files:
+                    texts.append(show(gitdir, commit, h))
+        code = "\n".join(strip_comments(t) for t in texts)
+        if not re.search(r"GZ_REGISTER_\w+_PLUGIN", code):
+            continue
+        reading = read_parameters(texts)
+        for base in re.findall(r"class\s+\w+\s*(?:final\s*)?:\s*public\s+([\w:]+)(?:\s*,\s*public\s+([\w:]+))?", code):
+            for b in base:
+                if b and b.split("::")[-1] not in PLAIN_BASES:
+                    reading.open_reasons.append(f"inherits {b}")  # the base class reads parameters of its own
+        if re.search(r"\bGazeboRos\b|GazeboRosPtr", code):
+            reading.param("robotNamespace")["type"] = "string"  # read by the GazeboRos helper
+        if "robotNamespace" in reading.params and reading.params["robotNamespace"]["type"] is None:
+            reading.params["robotNamespace"]["type"] = "string"
+        plugins.append(
+            {
+                "source": label,
+                "dir": srcs[0],
+                "header": srcs[0],
+                "filenames": [lib],
+                "names": [],
+                "open": sorted(set(reading.open_reasons))[:3],
+                "params": _entry(reading, {}),
+            }
+        )
+    return source, plugins
+
+
+# The release branches read (the newest first): a parameter any of them reads is known, so that a
+# document written for an older Gazebo is not told that its parameters are ignored.
+GZ_SIM_BRANCHES = ("main", "gz-sim10", "gz-sim9", "gz-sim8", "gz-sim7", "ign-gazebo6")
+GZ_GUI_BRANCHES = ("main", "gz-gui10", "gz-gui9", "gz-gui8", "gz-gui7", "ign-gui6")
+ROS_BRANCHES = ("ros2", "foxy", "noetic-devel", "melodic-devel")
+
+
+def _has_branch(gitdir: Path, branch: str) -> bool:
+    return subprocess.run(["git", "--git-dir", str(gitdir), "rev-parse", "--verify", "-q", f"refs/heads/{branch}"], capture_output=True).returncode == 0
+
+
+def generate(mirror: Path, pinned: dict | None = None) -> dict:
+    """The catalogue from the mirrors under ``mirror``: their release branches' newest commits, or
+    those ``pinned`` (``{source: {"commit": ...}}``, the ``sources`` of a committed catalogue)."""
+    sources: dict[str, dict] = {}
+    found: list[dict] = []
+    sim = mirror / "gazebosim+gz-sim" / "repo"
+    if not sim.exists():
+        raise SystemExit(f"no gz-sim mirror at {sim}")
+    readers = (
+        (sim, GZ_SIM_BRANCHES, "gz-sim", gz_sim),
+        (mirror / "gazebosim+gz-gui" / "repo", GZ_GUI_BRANCHES, "gz-gui", gz_gui),
+        (mirror / "ros-simulation+gazebo_ros_pkgs" / "repo", ROS_BRANCHES, "gazebo_ros_pkgs", gazebo_ros),
+    )
+    for gitdir, branches, name, reader in readers:
+        if not gitdir.exists():
+            continue
+        for branch in branches:
+            label = f"{name}@{branch}"
+            if pinned is not None:
+                if label not in pinned:
+                    continue
+                rev = pinned[label]["commit"]
+            elif _has_branch(gitdir, branch):
+                rev = f"refs/heads/{branch}"
+            else:
+                continue
+            source, plugins = reader(gitdir, rev, label)
+            source["branch"] = branch
+            sources[label] = source
+            found += plugins
+    return {"format": 1, "sources": sources, "plugins": merge(found)}
+
+
+def merge(found: list[dict]) -> list[dict]:
+    """One entry per library (by ``key`` of its file name) over every branch that builds it: the union
+    of the parameters (a type two branches disagree on becomes "string", any text), required only
+    where every branch having the plugin requires it, open where any branch is."""
+    by_key: dict[str, list[dict]] = {}
+    for entry in found:
+        by_key.setdefault(key(entry["filenames"][0]), []).append(entry)
+    out = []
+    for k in sorted(by_key):
+        entries = by_key[k]
+        first = entries[0]
+        params: dict[str, dict] = {}
+        for entry in entries:
+            for name, p in entry["params"].items():
+                have = params.get(name)
+                if have is None or (have.get("documented_only") and not p.get("documented_only")):
+                    params[name] = dict(p)
+                    continue
+                if have["type"] != p["type"]:
+                    have["type"] = "string" if "string" in (have["type"], p["type"]) else "other"
+                for flag in ("repeats",):
+                    if p.get(flag):
+                        have[flag] = True
+                for field in ("names", "default"):
+                    if field not in have and field in p:
+                        have[field] = p[field]
+                if "children" in p:
+                    have["children"] = sorted(set(have.get("children", ())) | set(p["children"]))
+        for name, p in params.items():
+            if p.get("required") and not all(e["params"].get(name, {}).get("required") for e in entries):
+                del p["required"]
+        merged = {
+            "source": first["source"],
+            "sources": sorted({e["source"] for e in entries}),
+            "dir": first["dir"],
+            "header": first["header"],
+            "filenames": sorted({key(f) for e in entries for f in e["filenames"]}),
+            "names": list(dict.fromkeys(n for e in entries for n in e["names"])),
+            "open": sorted({r for e in entries for r in e["open"]})[:3],
+            "params": dict(sorted(params.items())),
+        }
+        if first.get("gui"):
+            merged["gui"] = True
+        out.append(merged)
+    return out
+
+
+def render(data: dict) -> str:
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--mirror", type=Path, default=MIRROR)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--check", action="store_true", help="regenerate from the commits the committed table records and fail when it differs")
+    args = parser.parse_args(argv)
+    pinned = json.loads(args.out.read_text())["sources"] if args.check and args.out.exists() else None
+    data = generate(args.mirror, pinned)
+    text = render(data)
+    if args.check:
+        old = args.out.read_text() if args.out.exists() else ""
+        if old != text:
+            print(f"{args.out} is stale: run scripts/generate_plugins.py", file=sys.stderr)
+            return 1
+        return 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+    counts: dict[str, int] = {}
+    for p in data["plugins"]:
+        for source in p["sources"]:
+            counts[source] = counts.get(source, 0) + 1
+    for name, n in counts.items():
+        print(f"{name} {data['sources'][name]['commit'][:12]}: {n} plugins")
+    print(f"{len(data['plugins'])} libraries")
+    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

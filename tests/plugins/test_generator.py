@@ -1,0 +1,182 @@
+"""scripts/generate_plugins.py: its reading of C++ on snippets of our own, and its output pinned
+against the plugins' sources (when the mirrors are on this machine)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOGUE = REPO / "server" / "sdformat_lsp" / "plugins" / "data" / "catalogue.json"
+MIRROR = Path("/work/.mirror")
+SIM = MIRROR / "gazebosim+gz-sim" / "repo"
+
+
+def _load_generator():
+    path = REPO / "scripts" / "generate_plugins.py"
+    spec = importlib.util.spec_from_file_location("generate_plugins", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+gen = _load_generator()
+
+WHEELS = """
+void Wheels::Configure(const Entity &_entity, const std::shared_ptr<const sdf::Element> &_sdf,
+                       EntityComponentManager &_ecm, EventManager &)
+{
+  // _sdf->Get<double>("commented_out") is not read
+  auto elem = _sdf->FindElement("axle_joint");
+  while (elem)
+  {
+    this->axles.push_back(elem->Get<std::string>());
+    elem = elem->GetNextElement("axle_joint");
+  }
+  this->radius = _sdf->Get<double>("radius", 0.25).first;
+  if (!_sdf->HasElement("hub_link"))
+  {
+    gzerr << "no hub" << std::endl;
+    return;
+  }
+  std::string hub = _sdf->Get<std::string>("hub_link");
+  this->hubEntity = this->model.LinkByName(_ecm, hub);
+  if (_sdf->HasElement("gains"))
+  {
+    auto gains = _sdf->GetElement("gains");
+    this->p = gains->Get<double>("p");
+  }
+  this->enabled = _sdf->Get<bool>("enabled", true).first;
+  this->offset = _sdf->Get<math::Vector3d>("offset");
+  this->cmdTopic = _sdf->Get<std::string>("command_topic");
+}
+
+void Wheels::PreUpdate(const UpdateInfo &, EntityComponentManager &_ecm)
+{
+  for (const auto &name : this->axles)
+  {
+    Entity joint = this->model.JointByName(_ecm, name);
+  }
+}
+"""
+
+
+def test_reading_of_a_system_of_our_own():
+    r = gen.read_parameters([WHEELS])
+    assert not r.open_reasons
+    p = r.params
+    assert "commented_out" not in p
+    assert p["axle_joint"]["repeats"] and p["axle_joint"]["names"] == "joint" and p["axle_joint"]["type"] == "string"
+    assert p["radius"]["type"] == "double" and p["radius"]["default"] == "0.25"
+    assert p["hub_link"]["required"] and p["hub_link"]["names"] == "link"
+    assert p["enabled"]["type"] == "bool" and p["enabled"]["default"] == "true"
+    assert p["offset"]["type"] == "vector3"
+    assert p["command_topic"]["names"] == "topic"
+    assert "p" not in p and r.children["gains"] == {"p"}  # read from <gains>, not from the plugin
+
+
+def test_names_decided_at_run_time_make_a_plugin_open():
+    r = gen.read_parameters(['void F(const sdf::ElementPtr &_sdf) { for (auto &n : names) x = _sdf->Get<double>(n); }'])
+    assert r.open_reasons == ["Get(n)"]
+    r = gen.read_parameters(["void F(sdf::ElementPtr _sdf) { auto e = _sdf->GetFirstElement(); }"])
+    assert r.open_reasons
+    # a name held in a constant is still a literal
+    r = gen.read_parameters(['constexpr char kRate[] = "rate";\nvoid F(sdf::ElementPtr _sdf) { r = _sdf->Get<int>(kRate); }'])
+    assert not r.open_reasons and r.params["rate"]["type"] == "int"
+
+
+def test_a_check_that_does_not_stop_is_not_a_requirement():
+    text = 'void F(sdf::ElementPtr _sdf) { if (!_sdf->HasElement("rate")) { gzwarn << "default"; } r = _sdf->Get<int>("rate"); }'
+    assert not gen.read_parameters([text]).params["rate"]["required"]
+
+
+def test_ros1_helper_reads():
+    text = """void P::Load(physics::ModelPtr _parent, sdf::ElementPtr _sdf) {
+      gazebo_ros_->getParameter<double>(wheel_separation_, "wheelSeparation", 0.34);
+      gazebo_ros_->getParameterBoolean(publish_tf_, "publishTf", true);
+      joints_[LEFT] = gazebo_ros_->getJoint(parent, "leftJoint", "left_joint");
+    }"""
+    p = gen.read_parameters([text]).params
+    assert p["wheelSeparation"]["type"] == "double" and p["wheelSeparation"]["default"] == "0.34"
+    assert p["publishTf"]["type"] == "bool"
+    assert p["leftJoint"]["names"] == "joint"
+
+
+def test_header_documentation_section():
+    header = """
+  /// \\brief Moves things.
+  ///
+  /// ## System Parameters
+  ///
+  /// - `<axle_joint>`: A joint. This element can appear multiple times.
+  /// - `<hub_link>`: Required. The hub.
+  /// - `<radius>`: Optional, default 0.25.
+  class Wheels : public System {};
+"""
+    doc = gen.read_header_doc(header)
+    assert doc == {
+        "axle_joint": {"repeats": True, "required": False},
+        "hub_link": {"repeats": False, "required": True},
+        "radius": {"repeats": False, "required": False},
+    }
+
+
+needs_mirror = pytest.mark.skipif(not SIM.exists(), reason="no gz-sim mirror at /work/.mirror (fetch gazebosim/gz-sim)")
+
+
+@needs_mirror
+def test_committed_catalogue_is_what_the_generator_makes_from_its_recorded_commits():
+    committed = json.loads(CATALOGUE.read_text())
+    for name in committed["sources"]:
+        repo = committed["sources"][name]["repo"].replace("/", "+")
+        if not (MIRROR / repo / "repo").exists():
+            pytest.skip(f"no mirror of {repo}")
+    try:
+        built = gen.generate(MIRROR, committed["sources"])
+    except Exception as exc:  # the mirror lacks a recorded commit (a newer snapshot)
+        pytest.skip(f"cannot regenerate from the recorded commits: {exc}")
+    assert gen.render(built) == CATALOGUE.read_text(), "regenerate with scripts/generate_plugins.py"
+
+
+def _system(data: dict, filename: str) -> dict:
+    return next(p for p in data["plugins"] if filename in p["filenames"])
+
+
+@needs_mirror
+def test_pinned_systems_against_their_sources():
+    """A few systems, as their sources at the recorded commit read them."""
+    commit = json.loads(CATALOGUE.read_text())["sources"]["gz-sim@main"]["commit"]
+    try:
+        _, found = gen.gz_sim(SIM, commit, "gz-sim@main")
+    except Exception as exc:
+        pytest.skip(f"the mirror lacks {commit}: {exc}")
+    data = {"plugins": found}
+    diff = _system(data, "gz-sim-diff-drive-system")
+    assert diff["names"] == ["gz::sim::systems::DiffDrive"] and not diff["open"]
+    assert diff["params"]["left_joint"] == {"type": "string", "repeats": True, "names": "joint"}
+    assert diff["params"]["odom_publish_frequency"] == {"type": "double", "default": "50"}
+    assert diff["params"]["wheel_radius"]["type"] == "double"
+    jpc = _system(data, "gz-sim-joint-position-controller-system")
+    assert jpc["params"]["joint_name"] == {"type": "string", "repeats": True, "names": "joint"}
+    assert jpc["params"]["use_velocity_commands"]["type"] == "bool"
+    thruster = _system(data, "gz-sim-thruster-system")
+    assert thruster["params"]["joint_name"] == {"type": "string", "required": True, "names": "joint"}
+    buoy = _system(data, "gz-sim-buoyancy-engine-system")
+    assert "gz::sim::systems::BuoyancyEngine" in buoy["names"]  # a GZ_ADD_PLUGIN_ALIAS
+    assert buoy["params"]["link_name"]["names"] == "link" and buoy["params"]["link_name"]["required"]
+    hydro = _system(data, "gz-sim-hydrodynamics-system")
+    assert hydro["open"]  # reads parameter names built at run time
+
+
+def test_merging_branches_is_a_union():
+    a = {"source": "x@1", "dir": "d", "header": None, "filenames": ["gz-sim-w-system"], "names": ["gz::sim::systems::W"], "open": [],
+         "params": {"r": {"type": "double", "required": True}, "old": {"type": "int"}}}
+    b = {"source": "x@2", "dir": "d", "header": None, "filenames": ["ignition-gazebo-w-system"], "names": ["gz::sim::systems::W"], "open": [],
+         "params": {"r": {"type": "double"}, "new": {"type": "bool"}, "old": {"type": "string"}}}
+    (m,) = gen.merge([a, b])
+    assert m["sources"] == ["x@1", "x@2"] and m["filenames"] == ["gz-sim-w-system"]
+    assert m["params"] == {"new": {"type": "bool"}, "old": {"type": "string"}, "r": {"type": "double"}}  # required in one only
