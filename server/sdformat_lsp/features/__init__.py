@@ -20,6 +20,8 @@ from .definition import definition as frame_definition
 from .hover import frame_hover
 from .include_info import include_hover
 from .links import DocumentLink, document_links
+from .plugin_completion import plugin_complete
+from .plugin_hover import plugin_hover
 from .references import references as frame_references
 from .rename import RenameError, prepare_rename, rename, rename_refusal
 from .schema_completion import schema_complete
@@ -37,13 +39,15 @@ def prepare(analysis: Analysis) -> None:
 
 def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
     """On an ``<include>`` (its tags, ``<uri>``, ``<name>``) what it brings in; on a frame
-    name, a frame reference or a ``<pose>`` the resolved pose; elsewhere, on a tag or
-    attribute name, what the schema says."""
+    name, a frame reference or a ``<pose>`` the resolved pose; on a known plugin or its
+    parameters what they are; elsewhere, on a tag or attribute name, what the schema says."""
     found = include_hover(analysis, offset, markdown)
     if found is None and analysis.graphs is not None:
         found = frame_hover(analysis, offset, markdown)
     if found is None:  # a URDF name its conversion lacks: the robot as written
         found = urdf_hover(analysis, offset, markdown)
+    if found is None:
+        found = plugin_hover(analysis, offset, markdown)
     if found is None:
         found = schema_hover(analysis, offset, markdown)
     return found
@@ -61,12 +65,15 @@ def references(analysis: Analysis, offset: int, include_declaration: bool = True
 
 
 def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
-    """Frame names legal at ``offset`` in a frame reference; elsewhere what the schema
-    allows there, as snippets when ``snippets``; in a URDF its link and joint names."""
+    """Frame names legal at ``offset`` in a frame reference; inside a known plugin its parameters
+    and the names they take; elsewhere what the schema allows there, as snippets when
+    ``snippets``; in a URDF its link and joint names."""
     offset = max(0, min(offset, len(analysis.text)))
     if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
         return urdf_complete(analysis, offset)
     found = frame_complete(analysis, offset, details)
+    if found is None:
+        found = plugin_complete(analysis, offset, snippets)
     if found is None:
         found = schema_complete(analysis, offset, snippets)
     return found if found is not None else CompletionList([], Span(offset, offset))

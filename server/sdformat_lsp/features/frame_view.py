@@ -29,6 +29,7 @@ from ..xml import XmlElement
 
 MAX_ENTRIES = 5000  # the preview draws this many frames at most; the response says when it stopped
 MAX_VISUALS = 5000
+MAX_REFERENCES = 100  # per frame
 SHAPES = ("box", "cylinder", "sphere", "capsule", "ellipsoid", "plane", "mesh")
 
 
@@ -46,6 +47,15 @@ class Visual:
     transparency: float = 0.0  # SDFormat's <transparency>: 0 opaque, 1 invisible
     problem: str | None = None  # a mesh not drawn: why (not found, and where it was looked for)
     mesh_version: int | None = None  # the mesh file's modification time (ns): a viewer reloads it when this changes
+
+
+@dataclass(frozen=True, slots=True)
+class FrameReference:
+    """A place of this document naming a frame: a joint's parent, a pose's relative_to, a plugin parameter..."""
+
+    span: Span
+    role: str  # the reference's role (relative_to, attached_to, parent, child, ...), or "plugin"
+    by: str | None = None  # for a plugin parameter: ``<left_joint> of DiffDrive``
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +82,7 @@ class FrameEntry:
     parent_link: str | None = None  # joints: the link the parent side moves with (None: the world), from the root scope
     child_link: str | None = None  # joints: the link the joint moves (its child's link)
     pitch: float = 1.0  # screw joints: metres per turn
+    references: tuple[FrameReference, ...] = ()  # the places of this document naming it (at most MAX_REFERENCES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +155,7 @@ def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
     frames.append(FrameEntry(0, root.kind, root.name or ("world" if root.kind == "world" else MODEL_FRAME), None,
                              Transform(), None, None, None, _name_span(base)))
     stack: list[tuple[Scope, int | None]] = [(root, 0)]
+    refs = _references(analysis)
     while stack:
         scope, parent_id = stack.pop()
         children: list[tuple[Scope, int]] = []
@@ -156,6 +168,8 @@ def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
                 truncated = True
                 break
             entry = _entry(walk, node, len(frames), parent_id)
+            if id(node) in refs:
+                entry = replace(entry, references=tuple(refs[id(node)]))
             frames.append(entry)
             if node.kind == "model" and node.inner is not None:
                 children.append((node.inner, entry.id))
@@ -205,6 +219,32 @@ def _name_span(node: FrameNode) -> Span | None:
         return span
     el = getattr(node.entity, "element", None)
     return el.tag_span if isinstance(el, XmlElement) else None
+
+
+def _references(analysis: Analysis) -> dict[int, list[FrameReference]]:
+    """The references of this document by the frame they name (its id): one pass over the
+    resolutions and the plugin parameters naming joints, links and models."""
+    from ..queries.frames import local_resolutions, segments
+
+    out: dict[int, list[FrameReference]] = {}
+
+    def add(node: FrameNode, ref: FrameReference) -> None:
+        found = out.setdefault(id(node), [])
+        if len(found) < MAX_REFERENCES:
+            found.append(ref)
+
+    for res in local_resolutions(analysis):
+        segs = segments(res)
+        if segs and segs[-1].node is not None:
+            add(segs[-1].node, FrameReference(segs[-1].span, res.ref.role))
+    if "<plugin" in analysis.text:
+        from ..queries.plugins import plugin_segments
+
+        for span, node, by in plugin_segments(analysis):
+            add(node, FrameReference(span, "plugin", by))
+    for found in out.values():
+        found.sort(key=lambda r: r.span.start)
+    return out
 
 
 def _in_urdf(el: XmlElement) -> bool:
@@ -488,6 +528,10 @@ def frame_json(e: FrameEntry, locate: "Callable[[Span, str | None], object]", fi
         loc = locate(e.span, e.path)
         if loc is not None:
             out["location"] = loc
+    if e.references:  # the places of this document naming it (a plugin parameter's with ``by``)
+        out["references"] = [
+            {"location": locate(r.span, None), "role": r.role, **({"by": r.by} if r.by else {})} for r in e.references
+        ]
     if e.kind == "joint":
         out["joint"] = {
             "type": e.joint_type, "parent": e.joint_parent, "child": e.joint_child,

@@ -164,6 +164,13 @@ def target_at(analysis: Analysis, offset: int) -> CursorTarget | None:
             if s.span.start <= offset:
                 seg = s
         return CursorTarget("reference", seg.span, seg.text, seg.node, best.scope, best, seg.index)
+    if "<plugin" in analysis.text:  # a joint, link or model named by a plugin parameter (queries/plugins.py)
+        from .plugins import plugin_reference_at
+
+        named = plugin_reference_at(analysis, offset)
+        if named is not None:
+            span, text, found = named
+            return CursorTarget("reference", span, text, found, found.scope if found is not None else None)
     node = defined_at(analysis, offset)
     if node is None:
         return None

@@ -18,7 +18,8 @@ def _same(a: FrameNode | None, b: FrameNode) -> bool:
 
 
 def reference_spans(analysis: Analysis, node: FrameNode, aliases: bool = True) -> list[Location]:
-    """Spans of this document that name ``node``: one segment per reference, in document order.
+    """Spans of this document that name ``node``: one segment per reference (plugin parameters
+    naming it included), in document order.
 
     With ``aliases`` a reference that reaches ``node`` only through ``__model__``
     or ``world`` contributes that segment; without, only segments spelling its name do.
@@ -34,5 +35,9 @@ def reference_spans(analysis: Analysis, node: FrameNode, aliases: bool = True) -
             out.extend(Location(None, s.span) for s in named)
         elif aliases and segs and _same(segs[-1].node, node):
             out.append(Location(None, segs[-1].span))
+    if "<plugin" in analysis.text:  # plugin parameters naming it (<left_joint>, <joint_name>): they spell its name
+        from .plugins import plugin_segments
+
+        out.extend(Location(None, span) for span, named, _by in plugin_segments(analysis) if named is node)
     out.sort(key=lambda l: l.span.start)
     return out

@@ -50,6 +50,7 @@ class PluginRef:
     scope: XmlElement  # the model (or world) the name is looked up in
     targets: tuple[XmlElement, ...]  # the elements it names (empty: none found)
     complete: bool  # the scope's contents are all in this document (no <include>), so "none found" is a fact
+    parts: tuple[tuple[Span, XmlElement | None], ...] = ()  # each ``::`` segment and the element it names
 
 
 def plugin_uses(xml: XmlDocument) -> Iterator[PluginUse]:
@@ -129,8 +130,31 @@ def plugin_references(xml: XmlDocument) -> list[PluginRef]:
             if k not in cache:
                 cache[k] = scope_entities(scope, param.names)
             names, complete = cache[k]
-            refs.append(PluginRef(child, use.plugin, param.names, value[0], value[1], scope, tuple(names.get(value[0], ())), complete))
+            targets = tuple(names.get(value[0], ()))
+            parts = _parts(scope, param.names, value[0], value[1], targets)
+            refs.append(PluginRef(child, use.plugin, param.names, value[0], value[1], scope, targets, complete, parts))
     return refs
+
+
+def _parts(scope: XmlElement, role: str, text: str, span: Span, targets: tuple[XmlElement, ...]) -> tuple[tuple[Span, XmlElement | None], ...]:
+    """The ``::`` segments of a written name, each with the element it names: the nested models
+    on the way, then the joint (link, model) itself."""
+    if "::" not in text:
+        return ((span, targets[0] if len(targets) == 1 else None),)
+    out: list[tuple[Span, XmlElement | None]] = []
+    cur: XmlElement | None = scope
+    pos = span.start
+    pieces = text.split("::")
+    for i, piece in enumerate(pieces):
+        last = i == len(pieces) - 1
+        found = None
+        if cur is not None:
+            tags = ENTITY_TAGS[role] if last else ("model",)
+            found = next((c for c in cur.children if c.tag in tags and c.get("name") == piece), None)
+        out.append((Span(pos, pos + len(piece)), found))
+        pos += len(piece) + 2
+        cur = found
+    return tuple(out)
 
 
 def check_plugins(xml: XmlDocument) -> list[Diagnostic]:

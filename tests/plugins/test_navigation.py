@@ -1,0 +1,121 @@
+"""Plugin parameters in the editor features: a joint named in <left_joint> is a reference to it
+(definition, references, highlight, rename, the frame view), and completion and hover inside a
+known plugin."""
+
+from __future__ import annotations
+
+from sdformat_lsp.features import complete, definition, hover, references, rename
+from sdformat_lsp.features.frame_view import frame_view
+from sdformat_lsp.features.highlight import document_highlights
+from sdformat_lsp.semantics.analysis import analyze
+
+TEXT = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="bot">
+    <link name="base"/>
+    <link name="wheel_l"/>
+    <model name="arm">
+      <link name="a"/>
+      <link name="b"/>
+      <joint name="elbow" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+    </model>
+    <joint name="left_wheel_joint" type="revolute"><parent>base</parent><child>wheel_l</child><axis><xyz>0 1 0</xyz></axis></joint>
+    <plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">
+      <left_joint>left_wheel_joint</left_joint>
+      <wheel_radius>0.2</wheel_radius>
+    </plugin>
+    <plugin filename="gz-sim-joint-position-controller-system" name="gz::sim::systems::JointPositionController">
+      <joint_name>left_wheel_joint</joint_name>
+      <joint_name>arm::elbow</joint_name>
+    </plugin>
+  </model>
+</sdf>
+"""
+
+
+def _at(text: str, needle: str, delta: int = 1, nth: int = 0) -> int:
+    pos = -1
+    for _ in range(nth + 1):
+        pos = text.index(needle, pos + 1)
+    return pos + delta
+
+
+def _texts(text: str, spans) -> list[tuple[int, str]]:
+    return [(s.start, text[s.start : s.end]) for s in spans]
+
+
+def test_rename_a_joint_renames_it_in_the_plugins():
+    a = analyze(TEXT)
+    decl = _at(TEXT, '"left_wheel_joint"', 2)
+    edits = rename(a, decl, "wheel_joint_l")
+    assert [TEXT[e.span.start : e.span.end] for e in edits] == ["left_wheel_joint"] * 3
+    assert {e.span.start for e in edits} == {decl - 1, _at(TEXT, "<left_joint>", 12), _at(TEXT, "<joint_name>", 12)}
+    # from the plugin parameter too
+    assert {e.span.start for e in rename(a, _at(TEXT, "<joint_name>", 14), "x")} == {e.span.start for e in edits}
+
+
+def test_a_scoped_name_renames_its_segment():
+    a = analyze(TEXT)
+    edits = rename(a, _at(TEXT, '"elbow"', 2), "wrist")
+    assert _texts(TEXT, [e.span for e in edits]) == [(_at(TEXT, '"elbow"'), "elbow"), (_at(TEXT, "arm::elbow", 5), "elbow")]
+    # the model segment is a reference to the nested model
+    assert (_at(TEXT, "arm::elbow", 0), "arm") in _texts(TEXT, [e.span for e in rename(a, _at(TEXT, '"arm"', 2), "arm2")])
+
+
+def test_definition_references_and_highlight_from_a_parameter():
+    a = analyze(TEXT)
+    off = _at(TEXT, "<left_joint>", 14)
+    (loc,) = definition(a, off)
+    assert TEXT[loc.span.start : loc.span.end] == "left_wheel_joint" and loc.span.start == _at(TEXT, '"left_wheel_joint"')
+    assert len(references(a, off)) == 3
+    kinds = [h.kind for h in document_highlights(a, off)]
+    assert sorted(kinds) == ["read", "read", "write"]
+
+
+def test_frame_view_lists_plugin_references():
+    view = frame_view(analyze(TEXT))
+    joint = next(e for e in view.frames if e.name == "left_wheel_joint")
+    assert [(r.role, r.by) for r in joint.references] == [
+        ("plugin", "<left_joint> of DiffDrive"),
+        ("plugin", "<joint_name> of JointPositionController"),
+    ]
+    base = next(e for e in view.frames if e.name == "base")
+    assert [r.role for r in base.references] == ["parent"]
+
+
+def test_completion_of_joint_names_in_a_parameter():
+    text = TEXT.replace("<joint_name>left_wheel_joint</joint_name>", "<joint_name>le</joint_name>")
+    off = _at(text, "<joint_name>le", 14)
+    found = complete(analyze(text), off)
+    assert [i.label for i in found.items] == ["left_wheel_joint", "arm::elbow"]
+    assert text[found.replace_span.start : found.replace_span.end] == "le"
+
+
+def test_completion_of_parameters_not_yet_given():
+    text = TEXT.replace("<wheel_radius>0.2</wheel_radius>", "<wheel_radius>0.2</wheel_radius>\n      ")
+    off = _at(text, "</wheel_radius>\n      ", 22)
+    items = {i.label: i for i in complete(analyze(text), off).items}
+    assert "wheel_radius" not in items  # given, and not repeatable
+    assert "left_joint" in items  # given, but repeatable
+    assert items["odom_publish_frequency"].detail.startswith("double") and "default 50" in items["odom_publish_frequency"].detail
+    assert items["odom_publish_frequency"].insert_text == "<odom_publish_frequency>${1:50}</odom_publish_frequency>"
+
+
+def test_completion_of_filename_fills_the_name():
+    text = TEXT.replace('<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">', '<plugin filename="gz-sim-dif">')
+    off = _at(text, 'filename="gz-sim-dif', 20)
+    found = complete(analyze(text), off)
+    item = next(i for i in found.items if i.label == "gz-sim-diff-drive-system")
+    assert item.insert_text == 'gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive'
+    assert text[found.replace_span.start : found.replace_span.end] == "gz-sim-dif"
+    edited = text[: found.replace_span.start] + item.insert_text + text[found.replace_span.end :]
+    assert '<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">' in edited
+
+
+def test_hover_on_a_parameter():
+    result = hover(analyze(TEXT), _at(TEXT, "<wheel_radius>", 3))
+    assert result is not None
+    assert "wheel_radius" in result.text and "DiffDrive" in result.text and "double" in result.text
+    assert "https://github.com/gazebosim/gz-sim/blob/" in result.text
+    on_plugin = hover(analyze(TEXT), _at(TEXT, "gz-sim-diff-drive-system", 3))
+    assert on_plugin is not None and "<left_joint>" in on_plugin.text
