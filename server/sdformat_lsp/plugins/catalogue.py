@@ -74,51 +74,64 @@ def class_key(name: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _load() -> tuple[dict, dict[str, Plugin]]:
+def _load() -> tuple[dict, dict[str, list[dict]]]:
+    """The table's sources and its entries by ``key`` (raw: a lookup builds only the plugin it finds)."""
     try:
         with open(DATA, encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, ValueError):  # a broken installation: no catalogue, no plugin checks
         return {}, {}
-    sources = data.get("sources", {})
     merged: dict[str, list[dict]] = {}
     for entry in data.get("plugins", ()):
         for filename in entry["filenames"]:
             merged.setdefault(key(filename), []).append(entry)
-    plugins: dict[str, Plugin] = {}
-    for k, entries in merged.items():
-        params: dict[str, Param] = {}
-        for entry in entries:
-            for name, p in entry["params"].items():
-                if name in params and params[name].type != p.get("type", "string"):
-                    params[name] = Param(name, "string", None, True, False, params[name].names)
-                    continue
-                if name in params and not params[name].documented_only:
-                    continue
-                params[name] = Param(
-                    name,
-                    p.get("type", "string"),
-                    p.get("default"),
-                    bool(p.get("repeats")),
-                    bool(p.get("required")) and len(entries) == 1,
-                    p.get("names"),
-                    tuple(p.get("children", ())),
-                    bool(p.get("documented_only")),
-                )
-        first = entries[0]
-        names = tuple(dict.fromkeys(n for e in entries for n in e["names"]))
-        title = names[0].rsplit("::", 1)[-1] if names else first["filenames"][0]
-        plugins[k] = Plugin(
-            title,
-            tuple(dict.fromkeys(f for e in entries for f in e["filenames"])),
-            names,
-            params,
-            any(e["open"] for e in entries),
-            tuple(s for e in entries for s in e.get("sources", (e["source"],))),
-            _url(sources.get(first["source"], {}), first),
-            bool(first.get("gui")),
-        )
-    return sources, plugins
+    return data.get("sources", {}), merged
+
+
+_BUILT: dict[str, Plugin] = {}
+
+
+def _plugin(k: str) -> Plugin | None:
+    found = _BUILT.get(k)
+    if found is not None:
+        return found
+    sources, merged = _load()
+    entries = merged.get(k)
+    if not entries:
+        return None
+    params: dict[str, Param] = {}
+    for entry in entries:
+        for name, p in entry["params"].items():
+            if name in params and params[name].type != p.get("type", "string"):
+                params[name] = Param(name, "string", None, True, False, params[name].names)
+                continue
+            if name in params and not params[name].documented_only:
+                continue
+            params[name] = Param(
+                name,
+                p.get("type", "string"),
+                p.get("default"),
+                bool(p.get("repeats")),
+                bool(p.get("required")) and len(entries) == 1,
+                p.get("names"),
+                tuple(p.get("children", ())),
+                bool(p.get("documented_only")),
+            )
+    first = entries[0]
+    names = tuple(dict.fromkeys(n for e in entries for n in e["names"]))
+    title = names[0].rsplit("::", 1)[-1] if names else first["filenames"][0]
+    found = Plugin(
+        title,
+        tuple(dict.fromkeys(f for e in entries for f in e["filenames"])),
+        names,
+        params,
+        any(e["open"] for e in entries),
+        tuple(s for e in entries for s in e.get("sources", (e["source"],))),
+        _url(sources.get(first["source"], {}), first),
+        bool(first.get("gui")),
+    )
+    _BUILT[k] = found
+    return found
 
 
 def _url(source: dict, entry: dict) -> str:
@@ -134,7 +147,12 @@ def sources() -> dict:
 
 def plugins() -> dict[str, Plugin]:
     """Every catalogued plugin by :func:`key` of its library name."""
-    return _load()[1]
+    out = {}
+    for k in _load()[1]:
+        found = _plugin(k)
+        if found is not None:
+            out[k] = found
+    return out
 
 
 def lookup(filename: str | None, name: str | None = None) -> Plugin | None:
@@ -145,7 +163,7 @@ def lookup(filename: str | None, name: str | None = None) -> Plugin | None:
     """
     if not filename:
         return None
-    found = _load()[1].get(key(filename))
+    found = _plugin(key(filename))
     if found is None:
         return None
     if name and found.names and class_key(name) not in found.names:

@@ -17,6 +17,7 @@ value naming a joint, link or model, with the elements it names.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator
 
 from ..diagnostics import Diagnostic, Fix, warning
@@ -53,13 +54,21 @@ class PluginRef:
     parts: tuple[tuple[Span, XmlElement | None], ...] = ()  # each ``::`` segment and the element it names
 
 
+_PLUGIN_TAG = re.compile(r"<plugin[\s/>]")
+
+
 def plugin_uses(xml: XmlDocument) -> Iterator[PluginUse]:
-    """Every ``<plugin>`` of the document whose plugin the catalogue knows."""
+    """Every ``<plugin>`` of the document whose plugin the catalogue knows, in document order.
+
+    Found from the text (a world has a few plugins among a hundred thousand elements: a walk
+    of the tree would cost more than the checks), each start tag's element looked up.
+    """
     if xml.root is None or xml.root.tag != "sdf":
         return
-    for el in xml.iter():
-        if el.tag != "plugin":
-            continue
+    for m in _PLUGIN_TAG.finditer(xml.text):
+        el = xml.element_at(m.start() + 1)
+        if el is None or el.tag != "plugin" or el.ts != m.start() + 1 or el in xml.half_typed:
+            continue  # in a comment, CDATA or an attribute value; or being typed
         plugin = lookup(el.get("filename"), el.get("name"))
         if plugin is not None:
             yield PluginUse(el, plugin)
@@ -109,11 +118,11 @@ def _named_value(el: XmlElement) -> tuple[str, Span] | None:
     return text, el.text_span
 
 
-def plugin_references(xml: XmlDocument) -> list[PluginRef]:
+def plugin_references(xml: XmlDocument, uses: list[PluginUse] | None = None) -> list[PluginRef]:
     """Every parameter of a known plugin naming a joint, link or model, with what it names."""
     refs: list[PluginRef] = []
     cache: dict[tuple[int, str], tuple[dict[str, list[XmlElement]], bool]] = {}
-    for use in plugin_uses(xml):
+    for use in plugin_uses(xml) if uses is None else uses:
         scope = enclosing_scope(use.element)
         if scope is None:
             continue
@@ -163,7 +172,7 @@ def check_plugins(xml: XmlDocument) -> list[Diagnostic]:
     uses = list(plugin_uses(xml))
     for use in uses:
         found.extend(_check_use(use))
-    for ref in plugin_references(xml) if uses else ():
+    for ref in plugin_references(xml, uses) if uses else ():
         if ref.targets or not ref.complete or (ref.scope.tag == "world"):
             continue  # a world's models may be spawned later: only a model's own are known
         names, _ = scope_entities(ref.scope, ref.role)
