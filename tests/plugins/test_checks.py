@@ -1,4 +1,4 @@
-"""The checks of a known plugin's parameters (semantics/plugin_checks.py), on documents of our own."""
+"""The checks of a known plugin's parameters (semantics/checks/plugins.py), on documents of our own."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..plugins.catalogue import Param, Plugin, lookup
 from ..semantics.analysis import Analysis
 from ..semantics.frames import FrameNode
-from ..semantics.plugin_checks import enclosing_scope, plugin_references, scope_entities
+from ..semantics.checks.plugins import enclosing_scope, plugin_references, scope_entities
 from ..text import Span
 from ..xml import XmlElement
 from .frames import node_for_element

@@ -442,7 +442,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         result.diagnostics.extend(check(xml, graphs, version, duplicates=duplicates))
         result.diagnostics.extend(merged_joint_checks(graphs))
         if "<plugin" in result.text:  # the plugin catalogue is read only for a document that has one
-            from .plugin_checks import check_plugins
+            from .checks.plugins import check_plugins
 
             result.diagnostics.extend(check_plugins(xml))
         if hasattr(resolver, "finish"):

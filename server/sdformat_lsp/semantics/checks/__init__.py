@@ -5,7 +5,8 @@ Holds the validation phases of the composition proposal (``phases.py`` puts toge
 the top-level joint check on merged joints (``checks/checks.merged_checks.py``), the checks libsdformat's
 loaders make beyond the schema (``checks/domain.py``), the comparison of sibling names
 (``checks/checks.sibling_names.py``), verdicts remembered by an element's source text (``checks/checks.same_text.py``),
-mass properties and inertial warnings (``mass_properties.py``), and the suppression comments and
+mass properties and inertial warnings (``mass_properties.py``), the parameters of the Gazebo plugins
+the catalogue knows (``plugins.py``, imported only for a text holding ``<plugin``), and the suppression comments and
 per-code severities applied last (``checks/checks.suppressions.py``).
 
 Exports nothing at package level: import from the modules. Never builds the frame graphs

@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
-from ..diagnostics import Diagnostic, Fix, warning
-from ..plugins.catalogue import Param, Plugin, lookup
-from ..records import record
-from ..spec.types import KNOWN_TYPES, check_value
-from ..text import Span
-from ..xml import XmlDocument, XmlElement
+from ...diagnostics import Diagnostic, Fix, warning
+from ...plugins.catalogue import Param, Plugin, lookup
+from ...records import record
+from ...spec.types import KNOWN_TYPES, check_value
+from ...text import Span
+from ...xml import XmlDocument, XmlElement
 
 ENTITY_TAGS = {"joint": ("joint",), "link": ("link",), "model": ("model",)}
 SUBSTITUTION = ("$", "@", "{{")  # templated text: its value is known only after expansion
