@@ -119,3 +119,14 @@ def test_hover_on_a_parameter():
     assert "https://github.com/gazebosim/gz-sim/blob/" in result.text
     on_plugin = hover(analyze(TEXT), _at(TEXT, "gz-sim-diff-drive-system", 3))
     assert on_plugin is not None and "<left_joint>" in on_plugin.text
+
+
+def test_completion_of_name_lists_the_classes_of_the_library_written():
+    text = TEXT.replace('name="gz::sim::systems::DiffDrive"', 'name="gz::"')
+    off = _at(text, 'name="gz::', 10)
+    labels = [i.label for i in complete(analyze(text), off).items]
+    assert labels == ["gz::sim::systems::DiffDrive"]
+    text = TEXT.replace('<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">', '<plugin name="gz::sim::systems::Diff">')
+    off = _at(text, 'name="gz::sim::systems::Diff', 28)
+    item = next(i for i in complete(analyze(text), off).items if i.label == "gz::sim::systems::DiffDrive")
+    assert item.insert_text == 'gz::sim::systems::DiffDrive" filename="gz-sim-diff-drive-system'

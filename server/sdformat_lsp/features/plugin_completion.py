@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..plugins.catalogue import Param, Plugin, plugins
+from ..plugins.catalogue import Param, Plugin, lookup, plugins
 from ..queries.plugins import TYPE_WORDS, describe_param, has_plugins, names_in_scope, plugin_of
 from ..queries.results import CompletionItem, CompletionList, Writer
 from ..queries.schema import cursor_context, element_starting_at
@@ -131,9 +131,14 @@ def _attribute_value(analysis: Analysis, tag: str, lt: int, offset: int) -> Comp
     written = {a: v for a, _q, v in _ATTRS.findall(rest)}
     other = "name" if attr == "filename" else "filename"
     closes = end < len(text) and text[end] == quote
+    candidates = sorted(plugins().values(), key=lambda p: p.filenames[0])
+    if attr == "name" and "filename" in written:
+        chosen = lookup(written["filename"])
+        if chosen is not None and chosen.names:
+            candidates = [chosen]  # the classes the library written registers (aliases too)
     items = []
-    for i, plugin in enumerate(sorted(plugins().values(), key=lambda p: p.filenames[0])):
-        values = list(plugin.filenames[:1]) if attr == "filename" else list(plugin.names[:1])
+    for i, plugin in enumerate(candidates):
+        values = list(plugin.filenames[:1]) if attr == "filename" else list(plugin.names if len(candidates) == 1 else plugin.names[:1])
         if not values:
             continue  # a plugin found by its file name only: its name is free
         pair = plugin.names[0] if attr == "filename" and plugin.names else (plugin.filenames[0] if attr == "name" else None)
