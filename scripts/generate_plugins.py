@@ -644,13 +644,21 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
         code = "\n".join(strip_comments(t) for t in texts)
         if not re.search(r"GZ_REGISTER_\w+_PLUGIN", code):
             continue
+        helpers = []
+        if re.search(r"\bGazeboRos(Ptr)?\b", code):  # the ROS 1 helper (robotNamespace, rosDebugLevel, ...)
+            for helper in ("gazebo_plugins/src/gazebo_ros_utils.cpp", "gazebo_plugins/include/gazebo_plugins/gazebo_ros_utils.h"):
+                if helper in files:
+                    helpers.append(show(gitdir, commit, helper))
         reading = read_parameters(texts)
+        if helpers:
+            # the names the helper reads itself; the ones it reads for the plugin (getParameter's
+            # tag) are the plugin's calls, already read: its own variable keys do not open the plugin
+            for name, p in read_parameters(helpers).params.items():
+                reading.params.setdefault(name, p)
         for base in re.findall(r"class\s+\w+\s*(?:final\s*)?:\s*public\s+([\w:]+)(?:\s*,\s*public\s+([\w:]+))?", code):
             for b in base:
                 if b and b.split("::")[-1] not in PLAIN_BASES:
                     reading.open_reasons.append(f"inherits {b}")  # the base class reads parameters of its own
-        if re.search(r"\bGazeboRos\b|GazeboRosPtr", code):
-            reading.param("robotNamespace")["type"] = "string"  # read by the GazeboRos helper
         if "robotNamespace" in reading.params and reading.params["robotNamespace"]["type"] is None:
             reading.params["robotNamespace"]["type"] = "string"
         plugins.append(
@@ -671,7 +679,7 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
 # document written for an older Gazebo is not told that its parameters are ignored.
 GZ_SIM_BRANCHES = ("main", "gz-sim10", "gz-sim9", "gz-sim8", "gz-sim7", "ign-gazebo6")
 GZ_GUI_BRANCHES = ("main", "gz-gui10", "gz-gui9", "gz-gui8", "gz-gui7", "ign-gui6")
-ROS_BRANCHES = ("ros2", "foxy", "noetic-devel", "melodic-devel")
+ROS_BRANCHES = ("ros2", "foxy", "noetic-devel", "melodic-devel", "kinetic-devel")
 
 
 def _has_branch(gitdir: Path, branch: str) -> bool:

@@ -63,7 +63,7 @@ def plugin_uses(xml: XmlDocument) -> Iterator[PluginUse]:
     Found from the text (a world has a few plugins among a hundred thousand elements: a walk
     of the tree would cost more than the checks), each start tag's element looked up.
     """
-    if xml.root is None or xml.root.tag != "sdf":
+    if xml.root is None or xml.root.tag not in ("sdf", "robot"):
         return
     for m in _PLUGIN_TAG.finditer(xml.text):
         el = xml.element_at(m.start() + 1)
@@ -75,12 +75,15 @@ def plugin_uses(xml: XmlDocument) -> Iterator[PluginUse]:
 
 
 def enclosing_scope(el: XmlElement) -> XmlElement | None:
-    """The model or world whose entities a plugin's parameters name; None inside an <include> (its model is elsewhere)."""
+    """The model or world (a URDF's robot) whose entities a plugin's parameters name; None inside an
+    <include> (its model is elsewhere)."""
     for anc in el.ancestors():
         if anc.tag == "include":
             return None
         if anc.tag in ("model", "world"):
             return anc
+        if anc.tag == "robot" and anc.parent is None:
+            return anc  # a URDF's <gazebo> block: the robot's joints and links
     return None
 
 
@@ -253,7 +256,7 @@ def _tag_spans(el: XmlElement) -> list[Span]:
 
 def _unresolved(ref: PluginRef, names: list[str]) -> Diagnostic:
     best = nearest(ref.text, names)
-    where = f"model '{ref.scope.get('name')}'" if ref.scope.tag == "model" else "the world"
+    where = f"{ref.scope.tag} '{ref.scope.get('name')}'" if ref.scope.tag in ("model", "robot") else "the world"
     fixes = (Fix(f"Change to '{best}'", ref.span, best),) if best else ()
     hint = f" Did you mean '{best}'?" if best else f" Name one of the {ref.role}s of {where}."
     return warning(
