@@ -98,3 +98,24 @@ def test_a_document_without_plugin_never_reads_the_catalogue():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_urdf_gazebo_block():
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+    text = f"""<?xml version="1.0"?>
+<robot name="r">
+  <link name="base">{inertial}</link>
+  <link name="wheel">{inertial}</link>
+  <joint name="wheel_joint" type="continuous"><parent link="base"/><child link="wheel"/></joint>
+  <gazebo>
+    <plugin name="dd" filename="libgazebo_ros_diff_drive.so">
+      <leftJoint>wheel_joint</leftJoint>
+      <rightJoint>whel_joint</rightJoint>
+      <wheelSeparaton>0.3</wheelSeparaton>
+      <rosDebugLevel>na</rosDebugLevel>
+    </plugin>
+  </gazebo>
+</robot>
+"""
+    found = [(d.code, text[d.span.start : d.span.end]) for d in analyze(text).diagnostics if d.code.startswith("PLUGIN_")]
+    assert sorted(found) == [("PLUGIN_PARAMETER_UNKNOWN", "wheelSeparaton"), ("PLUGIN_REFERENCE_INVALID", "whel_joint")]
