@@ -486,8 +486,8 @@ def _analyze_urdf(result: Analysis) -> None:
     if not model.links and any(d.is_error for d in diags):  # the URDF errors already say why
         checked = [d for d in checked if d.code != "MODEL_WITHOUT_LINK"]
     result.diagnostics.extend(checked)
-    if "<plugin" in result.text:  # <gazebo><plugin>: the robot's plugins (semantics/plugin_checks.py)
-        from .plugin_checks import check_plugins
+    if "<plugin" in result.text:  # <gazebo><plugin>: the robot's plugins (semantics/checks/plugins.py)
+        from .checks.plugins import check_plugins
 
         result.diagnostics.extend(check_plugins(result.xml))
 
