@@ -130,3 +130,13 @@ def test_completion_of_name_lists_the_classes_of_the_library_written():
     off = _at(text, 'name="gz::sim::systems::Diff', 28)
     item = next(i for i in complete(analyze(text), off).items if i.label == "gz::sim::systems::DiffDrive")
     assert item.insert_text == 'gz::sim::systems::DiffDrive" filename="gz-sim-diff-drive-system'
+
+
+def test_frames_answer_carries_the_plugin_references():
+    from sdformat_lsp.features.frame_view import frame_json
+
+    view = frame_view(analyze(TEXT))
+    joint = next(e for e in view.frames if e.name == "left_wheel_joint")
+    answer = frame_json(joint, lambda span, path: (span.start, span.end, path), lambda p: "file://" + p)
+    start = _at(TEXT, "<left_joint>", 12)
+    assert answer["references"][0] == {"location": (start, start + len("left_wheel_joint"), None), "role": "plugin", "by": "<left_joint> of DiffDrive"}
