@@ -226,3 +226,34 @@ def test_written_as_ros_xacro_writes(ros_results):
         path, args, theirs = ros_results[name]
         assert theirs["ok"], (name, theirs["error"])
         assert expand(path, args=dict(args)).text == theirs["text"], name
+
+
+def test_mutated_documents_get_ros_xacros_verdict(tmp_path):
+    """Random small edits of the feature fixture (a brace, a quote, a prefix, a name dropped or
+    added): where ROS's xacro fails, ours fails with a located error; where it expands, ours
+    gives the same document."""
+    import random
+
+    rnd = random.Random(20261128)
+    source = (FIXTURES / "features.xacro").read_text(encoding="utf-8")
+    snippets = ["${", "}", "$(", ")", "<", "/", "xacro:", "${x}", "**", "*", ":=", "^|", "name", " ", "", "'", "1/0"]
+    jobs = []
+    for k in range(40):
+        text = source
+        for _ in range(rnd.randint(1, 2)):
+            i = rnd.randrange(len(text) + 1)
+            text = text[:i] + rnd.choice(snippets) + text[min(len(text), i + rnd.randint(0, 4)) :]
+        path = tmp_path / f"m{k}.xacro"
+        path.write_text(text, encoding="utf-8")
+        jobs.append((f"m{k}", str(path), {}))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parent / "shim"))
+    run = subprocess.run([sys.executable, "-c", _DRIVER], input=json.dumps(jobs), capture_output=True, text=True, timeout=300, env=env)
+    results = json.loads(run.stdout)
+    for key, path, _ in jobs:
+        theirs, ours = results[key], expand(path)
+        errors = [d for d in ours.errors if d.severity == 1]
+        if theirs["ok"]:
+            assert not errors, (Path(path).read_text(), [d.message for d in errors])
+            assert first_difference(theirs["text"], ours.text) is None, Path(path).read_text()
+        else:
+            assert errors and all(d.path for d in errors), (Path(path).read_text(), theirs["error"])
