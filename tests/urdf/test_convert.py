@@ -279,3 +279,20 @@ def test_to_sdf_moves_the_sensors_of_a_lumped_link():
     assert '<sensor name="imu" type="imu">\n        <pose>0 0 0.6 0 0 0</pose>' in back.text
     assert "<mass>2</mass>" in back.text and '<frame name="b" attached_to="j"/>' in back.text
     assert not back.warnings  # mu1 would reach b's collisions, now a's (tests/urdf/test_gazebo_keys.py): b has none
+
+
+def test_libsdformat_main_reads_the_default_names_and_refuses_the_scoped_ones(tmp_path):
+    """Issue 24: by default the names of nested models' links and joints are joined with '__', which
+    `gz sdf --check` of libsdformat main accepts; '::' (asked for) it refuses. SDF_CHECK names its check."""
+    import os
+    import subprocess
+
+    checker = os.environ.get("SDF_CHECK")
+    if not checker or not os.path.exists(checker):
+        pytest.skip("SDF_CHECK does not name libsdformat main's check")
+    for extra, valid in (((), True), (("--name-separator", "::"), False)):
+        out = tmp_path / f"two{len(extra)}.urdf"
+        r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "two", *extra, "-o", str(out))
+        assert r.returncode == 0, r.stderr
+        verdict = subprocess.run([checker, str(out)], capture_output=True, text=True, timeout=60)
+        assert (verdict.returncode == 0) == valid, verdict.stdout + verdict.stderr
