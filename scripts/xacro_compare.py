@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     per_repo: dict[str, Counter] = {}
     shown: list[str] = []
     t_ros = t_ours = 0.0
+    identical = 0  # the same text, character for character
     for path in files:
         theirs = ros.expand(path)
         t_ros += theirs["seconds"]
@@ -83,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             diff = first_difference(theirs["text"], ours.text)
             verdict = "same" if diff is None else "different"
             detail = diff
+            identical += theirs["text"] == ours.text
         elif theirs["ok"]:
             verdict = "ours fails"
             detail = "; ".join(d.message for d in ours.errors if d.severity == 1)[:300]
@@ -109,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     if ros_ok:
         print(
             f"agreement: {verdicts['same']}/{ros_ok} = {100.0 * verdicts['same'] / ros_ok:.1f}% of the files ROS's xacro expands"
-            f" (different {verdicts['different']}, ours fails {verdicts['ours fails']})"
+            f" (different {verdicts['different']}, ours fails {verdicts['ours fails']}); "
+            f"the same text character for character: {identical}"
         )
     print(
         f"ROS's xacro fails on {ros_fail}: ours fails with a located error on {verdicts['both fail']}, "
