@@ -10,12 +10,31 @@ comes from (the attribute, the text, else the element).
 
 from __future__ import annotations
 
+import sys
+
 from .nodes import Comment, Element, Instruction, Text
 from .source_map import SourceMap
 
 
-def _escape(data: str) -> str:
+def _escape_310(data: str) -> str:
     return data.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;").replace(">", "&gt;")
+
+
+def _text_313(data: str) -> str:
+    return data.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attr_313(data: str) -> str:
+    data = data.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    return data.replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#9;")
+
+
+# minidom, which ROS's xacro writes with, escapes differently from Python 3.13 on: the same
+# document either way, written as the `xacro` of the running Python writes it
+if sys.version_info >= (3, 13):
+    _escape, _escape_attr = _text_313, _attr_313
+else:
+    _escape = _escape_attr = _escape_310
 
 
 def banner(name: str) -> list[str]:
@@ -44,6 +63,7 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
     mark_at = starts.append
     mark = origins.append
     escape = _escape
+    escape_attr = _escape_attr
     element, text_kind = Element, Text
     # iterative writer: (node, indent) entries, closing strings, or origins to mark
     stack: list = [(n, "") for n in reversed(top)]
@@ -78,7 +98,7 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
                     size += len(s)
                     mark_at(size)
                     mark(attr.origin)
-                    s = escape(attr.value)
+                    s = escape_attr(attr.value)
                     put(s)
                     size += len(s)
                     mark_at(size)
