@@ -101,7 +101,7 @@ class Element:
                     ao = a.origin
                     attrs[k] = Attr(a.value, ao if ao is None or call is None else origin(ao.file, ao.span, call, ao.via), a.raw)
                 dst.attrs = attrs
-            kids = []
+            kids: list = []
             append = kids.append
             for child in src.children:
                 kind = type(child)

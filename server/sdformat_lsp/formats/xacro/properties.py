@@ -170,15 +170,15 @@ class Scope:
             scope = scope.parent
         return scope
 
-    def visible_names(self) -> set[str]:
+    def visible_names(self) -> list[str]:
         """The document's properties visible here (not xacro's own names: a misspelt property
         is rarely a math function)."""
-        names: set[str] = set()
+        names: dict[str, None] = {}
         scope: Scope | None = self
         while scope is not None:
-            names.update(n for n in scope.values if not n.startswith("*"))
+            names.update((n, None) for n in scope.values if not n.startswith("*"))
             scope = scope.parent
-        return names
+        return list(names)
 
 
 class NamespaceScope(Scope, Namespace):

@@ -1,4 +1,5 @@
-import os, re
+import os
+import re
 class PackageNotFoundError(KeyError):
     pass
 def get_package_share_directory(name):
