@@ -317,7 +317,7 @@ def _entry_bodies(text: str) -> list[str]:
     for m in ENTRY.finditer(text):
         close = _closing(text, m.end())
         brace = text.find("{", close)
-        if brace != -1 and not text[close + 1 : brace].strip(" \n\tconstoverride"):
+        if brace != -1 and re.fullmatch(r"\s*(?:const\s*)?(?:override\s*)?", text[close + 1 : brace]):
             bodies.append(_body(text, brace))
     return bodies
 

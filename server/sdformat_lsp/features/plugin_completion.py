@@ -21,6 +21,7 @@ from ..queries.results import CompletionItem, CompletionList, Writer
 from ..queries.schema import cursor_context, element_starting_at
 from ..semantics.analysis import Analysis
 from ..text import Span
+from ..xml import XmlElement
 
 _WORD = re.compile(r"[\w.:-]*")
 _ATTR_VALUE_TAIL = re.compile(r"""\s(filename|name)\s*=\s*(["'])([^"'<>]*)$""")
@@ -58,12 +59,12 @@ def plugin_complete(analysis: Analysis, offset: int, snippets: bool = True) -> C
         el = element_starting_at(analysis, ctx.stack[-2].lt, "plugin")
         plugin = plugin_of(el)
         param = plugin.params.get(inner.tag) if plugin is not None else None
-        if el is None or param is None or param.names not in ("joint", "link", "model"):
+        if el is None or plugin is None or param is None or param.names not in ("joint", "link", "model"):
             return None
         start = offset
         while start > ctx.lt and _WORD.fullmatch(text[start - 1]):
             start -= 1
-        end = _WORD.match(text, offset).end()
+        end = _word_end(text, offset)
         items = [
             CompletionItem(name, param.names, f"{param.names} named by <{param.name}> of {plugin.title}", f"{i:04d}")
             for i, (name, _el) in enumerate(names_in_scope(el, param.names))
@@ -72,7 +73,12 @@ def plugin_complete(analysis: Analysis, offset: int, snippets: bool = True) -> C
     return None
 
 
-def _parameters(analysis: Analysis, el, plugin: Plugin, offset: int, run_start: int, snippets: bool) -> CompletionList | None:
+def _word_end(text: str, offset: int) -> int:
+    m = _WORD.match(text, offset)
+    return m.end() if m is not None else offset
+
+
+def _parameters(analysis: Analysis, el: XmlElement, plugin: Plugin, offset: int, run_start: int, snippets: bool) -> CompletionList | None:
     text = analysis.text
     start = offset
     while start > run_start and _WORD.fullmatch(text[start - 1]):
@@ -82,7 +88,7 @@ def _parameters(analysis: Analysis, el, plugin: Plugin, offset: int, run_start: 
         start -= 1
     elif start > run_start and not text[start - 1].isspace() and text[start - 1] != ">":
         return None  # in the middle of some other text
-    end = _WORD.match(text, offset).end()
+    end = _word_end(text, offset)
     given = {c.tag for c in el.children if not (c.ts - 1 <= offset <= c.stag_end)}  # not the one being typed
     items = []
     for i, (name, param) in enumerate(sorted(plugin.params.items(), key=lambda kv: (not kv[1].required, kv[1].documented_only, kv[0]))):
