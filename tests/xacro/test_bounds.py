@@ -111,3 +111,17 @@ def test_a_recursive_property_is_one_error_at_its_definition():
     result, errors = errors_of(text)
     assert len(errors) == 1
     assert text[errors[0].span.start : errors[0].span.end] == "${a + 1}"
+
+
+def test_callables_that_fail_give_located_errors():
+    def bad_read(path):
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+
+    def bad_find(name):
+        raise PermissionError(13, "Permission denied", "/opt/ros")
+
+    text = H + '<xacro:include filename="lib.xacro"/><a v="$(find pkg)"/>' + T
+    result, errors = errors_of(text, read_file=bad_read, find_package=bad_find)
+    assert len(errors) == 2 and all(e.path == "/virtual/main.xacro" for e in errors)  # two causes
+    result, errors = errors_of(H + '<a v="$(find pkg)"/>' + T, find_package=bad_find)
+    assert len(errors) == 1 and "pkg" in errors[0].message

@@ -156,8 +156,8 @@ def _expand(
     if text is None:
         try:
             text = reader(path)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
+        except (OSError, ValueError) as exc:  # ValueError: not text (a decoding error)
+            reason = getattr(exc, "strerror", None) or str(exc)
             message = reason if path in reason else f"cannot read '{path}': {reason}"
             err = diagnostic("FILE_READ", Severity.ERROR, message, Origin(path, (0, 0)))
             return Expansion("", SourceMap(), None, [err], [path], [], [], dict(args or {}), {})

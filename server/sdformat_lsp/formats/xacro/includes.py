@@ -55,10 +55,10 @@ def expand_include(ex: "Expander", node: Element, parent: Element, new: list, ma
             raise LimitError(f"include cycle: {chain}", fattr.origin)
         try:
             text = ex.read_file(path)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: not text (a decoding error)
             if is_optional:
                 continue
-            reason = exc.strerror or str(exc)
+            reason = getattr(exc, "strerror", None) or str(exc)
             raise XacroError(f"cannot include '{path}': {reason}", fattr.origin) from None
         ex.note_file(path)
         document = ex.read_tree(text, path)

@@ -56,6 +56,8 @@ class Context:
             path = self.find_package(name)
         except LookupError as exc:
             raise XacroError(str(exc) or f"package '{name}' not found") from None
+        except (OSError, ValueError) as exc:  # the lookup could not read the disk
+            raise XacroError(f"package '{name}' could not be looked up: {exc}") from None
         if path is None:
             raise XacroError(
                 f"package '{name}' not found (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the "

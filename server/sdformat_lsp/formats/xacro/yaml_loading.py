@@ -89,8 +89,8 @@ class YamlLoader:
         path = self.expander.abs_filename(str(filename))
         try:
             text = self.expander.read_file(path)
-        except OSError as exc:
-            raise XacroError(f"cannot load YAML '{path}': {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: not text (a decoding error)
+            raise XacroError(f"cannot load YAML '{path}': {getattr(exc, 'strerror', None) or exc}") from None
         self.expander.note_file(path)
         try:
             return wrap(yaml.load(text, Loader=loader))
