@@ -226,3 +226,22 @@ def test_an_mjcf_include_keeps_the_children_of_any_root_and_aimed_cameras_keep_t
     f = frames(a)
     assert close_pose(f["p"]["pose"], (0, 0, 1), (1, 0, 0, 0))
     assert close_pose(f["c"]["pose"], (1, 0, 0), quat_from_rpy(0, 0, math.pi / 2))
+
+
+def test_a_change_to_a_file_an_included_model_was_read_from_reads_it_again(tmp_path):
+    import os
+    import time
+
+    (tmp_path / "part.xml").write_text('<mujoco><body name="p" pos="0 0 1"><geom size="0.1"/></body></mujoco>')
+    (tmp_path / "m.xml").write_text('<mujoco><worldbody><body name="b"><geom size="0.1"/><include file="part.xml"/></body>'
+                                    "</worldbody></mujoco>")
+    (tmp_path / "w.sdf").write_text('<sdf version="1.11"><model name="top"><include><uri>m.xml</uri><name>r</name></include>'
+                                    "</model></sdf>")
+    cache = IncludeCache()
+    first = frames(load_file(str(tmp_path / "w.sdf"), Options(include_cache=cache)))
+    assert close_pose(first["r::p"]["pose"], (0, 0, 1), (1, 0, 0, 0))
+    (tmp_path / "part.xml").write_text('<mujoco><body name="p" pos="0 0 2.5"><geom size="0.1"/></body></mujoco>')
+    later = time.time() + 5
+    os.utime(tmp_path / "part.xml", (later, later))
+    again = frames(load_file(str(tmp_path / "w.sdf"), Options(include_cache=cache)))
+    assert close_pose(again["r::p"]["pose"], (0, 0, 2.5), (1, 0, 0, 0))

@@ -302,7 +302,7 @@ async def test_file_watchers_are_registered_for_clients_that_allow_it(lsp: Langu
         (reg,) = registrations
         assert reg.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
         globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in reg.register_options["watchers"]]
-        assert globs == ["**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config", "**/sdformat-lsp.toml", "**/pyproject.toml"]
+        assert globs == ["**/*.sdf", "**/*.world", "**/*.urdf", "**/*.xacro", "**/*.xml", "**/model.config", "**/sdformat-lsp.toml", "**/pyproject.toml"]
     else:  # Neovim 0.11 on Linux declares dynamicRegistration: false
         await asyncio.sleep(0.2)
         assert registrations == []

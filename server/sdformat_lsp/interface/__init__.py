@@ -108,5 +108,6 @@ class InterfaceModel:
     static: bool = False
     pose_in_canonical_link: Pose | None = None
     supports_merge: bool = False  # libsdformat's ParserSupportsMergeInclude
+    files: Sequence[str] = ()  # other files the parser read for it (included parts): a change to one reads the model again
     line: int | None = None
     source: object | None = field(default=None, compare=False, repr=False)

@@ -21,14 +21,16 @@ parser that raises :class:`~sdformat_lsp.interface.ParseError` gives one error;
 one that raises anything else, does not answer in time, cannot be imported or
 returns something else than a model or None is that parser's fault, reported
 as such; nothing escapes. Outcomes are remembered by parser, path, text and
-include name (bounded), so that a slow or hanging parser costs its time limit
-once per version of the file, not once per keystroke.
+include name (bounded), and by the state of the other files the model says it
+was read from (``InterfaceModel.files``), so that a slow or hanging parser
+costs its time limit once per version of the files, not once per keystroke.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -138,7 +140,20 @@ def _function(p: ModelParser) -> Callable:
     return fn
 
 
-_memo: OrderedDict[tuple, Outcome] = OrderedDict()
+_memo: OrderedDict[tuple, tuple[Outcome, tuple]] = OrderedDict()
+
+
+def _states(outcome: Outcome) -> tuple:
+    """The modification time and size of every other file the model says it was read from."""
+    files = getattr(outcome.model, "files", ()) if outcome.model is not None else ()
+    out = []
+    for f in files if not isinstance(files, str) else ():
+        try:
+            st = os.stat(f)
+            out.append((f, st.st_mtime_ns, st.st_size))
+        except (OSError, TypeError, ValueError):
+            out.append((f, -1, -1))
+    return tuple(out)
 _memo_lock = threading.Lock()
 
 
@@ -148,11 +163,12 @@ def run_parsers(parsers: Iterable[ModelParser], file: IncludedFile, time_limit: 
     for p in parsers:
         key = (p.target, file.path, digest, file.name, file.static)
         with _memo_lock:
-            hit = _memo.get(key)
+            kept = _memo.get(key)
+        hit = kept[0] if kept is not None and _states(kept[0]) == kept[1] else None
         if hit is None:
             hit = _run_one(p, file, time_limit)
             with _memo_lock:
-                _memo[key] = hit
+                _memo[key] = (hit, _states(hit))
                 while len(_memo) > _MEMO_SIZE:
                     _memo.popitem(last=False)
         if hit.kind != "none":

@@ -49,7 +49,8 @@ DIAGNOSTIC_IDENTIFIER = "sdformat"
 SETTINGS_TIMEOUT = 3.0
 # Files whose change on disk can change what an include brings in; watched
 # through workspace/didChangeWatchedFiles when the client can register watchers.
-WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/model.config", *CONFIG_GLOBS)
+# .xml and .xacro: included MJCF and xacro models and the parts they read (InterfaceModel.files)
+WATCHED_GLOBS = ("**/*.sdf", "**/*.world", "**/*.urdf", "**/*.xacro", "**/*.xml", "**/model.config", *CONFIG_GLOBS)
 WATCHER_ID = "sdformat-include-watcher"
 
 

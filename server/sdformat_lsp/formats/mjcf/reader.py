@@ -78,6 +78,7 @@ class MjcfReader:
         self.eulerseq = "xyz"
         self.classes: dict[str, tuple[str | None, dict[str, dict[str, str]]]] = {}
         self._docs: list[XmlDocument] = []  # included files' trees, kept alive (elements hold parents weakly)
+        self.files: list[str] = []  # the included files read (or tried): the model depends on them
 
     # -- diagnostics ---------------------------------------------------------
 
@@ -112,6 +113,7 @@ class MjcfReader:
             if base is None and not os.path.isabs(file):
                 continue  # an unsaved buffer: nothing to resolve a relative file against
             full = os.path.normpath(os.path.join(base or "", file))
+            self.files.append(full)
             try:
                 data = read_file(full)
             except FileRefused as exc:
@@ -327,6 +329,7 @@ class MjcfReader:
             joints=joints,
             static=not links,
             source=root,
+            files=tuple(dict.fromkeys(self.files)),
         )
         return model, self.diagnostics
 

@@ -249,7 +249,7 @@ def analyse_included(resolver: "IncludeResolver", path: str, inc: Include, span:
         finally:
             _ACTIVE.reset(token)
         inner = getattr(sub, "_include_resolver", None)
-        sub_deps = [path]
+        sub_deps = [path, *getattr(sub, "extra_dependencies", ())]  # files a model parser or the MJCF reader read too
         sigs = {path: own}
         context_dependent = False
         if inner is not None:

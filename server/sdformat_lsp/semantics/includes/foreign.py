@@ -48,6 +48,7 @@ def model_into(result: "Analysis", iface: "InterfaceModel") -> str | None:
         model = interface_to_model(iface, result.text)
     except InterfaceFault as exc:
         return str(exc)
+    result.extra_dependencies = tuple(str(f) for f in getattr(iface, "files", ()) if isinstance(f, str))  # type: ignore[attr-defined]
     result.document = Document(INTERFACE_SDF_VERSION, None, result.xml.root, models=(model,))
     result.version = INTERFACE_SDF_VERSION
     result.graphs = FrameGraphs(model, version_tuple(INTERFACE_SDF_VERSION), None)

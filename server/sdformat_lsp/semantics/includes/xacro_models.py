@@ -96,4 +96,5 @@ def parse_xacro(file: IncludedFile) -> InterfaceModel | None:
             frames.append(InterfaceFrame(node.name, body.name, local, line=line_of(at)))
     name = file.name or model.name
     return InterfaceModel(name, canonical, links=links, frames=frames, joints=joints, static=bool(file.static) or model.static,
-                          line=line_of(model.name_span.start if model.name_span is not None else None))
+                          line=line_of(model.name_span.start if model.name_span is not None else None),
+                          files=tuple(f for f in exp.files if os.path.abspath(f) != os.path.abspath(file.path)))
