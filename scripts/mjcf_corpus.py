@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         frames = {f["name"]: f for f in a.frames()}
 
-        def ours(name: str, kind: str, suffix: str):
+        def ours(name: str, kind: str, suffix: str, frames: dict = frames):
             """Our frame of MuJoCo's ``name``: NAME, or NAME.SUFFIX where another kind took NAME (reader._own_names)."""
             renamed = frames.get(f"{name}.{suffix}")  # a site and a camera both named NAME: the later is NAME.camera
             if renamed is not None and renamed["kind"] == kind:

@@ -75,7 +75,8 @@ def parse_xacro(file: IncludedFile) -> InterfaceModel | None:
     canonical = ""
     for node in g.nodes:
         facts = urdf.frame_facts(node)
-        at = node.entity.name_span.start if getattr(node.entity, "name_span", None) is not None else None
+        span = getattr(node.entity, "name_span", None)
+        at = span.start if span is not None else None
         if node.kind == "model":
             canonical = facts.link.name if facts.link is not None and facts.link.kind == "link" else canonical
             continue
