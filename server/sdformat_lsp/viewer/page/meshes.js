@@ -22,6 +22,9 @@ export function extensionOf(v) {
   return ((v.meshUri || v.mesh || '').split(/[?#]/)[0].split('.').pop() || '').toLowerCase();
 }
 
+/** Where the page's time goes while meshes load: milliseconds spent parsing on the page's thread, files read. */
+export const loadTimes = { parseMs: 0, files: 0 };
+
 async function fetchOk(url, kind) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
@@ -74,17 +77,18 @@ export function colladaOpacities(text) {
 
 async function load(url, ext) {
   if (ext === 'stl') {
-    const geometry = new STLLoader().parse(await fetchOk(url, 'buffer'));
+    const data = await fetchOk(url, 'buffer');
+    const geometry = timed(() => new STLLoader().parse(data));
     return new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: 0xb3b3b3, roughness: 0.6, vertexColors: Boolean(geometry.hasColors) }));
   }
   if (ext === 'obj') {
-    return new OBJLoader().parse(await fetchOk(url, 'text'));
+    const text = await fetchOk(url, 'text');
+    return timed(() => new OBJLoader().parse(text));
   }
   if (ext === 'dae') {
     const text = await fetchOk(url, 'text');
-    const opacities = colladaOpacities(text);
     const base = url.slice(0, url.lastIndexOf('/') + 1);
-    const collada = new ColladaLoader().parse(text, base);
+    const [opacities, collada] = timed(() => [colladaOpacities(text), new ColladaLoader().parse(text, base)]);
     const scene = collada.scene;
     scene.rotation.set(0, 0, 0); // gz-common does not apply <up_axis>; three.js turned Z_UP files
     scene.updateMatrix();
@@ -111,12 +115,27 @@ async function load(url, ext) {
   throw new Error(`.${ext} meshes are not drawn (Gazebo draws STL, OBJ, DAE, glTF and GLB)`);
 }
 
+async function timedLoad(url, ext) {
+  const out = await load(url, ext);
+  loadTimes.files++;
+  return out;
+}
+
+function timed(f) {
+  const t0 = performance.now();
+  try {
+    return f();
+  } finally {
+    loadTimes.parseMs += performance.now() - t0;
+  }
+}
+
 /** The shared template of a mesh file (loaded at most once per URL and version). */
 export function meshTemplate(url, version, ext) {
   const key = `${url}#${version ?? ''}`;
   let p = templates.get(key);
   if (!p) {
-    p = load(url, ext);
+    p = timedLoad(url, ext);
     templates.set(key, p);
     p.catch(() => templates.delete(key)); // a failed load is tried again on the next change
   }

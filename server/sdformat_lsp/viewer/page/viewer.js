@@ -13,7 +13,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { standardMaterial, visualLook } from './materials.js';
-import { MESH_EXTENSIONS, extensionOf, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
+import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
 
 const STYLE = `
 #sdf-view{position:fixed;inset:0;overflow:hidden;font:12px var(--vscode-font-family,system-ui,sans-serif)}
@@ -90,13 +90,16 @@ export function start(host) {
   // -- drawing on demand -------------------------------------------------------------------------
   let scheduled = false;
   let renders = 0;
+  let renderMs = 0; // time spent drawing (for the measurement of a large world's first draw)
   function requestRender() {
     if (scheduled) return;
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
       renders++;
+      const t0 = performance.now();
       renderer.render(scene, camera);
+      renderMs += performance.now() - t0;
       if (window.__sdfView) window.__sdfView.renders = renders;
     });
   }
@@ -572,7 +575,7 @@ export function start(host) {
       joints: rest ? movable(rest.frames).length : 0,
       drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
     };
-    window.__sdfView = { ...message, renders, scale };
+    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), renderMs: Math.round(renderMs) };
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') +
