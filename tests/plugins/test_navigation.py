@@ -140,3 +140,19 @@ def test_frames_answer_carries_the_plugin_references():
     answer = frame_json(joint, lambda span, path: (span.start, span.end, path), lambda p: "file://" + p)
     start = _at(TEXT, "<left_joint>", 12)
     assert answer["references"][0] == {"location": (start, start + len("left_wheel_joint"), None), "role": "plugin", "by": "<left_joint> of DiffDrive"}
+
+
+def test_rename_in_a_urdf_renames_the_gazebo_plugin_parameter():
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+    text = f"""<robot name="r">
+  <link name="base">{inertial}</link>
+  <link name="wheel">{inertial}</link>
+  <joint name="wheel_joint" type="continuous"><parent link="base"/><child link="wheel"/></joint>
+  <gazebo><plugin name="dd" filename="libgazebo_ros_diff_drive.so"><leftJoint>wheel_joint</leftJoint></plugin></gazebo>
+</robot>
+"""
+    a = analyze(text, "/tmp/r.urdf")
+    edits = rename(a, _at(text, '"wheel_joint"', 2), "wj")
+    assert sorted(e.span.start for e in edits) == [_at(text, '"wheel_joint"'), _at(text, "<leftJoint>", 11)]
+    result = hover(a, _at(text, "<leftJoint>", 3))
+    assert result is not None and "gazebo_ros_diff_drive" in result.text

@@ -16,7 +16,7 @@ from ..semantics.analysis import Analysis
 
 def plugin_hover(analysis: Analysis, offset: int, markdown: bool) -> HoverResult | None:
     """Hover text for a known plugin's parameter tag or the plugin's own tag at ``offset``."""
-    if "<plugin" not in analysis.text or analysis.xml.root is None or analysis.xml.root.tag != "sdf":
+    if "<plugin" not in analysis.text or analysis.xml.root is None or analysis.xml.root.tag not in ("sdf", "robot"):
         return None
     el = analysis.xml.element_at(offset)
     if el is None:

@@ -43,7 +43,7 @@ TYPE_WORDS = {
 
 
 def has_plugins(analysis: Analysis) -> bool:
-    return "<plugin" in analysis.text and analysis.xml.root is not None and analysis.xml.root.tag == "sdf"
+    return "<plugin" in analysis.text and analysis.xml.root is not None and analysis.xml.root.tag in ("sdf", "robot")
 
 
 def plugin_of(el: XmlElement | None) -> Plugin | None:
