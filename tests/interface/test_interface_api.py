@@ -448,3 +448,12 @@ def test_a_xacro_file_that_does_not_expand_is_one_error_at_its_line(tmp_path):
     assert d.code == "MODEL_PARSER_ERROR" and "lenx" in d.message
     (rel,) = d.related
     assert rel.path == str(tmp_path / "bad.urdf.xacro") and "lenx" in XACRO.replace("${2*len}", "${2*lenx}")[rel.span.start:rel.span.end]
+
+
+def test_an_interface_model_named_like_a_sibling_is_a_duplicate_name(tmp_path):
+    """libsdformat's InterfaceAPI.NameCollision: the parser's model takes a name the scope has."""
+    (tmp_path / "m.box").write_text("x")
+    (tmp_path / "w.sdf").write_text('<sdf version="1.9"><world name="w">\n<model name="m"><link name="l"/></model>\n'
+                                    "<include><uri>m.box</uri></include>\n</world></sdf>\n")
+    a = load(tmp_path / "w.sdf", ((".box", lambda f: InterfaceModel("m", "L", links=[InterfaceLink("L")])),))
+    assert [d.code for d in errors(a)] == ["DUPLICATE_NAME"]
