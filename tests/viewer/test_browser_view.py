@@ -136,3 +136,27 @@ def test_picking_reveals_exactly_the_clicked_link(browser, view_server, model_di
         assert not errors, errors
     finally:
         page.close()
+
+
+def test_limit_arcs_start_at_the_joints_zero_and_stay_with_the_parent(browser, view_server, model_dir):
+    server = view_server(model_dir / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        hinge = ids(page)["hinge"]
+
+        def close(a, b):
+            return all(abs(x - y) <= 1e-6 for x, y in zip(a, b))
+
+        arc = page.evaluate("(id) => window.__sdfViewApi.arcOf(id, 0)", hinge)
+        # axis z, joint frame = obj's frame (no rotation): zero along x, the ends at -2 and +2 rad about z
+        assert close(arc["zero"], (1, 0, 0)), arc
+        assert close(arc["lower"], (math.cos(-2), math.sin(-2), 0)), arc
+        assert close(arc["upper"], (math.cos(2), math.sin(2), 0)), arc
+        # moving the hinge turns the child and its joint frame, not the range it moves in
+        slide(page, "hinge", math.pi / 2)
+        moved = page.evaluate("(id) => window.__sdfViewApi.arcOf(id, 0)", hinge)
+        for k in ("zero", "lower", "upper"):
+            assert close(moved[k], arc[k]), (k, moved[k], arc[k])
+        assert not errors, errors
+    finally:
+        page.close()

@@ -387,6 +387,19 @@ export function start(host) {
     return g;
   }
 
+  /** The turn of a limit arc drawn in its local XY plane (angle 0 along local x): z along `dir` (the axis in the
+   * joint frame), x along the joint frame's x projected on the plane normal to the axis (its y where x is the
+   * axis), then turned by -`position` about the axis. */
+  function arcOrientation(dir, position) {
+    const n = dir.clone().normalize();
+    let zero = new THREE.Vector3(1, 0, 0);
+    if (Math.abs(zero.dot(n)) > 0.999) zero = new THREE.Vector3(0, 1, 0);
+    zero.addScaledVector(n, -zero.dot(n)).normalize();
+    zero.applyAxisAngle(n, -position);
+    const y = new THREE.Vector3().crossVectors(n, zero);
+    return new THREE.Quaternion().setFromRotationMatrix(new THREE.Matrix4().makeBasis(zero, y, n));
+  }
+
   /** Poses every object from `frames` (already moved by the joint values). */
   function place(frames) {
     const inv = new THREE.Quaternion();
@@ -407,7 +420,10 @@ export function start(host) {
           const dir = new THREE.Vector3(a[0], a[1], a[2]).applyQuaternion(inv).normalize();
           if (child.userData.arc) {
             // the arc lies in the plane normal to the axis, its zero along the joint frame's x projected on it
-            child.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), dir);
+            // at rest: the joint frame turns with the child, so the arc is turned back by the joint's position
+            // and stays still in the parent while the child moves through it
+            const pos = (f.joint.position || [])[child.userData.axis] || 0;
+            child.quaternion.copy(arcOrientation(dir, pos));
           } else child.setDirection(dir);
         }
       }
@@ -643,6 +659,21 @@ export function start(host) {
       return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
     },
     triadSize: () => triadSizeNow,
+    /** The world directions of a joint's limit arc (axis `i`): its zero, its lower and upper ends; null without one. */
+    arcOf(id, i = 0) {
+      const e = nodes.get(id);
+      const arc = e && e.axes ? e.axes.children.find((c) => c.userData.arc && c.userData.axis === i) : null;
+      if (!arc) return null;
+      arc.updateMatrixWorld(true);
+      const pts = arc.geometry.attributes.position;
+      const origin = new THREE.Vector3().setFromMatrixPosition(arc.matrixWorld);
+      const world = (v) => v.applyMatrix4(arc.matrixWorld).sub(origin).normalize().toArray();
+      return {
+        zero: world(new THREE.Vector3(1, 0, 0)),
+        lower: world(new THREE.Vector3().fromBufferAttribute(pts, 1)),
+        upper: world(new THREE.Vector3().fromBufferAttribute(pts, pts.count - 2)),
+      };
+    },
     screenOfPoint(xyz) {
       const v = new THREE.Vector3(...xyz).project(camera);
       const rect = renderer.domElement.getBoundingClientRect();
