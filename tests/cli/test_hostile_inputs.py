@@ -131,16 +131,13 @@ def test_a_closed_output_pipe_ends_quietly(command, tmp_path):
 def test_a_directory_with_nothing_to_check_says_so(hostile, capsys):
     import json
 
-    from sdformat_lsp.cli.inputs import SUFFIXES
-
-    if not any(s.endswith(".xacro") for s in SUFFIXES):  # until check reads xacro: it says what it passed over
-        code = main(["check", "--format", "json", hostile["only_xacro"]])
-        out, err = capsys.readouterr()
-        assert code == 0 and json.loads(out)["summary"]["files"] == 0
-        assert "no file to check" in err and "1 .xacro file(s)" in err
+    # a directory of xacro files has something to check: they are expanded and checked (issue 22)
+    code = main(["check", "--format", "json", hostile["only_xacro"]])
+    out, err = capsys.readouterr()
+    assert json.loads(out)["summary"]["files"] == 1 and "no file to check" not in err
     code = main(["check", hostile["empty"]])
     out, err = capsys.readouterr()
-    assert code == 0 and "no file to check" in err and ".xacro" not in err
+    assert code == 0 and "no file to check" in err and ".xacro file(s)" not in err
 
 
 def test_the_kinematic_graph_draws_the_world_a_joint_hangs_from(hostile, capsys):

@@ -22,7 +22,7 @@ from ..semantics import Options
 from ..semantics.checks.suppressions import apply_severities
 from .inputs import NAMES, STDIN, SUFFIXES, Collector, Input
 from .lifetime import keep_until_exit
-from .loading import load_file, unreadable
+from .loading import load_file, unreadable, xacro_arguments
 from .report import SEVERITY_BY_NAME, FileResult, summarize
 
 # Each --format is written by this package's module output_<format> (only the one asked for is imported).
@@ -57,7 +57,7 @@ def _task(task: tuple, keep: bool = False) -> FileResult:
     saves freeing a big document object by object; only for a lone file, so that
     checking a thousand does not hold a thousand analyses.
     """
-    path, display, data, problem, resource_paths, severity, frames, max_bytes, package_paths, parsers = task
+    path, display, data, problem, resource_paths, severity, frames, max_bytes, package_paths, parsers, xacro_args = task
     if problem is not None:
         level, reason = problem
         a = unreadable(path, reason)
@@ -67,7 +67,8 @@ def _task(task: tuple, keep: bool = False) -> FileResult:
             a.diagnostics = [replace(d, severity=SEVERITY_BY_NAME[level]) for d in a.diagnostics]
         a.diagnostics = apply_severities(a.diagnostics, severity)
         return summarize(a, display)
-    options = Options(resource_paths=resource_paths, severity=severity, max_document_bytes=max_bytes, package_paths=package_paths, model_parsers=parsers)
+    options = Options(resource_paths=resource_paths, severity=severity, max_document_bytes=max_bytes, package_paths=package_paths,
+                      model_parsers=parsers, xacro_args=xacro_args)
     a = load_file(path, options, data=data) if path is not None or data is not None else unreadable(None, "no input")
     if keep:
         keep_until_exit(a)
@@ -174,7 +175,7 @@ def _make_task(item: Input, cfg: ProjectConfig, cli_paths: tuple[str, ...], args
     resource_paths = cli_paths + tuple(p for p in cfg.resource_paths if p not in cli_paths)
     max_bytes = None if args.max_size <= 0 else int(args.max_size * MB)
     return (item.path, item.display, data, item.problem, resource_paths, dict(cfg.severity) or None, args.frames, max_bytes,
-            cfg.package_paths, cfg.model_parsers)
+            cfg.package_paths, cfg.model_parsers, {**cfg.xacro_args, **xacro_arguments(args.xacro_arg)})
 
 
 def _color(choice: str) -> bool:
@@ -190,8 +191,8 @@ def _color(choice: str) -> bool:
 def register(sub) -> None:
     c = sub.add_parser(
         "check",
-        help="check SDFormat and URDF files and directories (exit 1 on problems, 2 on usage or configuration errors)",
-        description="Check files and directories (searched for .sdf, .world, .urdf and model.config). "
+        help="check SDFormat, URDF and xacro files and directories (exit 1 on problems, 2 on usage or configuration errors)",
+        description="Check files and directories (searched for .sdf, .world, .urdf, .xacro and model.config). "
         "Exit status: 0 clean, 1 a diagnostic at or above the fail level, 2 a usage or configuration error.",
     )
     c.add_argument("files", nargs="+", metavar="PATH", help="a file, a directory to search, or '-' for standard input")
@@ -209,6 +210,8 @@ def register(sub) -> None:
     c.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output (auto: on a terminal, unless NO_COLOR is set)")
     c.add_argument("--frames", action="store_true", help="also list every frame of the root scope with its resolved pose")
     c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes, before the configuration's (repeatable)")
+    c.add_argument("--xacro-arg", action="append", metavar="NAME:=VALUE",
+                   help="the value of a xacro argument ($(arg NAME)) for every xacro document, over the configuration's [xacro] (repeatable)")
     c.add_argument(
         "--max-size", type=float, default=DEFAULT_MAX_BYTES / MB, metavar="MB",
         help=f"files (and included files) larger than this are not analysed: one error says so (default {DEFAULT_MAX_BYTES // MB}; 0: no limit)",

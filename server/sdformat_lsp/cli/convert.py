@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 from ..semantics import Options
-from .loading import load_file, package_paths_for
+from .loading import expanded, first_error, load_file, project_options
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -27,7 +27,17 @@ def write_atomically(path: str, text: str) -> None:
 
 def convert_command(args: argparse.Namespace) -> int:
     paths = tuple(os.path.abspath(p) for p in args.resource_path or [])
-    analysis = load_file(args.file, Options(resource_paths=paths, package_paths=package_paths_for(args.file)))
+    loaded = load_file(args.file, project_options(args.file, Options(resource_paths=paths)))
+    if loaded.xacro is not None:  # a xacro document is converted from its expansion, never as the template it is
+        found = expanded(loaded)
+        problem = None if found is not None else first_error(loaded)
+        if found is None:
+            print(f"{problem or args.file + ': a xacro library of macros and properties expands to nothing'} "
+                  "(cannot convert; nothing written)", file=sys.stderr)
+            return 1
+        analysis = found
+    else:
+        analysis = loaded
     is_urdf = analysis.xml.root is not None and analysis.xml.root.tag == "robot"
     if args.to == "urdf":
         if is_urdf:

@@ -10,7 +10,7 @@ import os
 import sys
 
 from ..semantics import Options
-from .loading import configured_parsers, first_error, load_file, package_paths_for
+from .loading import configured_parsers, expanded, first_error, load_file, project_options
 
 
 # The kinds features.graph_export draws (imported when a graph is drawn: check never needs it).
@@ -20,10 +20,11 @@ KINDS = ("attached-to", "relative-to", "kinematic")
 def graph_command(args: argparse.Namespace) -> int:
     from ..features.graph_export import frame_graph, scope_names, to_dot, to_mermaid
 
-    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), package_paths=package_paths_for(args.file),
-                      model_parsers=configured_parsers(args.file))
-    a = load_file(args.file, options)
-    problem = first_error(a)
+    options = project_options(args.file, Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
+                                                 model_parsers=configured_parsers(args.file)))
+    loaded = load_file(args.file, options)
+    problem = first_error(loaded)
+    a = expanded(loaded) or loaded  # a xacro document: its expansion
     if problem is not None or a.graphs is None:
         print(f"{problem or args.file + ': no model or world to draw'} (cannot draw the graph)", file=sys.stderr)
         return 1

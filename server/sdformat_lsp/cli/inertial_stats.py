@@ -9,11 +9,10 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import replace
 
 from ..semantics import Options
 from ..semantics.checks.mass_properties import model_statistics, principal_moments
-from .loading import first_error, load_file, package_paths_for
+from .loading import expanded, first_error, load_file, project_options
 
 
 def _stats(a) -> list[dict]:
@@ -49,10 +48,12 @@ def inertial_stats_command(args: argparse.Namespace) -> int:
     status = 0
     report = []
     for path in args.files:
-        a = load_file(path, replace(options, package_paths=package_paths_for(path)))
-        problem = first_error(a)
-        if problem is not None:
-            print(f"{problem} (cannot compute inertial statistics)", file=sys.stderr)
+        loaded = load_file(path, project_options(path, options))
+        problem = first_error(loaded)
+        a = expanded(loaded)  # a xacro document: its expansion
+        if problem is not None or a is None:
+            print(f"{problem or path + ': a xacro library of macros and properties expands to nothing'} (cannot compute inertial statistics)",
+                  file=sys.stderr)
             status = 1
             continue
         models = _stats(a)

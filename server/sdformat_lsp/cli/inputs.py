@@ -1,7 +1,7 @@
 """Which files `check` reads: named files, directories searched, standard input.
 
-A directory is searched recursively for ``.sdf``, ``.world`` and ``.urdf``
-files and ``model.config``, skipping hidden entries, excluded paths
+A directory is searched recursively for ``.sdf``, ``.world``, ``.urdf`` and
+``.xacro`` files and ``model.config``, skipping hidden entries, excluded paths
 (``--exclude`` relative to the working directory, ``exclude`` of the
 nearest configuration file relative to that file) and, where git is
 present, what ``.gitignore`` ignores. Symbolic links are followed; a link
@@ -22,12 +22,12 @@ from ..config import ProjectConfig, excluded
 from ..files import special_kind
 from ..records import record
 
-SUFFIXES = (".sdf", ".world", ".urdf")
+SUFFIXES = (".sdf", ".world", ".urdf", ".xacro")
 NAMES = ("model.config",)
 STDIN = "-"
 # Files a directory can hold that look like robot descriptions but that check does not read;
 # counted so that a run which found nothing else can say why.
-PASSED_OVER = (".xacro",)
+PASSED_OVER: tuple[str, ...] = ()  # suffixes of files a directory may hold that check does not read (none since .xacro is read)
 
 
 @record
@@ -54,7 +54,7 @@ class Collector:
         self.config_for = config_for
         self.gitignore_wanted = use_gitignore
         self.found: dict[str, Input] = {}
-        self.passed_over: dict[str, int] = {}  # suffix -> files a directory held that check does not read (".xacro")
+        self.passed_over: dict[str, int] = {}  # suffix -> files a directory held that check does not read (PASSED_OVER)
 
     @cached_property
     def use_gitignore(self) -> bool:

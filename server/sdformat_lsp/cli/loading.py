@@ -44,21 +44,48 @@ def load_file(path: str, options: Options, data: bytes | None = None) -> Analysi
     return analyze(text, path, options, extra=problems)
 
 
-def package_paths_for(path: str | None) -> tuple[str, ...]:
-    """The configuration's ``package-paths`` for the document at ``path`` (for the subcommands other than
-    ``check``, which reads the whole configuration); a broken configuration file gives none here and is
-    reported by ``check``."""
+def project_options(path: str | None, options: Options) -> Options:
+    """``options`` with what the configuration says for the document at ``path`` (``package-paths``,
+    ``[xacro]``), for the subcommands other than ``check``, which reads the whole configuration; a broken
+    configuration file adds nothing here and is reported by ``check``."""
     import os
+    from dataclasses import replace
 
     from ..config import ConfigError, find_config, load_config
 
     found = find_config(os.path.dirname(os.path.abspath(path)) if path and path != "-" else os.getcwd())
     if found is None:
-        return ()
+        return options
     try:
-        return load_config(found).package_paths
+        cfg = load_config(found)
     except ConfigError:
-        return ()
+        return options
+    return replace(options, package_paths=cfg.package_paths, xacro_args={**cfg.xacro_args, **(options.xacro_args or {})})
+
+
+def package_paths_for(path: str | None) -> tuple[str, ...]:
+    """The configuration's ``package-paths`` for the document at ``path`` (see :func:`project_options`)."""
+    return project_options(path, Options()).package_paths
+
+
+def expanded(analysis: Analysis) -> Analysis | None:
+    """What a job (convert, print, graph, inertial-stats) works on: a xacro document's expansion
+    (None for a library of macros, which expands to nothing), any other document itself."""
+    facts = analysis.xacro
+    if facts is None:
+        return analysis
+    return facts.expanded  # type: ignore[attr-defined]
+
+
+def xacro_arguments(items: list[str] | None) -> dict[str, str]:
+    """``NAME:=VALUE`` items (``--xacro-arg``, ``xacro``'s own mappings) as a dictionary; an item without
+    ``:=`` or without a name is left out, as ROS's xacro leaves out what is not a mapping."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        name, sep, value = item.partition(":=")
+        if sep and name.strip():
+            out[name.strip()] = value.strip()
+    return out
 
 
 def unreadable(path: str | None, reason: str) -> Analysis:

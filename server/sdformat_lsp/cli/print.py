@@ -14,7 +14,7 @@ import sys
 
 from ..semantics import Options
 from ..text import UTF32, LineIndex
-from .loading import configured_parsers, error_lines, first_error, load_file, package_paths_for
+from .loading import configured_parsers, error_lines, expanded, first_error, load_file, project_options
 
 
 def urdf_to_sdf(sub):
@@ -27,12 +27,16 @@ def urdf_to_sdf(sub):
 def print_command(args: argparse.Namespace) -> int:
     from ..printing import PrintRefused, printed  # here: check never needs it
 
-    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), package_paths=package_paths_for(args.file),
-                      model_parsers=configured_parsers(args.file))
-    a = load_file(args.file, options)
-    problem = first_error(a)
-    if problem is not None and not _printable(a):
+    options = project_options(args.file, Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
+                                                 model_parsers=configured_parsers(args.file)))
+    loaded = load_file(args.file, options)
+    problem = first_error(loaded)
+    if problem is not None and (loaded.xacro is not None or not _printable(loaded)):
         print(f"{problem} (cannot print the document)", file=sys.stderr)
+        return 1
+    a = expanded(loaded)  # a xacro document: its expansion
+    if a is None:
+        print(f"{args.file}: a xacro library of macros and properties expands to nothing: print a file that uses it", file=sys.stderr)
         return 1
     try:
         out = printed(a, args.version, args.resolve_poses, args.degrees, urdf_to_sdf=urdf_to_sdf)

@@ -24,7 +24,7 @@ TABLE = ("tool", "sdformat-lsp")
 
 LEVELS = ("error", "warning", "info", "hint", "off")
 FAIL_LEVELS = ("error", "warning")
-KEYS = ("resource-paths", "package-paths", "exclude", "fail-on", "severity", "format", "model-parsers")
+KEYS = ("resource-paths", "package-paths", "exclude", "fail-on", "severity", "format", "model-parsers", "xacro")
 FORMAT_KEYS = ("indent-width", "indent-style")
 INDENT_STYLES = ("space", "tab")
 MAX_INDENT_WIDTH = 16
@@ -57,6 +57,8 @@ class ProjectConfig:
     indent_style: str | None = None  # "space" | "tab"
     # [model-parsers]: (suffix, "module:function") in the file's order, for included files of other formats
     model_parsers: tuple[tuple[str, str], ...] = ()
+    # [xacro]: the values of xacro arguments ($(arg NAME)) for the xacro documents this file configures
+    xacro_args: dict[str, str] = field(default_factory=dict, hash=False)
 
     @property
     def root(self) -> str | None:
@@ -160,8 +162,10 @@ def load_config(path: str) -> ProjectConfig:
             raise ConfigError(path, where(key), key, f"must be one of {', '.join(LEVELS)}, not {_show(level)}")
         severity[code] = level
     width, style = _format_table(table, path, where)
+    xacro_args = _xacro_table(table, path, where)
     return ProjectConfig(path=path, resource_paths=resource_paths, package_paths=package_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on,
-                         indent_width=width, indent_style=style, model_parsers=_parsers_table(table, path, where))
+                         indent_width=width, indent_style=style, model_parsers=_parsers_table(table, path, where),
+                         xacro_args=xacro_args)
 
 
 
@@ -201,6 +205,22 @@ def _format_table(table: dict, path: str, where) -> tuple[int | None, str | None
     if style is not None and style not in INDENT_STYLES:
         raise ConfigError(path, where("format.indent-style"), "format.indent-style", f"must be \"space\" or \"tab\", not {_show(style)}")
     return width, style
+
+
+def _xacro_table(table: dict, path: str, where) -> dict[str, str]:
+    """``[xacro]``: argument name = value (a string; numbers and booleans are written as xacro reads them)."""
+    value = table.get("xacro", {})
+    if not isinstance(value, dict):
+        raise ConfigError(path, where("xacro"), "xacro", "must be a table of argument = value (the values of $(arg NAME))")
+    out: dict[str, str] = {}
+    for name, v in value.items():
+        if isinstance(v, bool):
+            out[name] = "true" if v else "false"
+        elif isinstance(v, (str, int, float)):
+            out[name] = str(v)
+        else:
+            raise ConfigError(path, where(f"xacro.{name}"), f"xacro.{name}", f"must be a string, a number or a boolean, not {_show(v)}")
+    return out
 
 
 def _strings(table: dict, key: str, path: str, where) -> tuple[str, ...]:

@@ -23,12 +23,18 @@ from .links import DocumentLink, document_links
 from .plugin_completion import plugin_complete
 from .plugin_hover import plugin_hover
 from .references import references as frame_references
-from .rename import RenameError, prepare_rename, rename, rename_refusal
+from .rename import RenameError, rename_refusal
+from .rename import prepare_rename as frame_prepare_rename
+from .rename import rename as frame_rename
 from .schema_completion import schema_complete
 from .schema_hover import schema_hover
-from .symbols import Symbol, document_symbols
+from .symbols import Symbol
+from .symbols import document_symbols as model_symbols
 from .urdf_completion import urdf_complete
 from .urdf_names import urdf_definition, urdf_hover, urdf_references
+from .xacro_features import (
+    xacro_complete, xacro_definition, xacro_hover, xacro_prepare_rename, xacro_references, xacro_rename, xacro_symbols,
+)
 
 
 def prepare(analysis: Analysis) -> None:
@@ -41,6 +47,8 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
     """On an ``<include>`` (its tags, ``<uri>``, ``<name>``) what it brings in; on a frame
     name, a frame reference or a ``<pose>`` the resolved pose; on a known plugin or its
     parameters what they are; elsewhere, on a tag or attribute name, what the schema says."""
+    if analysis.xacro is not None:  # a xacro document: its definitions, and the robot it expands to
+        return xacro_hover(analysis, offset, markdown) or plugin_hover(analysis, offset, markdown) or schema_hover(analysis, offset, markdown)
     found = include_hover(analysis, offset, markdown)
     if found is None and analysis.graphs is not None:
         found = frame_hover(analysis, offset, markdown)
@@ -56,12 +64,40 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
 def definition(analysis: Analysis, offset: int) -> list[Location]:
     """Where the name under the cursor is declared: through the frame graphs, else (a URDF name
     its conversion dropped) the URDF's own ``<link name>`` or ``<joint name>``."""
+    if analysis.xacro is not None:
+        return xacro_definition(analysis, offset)
     return frame_definition(analysis, offset) or urdf_definition(analysis, offset)
 
 
 def references(analysis: Analysis, offset: int, include_declaration: bool = True) -> list[Location]:
     """Every place naming the frame under the cursor (the frame graphs), else the URDF's own uses of the name."""
+    if analysis.xacro is not None:
+        return xacro_references(analysis, offset, include_declaration)
     return frame_references(analysis, offset, include_declaration) or urdf_references(analysis, offset, include_declaration)
+
+
+def prepare_rename(analysis: Analysis, offset: int) -> Span | None:
+    """The name that rename would change at ``offset`` (a frame; in a xacro document a macro, property or argument)."""
+    if analysis.xacro is not None:
+        return xacro_prepare_rename(analysis, offset)
+    return frame_prepare_rename(analysis, offset)
+
+
+def rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdit]:
+    """Edits renaming what is at ``offset`` everywhere it is named; raises :class:`RenameError`."""
+    if analysis.xacro is not None:
+        found = xacro_rename(analysis, offset, new_name)
+        if isinstance(found, str):
+            raise RenameError(found)
+        return found
+    return frame_rename(analysis, offset, new_name)
+
+
+def document_symbols(analysis: Analysis) -> list[Symbol]:
+    """The world(s) or model as a tree; in a xacro document its macros, properties and arguments."""
+    if analysis.xacro is not None:
+        return xacro_symbols(analysis) or []
+    return model_symbols(analysis)
 
 
 def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bool = True) -> CompletionList:
@@ -69,6 +105,8 @@ def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bo
     and the names they take; elsewhere what the schema allows there, as snippets when
     ``snippets``; in a URDF its link and joint names."""
     offset = max(0, min(offset, len(analysis.text)))
+    if analysis.xacro is not None:
+        return xacro_complete(analysis, offset) or CompletionList([], Span(offset, offset))
     if analysis.xml.root is not None and analysis.xml.root.tag == "robot":  # a URDF: its own names, no SDFormat schema
         return urdf_complete(analysis, offset)
     found = frame_complete(analysis, offset, details)

@@ -144,6 +144,11 @@ def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
     joints not named, mimic followers from their leaders, even when none is given); None: the poses as
     written (every joint at 0, mimic relations not applied).
     """
+    facts = getattr(analysis, "xacro", None)
+    if facts is not None:  # a xacro document: the tree of its expansion, each name placed where it was written
+        expanded = facts.expanded
+        view = frame_view(expanded, resource_paths, joint_positions) if expanded is not None else None
+        return _in_xacro_sources(view, facts, analysis.path) if view is not None else None
     g = analysis.graphs
     if g is None or g.root.node is None:
         return None
@@ -211,6 +216,23 @@ def _moved(e: FrameEntry, delta: Transform | None, position: tuple[float, ...] |
         collisions=tuple(replace(v, pose=delta * v.pose) for v in e.collisions),
         position=position or (),
     )
+
+
+def _in_xacro_sources(view: FrameView, facts, path: str | None) -> FrameView:
+    """``view`` of an expansion with every span moved to where its text was written (the source map)."""
+    here = os.path.abspath(path) if path else None
+    frames = []
+    for e in view.frames:
+        if e.span is not None and e.path is None:
+            origin = facts.expansion.origin(e.span.start)
+            if origin is not None:
+                src = origin.source
+                file = None if here is not None and os.path.abspath(src.file) == here else src.file
+                e = replace(e, path=file, span=Span(*src.span))
+            else:
+                e = replace(e, span=None)
+        frames.append(e)
+    return replace(view, frames=frames)
 
 
 def _name_span(node: FrameNode) -> Span | None:

@@ -7,22 +7,12 @@ are broken or the graphs could not be built.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..model import Frame, Include, Joint, Link, Model, Named, World
+from ..queries.results import Symbol
 from ..semantics.analysis import Analysis
 from ..text import Span
 from ..xml import XmlElement
 
-
-@dataclass(frozen=True, slots=True)
-class Symbol:
-    name: str
-    kind: str  # world, model, link, joint, frame, include
-    detail: str
-    span: Span  # the whole element
-    selection_span: Span  # the name value (the tag when there is no name)
-    children: tuple["Symbol", ...] = ()
 
 
 def document_symbols(analysis: Analysis) -> list[Symbol]:

@@ -10,11 +10,8 @@ go to ``<link name="base_link">`` whatever libsdformat would make of it.
 
 from __future__ import annotations
 
-import math
-
-from ..queries.frames import format_numbers
-from ..queries.results import HoverResult, Location, Writer
-from ..queries.urdf_structure import RobotStructure, UrdfName
+from ..queries.results import HoverResult, Location
+from ..queries.urdf_structure import RobotStructure, UrdfName, urdf_hover_text
 from ..semantics.analysis import Analysis
 from ..xml import XmlElement
 
@@ -57,47 +54,6 @@ def urdf_references(analysis: Analysis, offset: int, include_declaration: bool =
     if robot is None or here is None or kind is None:
         return []
     return [Location(None, n.span) for n in robot.uses_of(kind, here.name) if include_declaration or not n.declares]
-
-
-def _rows(w: Writer, t) -> list[str]:
-    rpy = t.rpy
-    deg = tuple(math.degrees(a) for a in rpy)
-    return [
-        f"xyz: {w.code(format_numbers(t.p))}",
-        f"rpy: {w.code(format_numbers(rpy))} rad ({w.code(format_numbers(deg))} deg)",
-        f"quaternion (x y z w): {w.code(format_numbers(t.quat_xyzw))}",
-    ]
-
-
-def urdf_hover_text(robot: RobotStructure, kind: str, name: str, markdown: bool = True) -> str:
-    """What a link or joint is in the robot as written: its place in the tree and its pose in the root link's frame."""
-    w = Writer(markdown)
-    decl = robot.declaration(kind, name)
-    w.para(f"{w.bold(kind)} {w.code(name)}")
-    if decl is None:
-        declaration = f'<{kind} name="{name}">'
-        w.para(f"No {w.code(declaration)} in this robot: declare it, or fix the name.")
-        return w.text()
-    if kind == "joint":
-        parent, child = robot.end_link(decl, "parent"), robot.end_link(decl, "child")
-        w.para(f"{decl.get('type') or 'joint'} joint: {w.code(parent or '?')} -> {w.code(child or '?')}; its frame is its child link's")
-        if not child:
-            return w.text()
-        link = child
-    else:
-        link = name
-        joint = robot.parent_joint.get(name)
-        below = [j.get("name") or "?" for j in robot.child_joints.get(name, [])]
-        if joint is not None:
-            w.para(f"Hangs from {w.code(robot.end_link(joint, 'parent') or '?')} by joint {w.code(joint.get('name') or '?')}.")
-        if below:
-            w.para(f"Joints below it: {', '.join(w.code(b) for b in below)}.")
-    root, pose = robot.pose_in_root(link)
-    if root == link and kind == "link":
-        w.para("It is a root link (no joint names it as its child): the robot's poses are expressed in its frame.")
-    else:
-        w.items(f"Relative to the root link {w.code(root)} (the joints' origins as written):", _rows(w, pose))
-    return w.text()
 
 
 def urdf_hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:

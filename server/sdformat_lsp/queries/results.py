@@ -23,10 +23,23 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class TextEdit:
-    """Replace ``span`` of this document by ``new_text``."""
+    """Replace ``span`` of this document (or of the file ``path``: a rename across xacro includes) by ``new_text``."""
 
     span: Span
     new_text: str
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A document symbol (features.symbols for SDFormat, features.xacro_features for xacro definitions)."""
+
+    name: str
+    kind: str  # world, model, link, joint, frame, include; macro, property, arg (xacro)
+    detail: str
+    span: Span  # the whole element
+    selection_span: Span  # the name value (the tag when there is no name)
+    children: tuple["Symbol", ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

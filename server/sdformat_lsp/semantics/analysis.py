@@ -68,6 +68,10 @@ class Options:
     # model parsers of the configuration's [model-parsers] (suffix, "module:function"), or (suffix, function)
     # from a program; tried before the entry points of interface.registry for included files of other formats
     model_parsers: tuple[tuple[str, object], ...] = ()
+    # xacro: documents using it are expanded and analysed through the expansion (xacro_documents.py), with these
+    # arguments ($(arg name)); False for the analysis of an expansion itself
+    expand_xacro: bool = True
+    xacro_args: Mapping[str, str] | None = None
 
 
 @record(frozen=False)
@@ -84,9 +88,15 @@ class Analysis:
     includes: list = field(default_factory=list)  # includes.IncludeRecord per <include> of this document
     root_static_written: bool | None = None  # the root model's own <static>, when Options.root_static overrides it
     options: Options | None = None  # what it was analysed with (an incremental check after it must use the same)
+    xacro: object | None = None  # a xacro document: xacro_documents.XacroFacts (its expansion and that one's analysis)
 
     def included_analysis(self, path: str) -> "Analysis | None":
         """The analysis of a file included (at any depth) by this document."""
+        xacro = self.xacro
+        if xacro is not None:  # a xacro document: the files its expansion read, and what the expansion includes
+            found = xacro.source(path) or (xacro.expanded.included_analysis(path) if xacro.expanded is not None else None)  # type: ignore[attr-defined]
+            if found is not None:
+                return found
         stack, seen = list(self.includes), set()
         while stack:
             rec = stack.pop()
@@ -171,6 +181,9 @@ class Analysis:
         worlds are listed under their world's name (``w2::box::link``,
         ``w2::world``), relative to that world.
         """
+        expanded = getattr(self.xacro, "expanded", None)
+        if expanded is not None:  # a xacro document: the frames of its expansion
+            return expanded.frames()
         if self.graphs is None:
             return []
         out = []
@@ -317,6 +330,10 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
         result.diagnostics.extend(xml.problems)
         if path is not None and os.path.basename(path) == MODEL_CONFIG:
             result.diagnostics.extend(check_model_config(xml, path))
+        elif options.expand_xacro and _uses_xacro(path, text) and _is_xacro(path, xml):
+            from .xacro_documents import analyze_xacro  # here: only a xacro document needs the processor
+
+            analyze_xacro(result, options)
         else:
             _analyze_into(result, options, stop)
             if path is not None and "<mesh" in text and xml.root is not None and xml.root.tag in ("sdf", "robot"):
@@ -331,6 +348,17 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
         _resume_collector()
         _cancel.stop = stop
     return result
+
+
+def _uses_xacro(path: str | None, text: str) -> bool:
+    """A cheap first test (no import) before :func:`xacro_documents.is_xacro_document`."""
+    return (path is not None and path.lower().endswith(".xacro")) or "xacro" in text
+
+
+def _is_xacro(path: str | None, xml: XmlDocument) -> bool:
+    from .xacro_documents import is_xacro_document
+
+    return is_xacro_document(path, xml)
 
 
 def too_large(text: str, path: str | None, limit: int) -> Analysis:

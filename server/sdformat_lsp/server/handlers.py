@@ -49,6 +49,10 @@ SYMBOL_KINDS: dict[str, types.SymbolKind] = {
     "joint": types.SymbolKind.Interface,
     "frame": types.SymbolKind.Field,
     "include": types.SymbolKind.Package,
+    # xacro definitions (features.xacro_features)
+    "macro": types.SymbolKind.Function,
+    "property": types.SymbolKind.Constant,
+    "arg": types.SymbolKind.Variable,
 }
 
 COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
@@ -61,6 +65,10 @@ COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
     "element": types.CompletionItemKind.Property,
     "attribute": types.CompletionItemKind.Variable,
     "value": types.CompletionItemKind.EnumMember,
+    # xacro items (features.xacro_features)
+    "macro": types.CompletionItemKind.Function,
+    "property": types.CompletionItemKind.Constant,
+    "parameter": types.CompletionItemKind.Variable,
 }
 
 # Typing one of these may open a frame reference: a quote starts an
@@ -117,12 +125,24 @@ def register_features(server: "SdformatLanguageServer") -> None:
         return [place.location(loc.span, loc.path) for loc in found] or None
 
     def workspace_edit(place: Place, version: int | None, edits: list[features.TextEdit]) -> types.WorkspaceEdit:
-        lsp_edits = [types.TextEdit(range=to_range(place.lines, e.span, place.encoding), new_text=e.new_text) for e in edits]
+        by_file: dict[str | None, list[features.TextEdit]] = {}
+        for e in edits:  # edits of other files: a rename across xacro includes
+            by_file.setdefault(None if place.same_file(e.path) else e.path, []).append(e)
+        per_uri: list[tuple[str, int | None, list[types.TextEdit]]] = []
+        for path, group in by_file.items():
+            lines = place.lines if path is None else place.lines_of(path)
+            if lines is None:
+                continue
+            lsp_edits = [types.TextEdit(range=to_range(lines, e.span, place.encoding), new_text=e.new_text) for e in group]
+            other = server.documents.by_path(path) if path is not None else None
+            per_uri.append((place.uri if path is None else path_to_uri(path), version if path is None else (other.version if other else None), lsp_edits))
         if get_capability(server.client_capabilities, "workspace.workspace_edit.document_changes", False):
             # Versioned, so the client refuses the edit if the text moved on meanwhile.
-            doc = types.OptionalVersionedTextDocumentIdentifier(uri=place.uri, version=version)
-            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=doc, edits=lsp_edits)])
-        return types.WorkspaceEdit(changes={place.uri: lsp_edits})
+            return types.WorkspaceEdit(document_changes=[
+                types.TextDocumentEdit(text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=v), edits=es)
+                for uri, v, es in per_uri
+            ])
+        return types.WorkspaceEdit(changes={uri: es for uri, _, es in per_uri})
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded(types.TEXT_DOCUMENT_HOVER)

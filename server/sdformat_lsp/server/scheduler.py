@@ -107,10 +107,12 @@ class Husk:
     include cache holds anyway) still say which files the document depends on.
     """
 
-    __slots__ = ("includes",)
+    __slots__ = ("includes", "xacro_files")
 
     def __init__(self, analysis: Analysis) -> None:
         self.includes = analysis.includes
+        facts = analysis.xacro  # a xacro document: the files its expansion read (semantics/xacro_documents.py)
+        self.xacro_files: tuple[str, ...] = tuple(facts.files) if facts is not None else ()  # type: ignore[attr-defined]
 
     def included_analysis(self, path: str) -> Analysis | None:
         return Analysis.included_analysis(self, path)  # type: ignore[arg-type]  # reads only .includes

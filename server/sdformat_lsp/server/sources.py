@@ -96,6 +96,10 @@ class FileSources:
         if latest is None:
             return False
         target = os.path.abspath(path)
+        facts = getattr(latest[1], "xacro", None)  # a xacro document: every file its expansion read
+        xacro_files = facts.files if facts is not None else getattr(latest[1], "xacro_files", ())
+        if any(os.path.abspath(f) == target for f in xacro_files):
+            return True
         stack = list(latest[1].includes)  # type: ignore[attr-defined]
         seen: set[int] = set()
         while stack:
