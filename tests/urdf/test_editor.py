@@ -79,15 +79,15 @@ def test_definition_and_references_of_links_read_the_urdf_as_written():
     for text in (NO_INERTIAL_ROOT, MISSING_LINK):
         a = analyze(text, "/tmp/r.urdf")
         decl = text.index('<link name="base_link"') + len('<link name="')
-        assert [(l.span.start, l.span.end) for l in definition(a, at(text, '<parent link="'))] == [(decl, decl + len("base_link"))]
+        assert [(loc.span.start, loc.span.end) for loc in definition(a, at(text, '<parent link="'))] == [(decl, decl + len("base_link"))]
         arm_decl = text.index('<link name="arm"') + len('<link name="')
-        assert [l.span.start for l in definition(a, at(text, '<child link="'))] == [arm_decl]
-        found = sorted(l.span.start for l in references(a, at(text, '<child link="')))
+        assert [loc.span.start for loc in definition(a, at(text, '<child link="'))] == [arm_decl]
+        found = sorted(loc.span.start for loc in references(a, at(text, '<child link="')))
         expected = sorted([arm_decl, text.index('<child link="arm"') + len('<child link="'), text.index('reference="arm"') + len('reference="')]
                           + ([text.index('<parent link="arm"') + len('<parent link="')] if text is MISSING_LINK else []))
         assert found == expected
         j1 = text.index('name="j1"') + len('name="')
-        assert [l.span.start for l in definition(a, j1 + 1)] == [j1]
+        assert [loc.span.start for loc in definition(a, j1 + 1)] == [j1]
 
 
 def test_hover_on_a_link_of_a_urdf_that_does_not_convert():

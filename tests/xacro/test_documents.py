@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 
@@ -83,7 +82,7 @@ def test_a_misspelt_link_passed_to_a_macro_is_an_error_on_it_at_the_call(package
     assert len(errors) == 1, robot
     e = errors[0]
     text = ROBOT.splitlines()
-    line = next(i for i, l in enumerate(text) if 'parent="chasis"' in l)
+    line = next(i for i, row in enumerate(text) if 'parent="chasis"' in row)
     assert e["range"]["start"]["line"] == line
     assert text[line][e["range"]["start"]["character"]:e["range"]["end"]["character"]] == "chasis"
     assert "chasis" in e["message"]
@@ -228,8 +227,8 @@ def test_definition_and_references_of_a_macro_across_files(package):
     [loc] = definition(a, at)
     assert loc.path == str(package / "urdf" / "wheel.xacro") and WHEEL[loc.span.start:loc.span.end] == "wheel"
     found = references(a, at)
-    calls = [l for l in found if l.path is None]
-    assert len(calls) == 2 and all(text[l.span.start:l.span.end] == "xacro:wheel" for l in calls)
+    calls = [loc for loc in found if loc.path is None]
+    assert len(calls) == 2 and all(text[loc.span.start:loc.span.end] == "xacro:wheel" for loc in calls)
 
 
 def test_definition_of_a_link_through_a_macro_argument(package):
@@ -240,7 +239,7 @@ def test_definition_of_a_link_through_a_macro_argument(package):
     at = text.index('parent="chassis"') + len('parent="ch')
     [loc] = definition(a, at)
     assert loc.path is None and text[loc.span.start:loc.span.end] == "$(arg base)"  # <link name="$(arg base)">
-    assert len([l for l in references(a, at) if l.path is None]) >= 2
+    assert len([loc for loc in references(a, at) if loc.path is None]) >= 2
     h = hover(a, text.index('prefix="right"') + len('prefix="r'))
     assert h is None or "link" in h.text  # a prefix is part of names, never a crash
     # on a link made by the macro, its pose in the root link's frame

@@ -123,7 +123,7 @@ def _expanded_offsets(analysis: Analysis, offset: int) -> list[int]:
     here = _here(analysis)
     smap = facts.expansion.source_map
     out = []
-    for start, origin in zip(smap.starts, smap.origins):
+    for start, origin in zip(smap.starts, smap.origins, strict=True):
         if origin is None:
             continue
         src = origin.source
@@ -203,9 +203,9 @@ def xacro_references(analysis: Analysis, offset: int, include_declaration: bool 
         for use in robot.uses_of(kind, n.name):
             if use.declares and not include_declaration:
                 continue
-            loc = _back(analysis, use.span)
-            if loc is not None and loc not in out:
-                out.append(loc)
+            back = _back(analysis, use.span)
+            if back is not None and back not in out:
+                out.append(back)
     return out
 
 
