@@ -160,3 +160,29 @@ def test_limit_arcs_start_at_the_joints_zero_and_stay_with_the_parent(browser, v
         assert not errors, errors
     finally:
         page.close()
+
+
+def test_the_editors_cursor_highlights_its_element(browser, view_server, model_dir):
+    """The editor posts {type: 'highlight', id} when its cursor enters an element (vscode-extension/src/frames.ts):
+    the page draws a box around that element's geometry, and the box follows the element when a joint moves."""
+    server = view_server(model_dir / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        assert page.evaluate("window.__sdfViewApi.highlighted()") is None
+        page.evaluate("(id) => window.__sdfViewApi.receive({type: 'highlight', id})", by["obj"])
+        ident, b = page.evaluate("window.__sdfViewApi.highlighted()")
+        assert ident == by["obj"]
+        assert_box(b, (1, 0, 0), (1.1, 0.2, 0.3))
+        slide(page, "hinge", math.pi / 2)
+        ident, b = page.evaluate("window.__sdfViewApi.highlighted()")
+        assert ident == by["obj"]
+        assert_box(b, (0.8, 0, 0), (1.0, 0.1, 0.3))
+        # another element: the box moves to it
+        page.evaluate("(id) => window.__sdfViewApi.receive({type: 'highlight', id})", by["glb"])
+        ident, b = page.evaluate("window.__sdfViewApi.highlighted()")
+        assert ident == by["glb"]
+        assert_box(b, (5, 0, 0), (5.1, 0.2, 0.3))
+        assert not errors, errors
+    finally:
+        page.close()

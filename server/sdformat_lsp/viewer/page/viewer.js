@@ -690,6 +690,12 @@ export function start(host) {
       return b.isEmpty() ? null : [b.min.toArray(), b.max.toArray()];
     },
     pick,
+    /** A message as the host delivers it (the editor's `highlight` when its cursor moves, `frames`, `reset`). */
+    receive,
+    /** The highlighted entry and the box drawn around it: [id, [min, max]], or null. */
+    highlighted() {
+      return highlighted === null || !box ? null : [highlighted, [box.box.min.toArray(), box.box.max.toArray()]];
+    },
     opacityOf(id) {
       const e = nodes.get(id);
       let least = null;
