@@ -31,11 +31,15 @@ def package_finder(path: str):
     """$(find name) as every subcommand finds packages (``sdformat_lsp.packages``): the
     configuration's package-paths, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH, the document's
     repository; a package not found raises LookupError naming every place searched."""
+    from ..config import ConfigError, find_config, load_config
     from ..packages import find_package
-    from .loading import package_paths_for
 
     base = os.path.dirname(os.path.abspath(path))
-    paths = package_paths_for(path)
+    found = find_config(base)
+    try:
+        paths = load_config(found).package_paths if found else ()
+    except ConfigError:
+        paths = ()  # a broken configuration is check's to report
 
     def find(name: str) -> str:
         lookup = find_package(name, base_dir=base, package_paths=paths)

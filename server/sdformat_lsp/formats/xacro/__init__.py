@@ -41,7 +41,6 @@ from typing import Callable
 
 from ...diagnostics import Diagnostic, Severity
 from ...files import FileRefused, read_file as _read_bytes
-from ...xml.source import decode_source
 from .errors import XacroError, diagnostic
 from .expander import Definition, Expander, Use
 from .nodes import Element
@@ -58,7 +57,11 @@ def read_text_file(path: str) -> str:
         data = _read_bytes(path)
     except FileRefused as exc:
         raise OSError(str(exc)) from None
-    return decode_source(data)[0]
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    # as the XML layer decodes (xml.source), without importing it: that package loads lxml,
+    # which the `xacro` command does not need
+    return data.decode("utf-8", "replace")
 
 
 class Expansion:

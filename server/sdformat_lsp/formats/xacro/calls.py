@@ -6,7 +6,6 @@ caller's, its children put where the call was."""
 
 from __future__ import annotations
 
-import difflib
 
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ MAX_CALLS = 150  # nested macro calls
 
 
 def resolve_macro(ex: "Expander", name: str, macros: MacroTable, scope: Scope, origin: Origin | None) -> tuple[Macro, Scope]:
+
     found = macros.get(name)
     if isinstance(found, Macro):
         return found, scope
@@ -45,12 +45,14 @@ def resolve_macro(ex: "Expander", name: str, macros: MacroTable, scope: Scope, o
             if isinstance(found, Macro) and isinstance(sc, Scope):
                 return found, sc
     known = sorted(macros.names())
-    near = difflib.get_close_matches(name, known, 1, 0.6)
+    from difflib import get_close_matches  # imported when needed: an error, a pattern
+    near = get_close_matches(name, known, 1, 0.6)
     hint = f"; did you mean 'xacro:{near[0]}'?" if near else ""
     raise Unresolved(f"unknown macro 'xacro:{name}'{hint}", origin)
 
 
 def expand_call(ex: "Expander", node: Element, parent: Element, new: list, macros: MacroTable, scope: Scope) -> None:
+
     if node.tag == "xacro:call":
         attr = node.attrs.get("macro")
         if attr is None or not attr.value:
@@ -93,7 +95,8 @@ def expand_call(ex: "Expander", node: Element, parent: Element, new: list, macro
             if key.startswith("xacro:") or key.startswith("xmlns"):
                 continue
             names = [p.name for p in macro.params if not p.is_block]
-            near = difflib.get_close_matches(key, names, 1, 0.6)
+            from difflib import get_close_matches  # imported when needed: an error, a pattern
+            near = get_close_matches(key, names, 1, 0.6)
             hint = f"; did you mean '{near[0]}'?" if near else f"; its parameters are: {', '.join(names) or 'none'}"
             raise XacroError(f"macro '{name}' has no parameter '{key}'{hint}", attr.origin)
         remaining.remove(param)

@@ -4,7 +4,6 @@ text that caused them and, for a value that is one property, where that value wa
 
 from __future__ import annotations
 
-import difflib
 
 from keyword import iskeyword
 from typing import Any
@@ -108,8 +107,10 @@ class TextEvaluation:
 
 def nearest(wanted: str, scope: Scope, args: dict[str, str]) -> str:
     """The hint for an undefined name: the nearest property, else the nearest argument."""
-    near = difflib.get_close_matches(wanted, sorted(scope.visible_names()), 1, 0.6)
+
+    from difflib import get_close_matches  # imported when needed: an error, a pattern
+    near = get_close_matches(wanted, sorted(scope.visible_names()), 1, 0.6)
     if near:
         return f"; did you mean '{near[0]}'?"
-    near_arg = difflib.get_close_matches(wanted, sorted(args), 1, 0.75)
+    near_arg = get_close_matches(wanted, sorted(args), 1, 0.75)
     return f"; did you mean the argument $(arg {near_arg[0]})?" if near_arg else ""

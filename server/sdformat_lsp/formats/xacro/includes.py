@@ -5,7 +5,6 @@ A file that includes itself, directly or not, is one error at the include."""
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 
@@ -24,6 +23,7 @@ MAX_INCLUDES = 2_000  # files included (with repetitions)
 
 
 def expand_include(ex: "Expander", node: Element, parent: Element, new: list, macros: MacroTable, scope: Scope) -> None:
+
     spec, ns, optional = attributes(ex, node, ["filename"], ["ns", "optional"])
     fattr = node.attrs["filename"]
     if ns is not None:
@@ -40,7 +40,8 @@ def expand_include(ex: "Expander", node: Element, parent: Element, new: list, ma
         ex.warn("the child elements of <xacro:include> are ignored", node.origin)
     filename = ex.abs_filename(str(ex.text_value(fattr, scope)[0]))
     if re.search(r"[*[?]+", filename):
-        names = sorted(glob.glob(filename))
+        from glob import glob  # imported when needed: an error, a pattern
+        names = sorted(glob(filename))
         if not names:
             ex.warn(f"the include pattern '{filename}' matches no file", fattr.origin)
     else:
