@@ -61,6 +61,11 @@ def convert_command(args: argparse.Namespace) -> int:
         if not is_urdf:
             print(f"{args.file}: not a URDF (its root is not <robot>)", file=sys.stderr)
             return 1
+        template = _xacro_markup(analysis.xml.root)
+        if template is not None:  # never the unexpanded template: its macros and ${...} are not URDF
+            print(f"{args.file}: {template}: this is a xacro template; expand it first (sdformat-lsp xacro {args.file} "
+                  "-o robot.urdf), then convert the URDF (nothing written)", file=sys.stderr)
+            return 1
         result = urdf_to_sdf(analysis, SdfOptions(lump=not args.no_lump))
     for w in result.warnings:
         print(f"{args.file}: warning: {w}", file=sys.stderr)
@@ -79,6 +84,21 @@ def convert_command(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(result.text)
     return 0
+
+
+def _xacro_markup(root) -> str | None:
+    """What shows that ``root`` is a xacro template still to be expanded (an element of the xacro
+    namespace, or a ``${...}``/``$(...)`` substitution), or None. The namespace declaration alone is
+    not: xacro's own output keeps it."""
+    for el in root.iter():
+        if el.tag.startswith("xacro:"):
+            return f"<{el.tag}> is xacro markup"
+        for name, a in el.attributes.items():
+            if "${" in a.value or "$(" in a.value:
+                return f"{name}=\"{a.value}\" holds a xacro substitution"
+        if not el.children and ("${" in el.text or "$(" in el.text):
+            return f"<{el.tag}>{el.text.strip()}</{el.tag}> holds a xacro substitution"
+    return None
 
 
 def register(sub) -> None:
