@@ -200,12 +200,19 @@ def test_every_subcommand_is_here():
 
 
 def test_convert_never_writes_a_xacro_template_as_if_it_were_urdf(hostile, capsys, tmp_path):
-    """Issue 24: `convert --to sdf` of an unexpanded xacro template is refused with the way out; a URDF
-    that only keeps xacro's namespace declaration (as xacro's own output does) converts."""
+    """Issue 24: `convert --to sdf` of an unexpanded xacro template is never written as if it were URDF:
+    a .xacro is converted from its expansion; a template under another name (turtlebot3's
+    common_properties.urdf) is refused with the way out; a URDF that only keeps xacro's namespace
+    declaration (as xacro's own output does) converts."""
     out = tmp_path / "out.sdf"
-    assert main(["convert", "--to", "sdf", hostile["robot.xacro"], "-o", str(out)]) == 1
+    template = tmp_path / "template.urdf"
+    template.write_text(XACRO)
+    assert main(["convert", "--to", "sdf", str(template), "-o", str(out)]) == 1
     o, err = capsys.readouterr()
     assert "xacro template" in err and "<xacro:property> is xacro markup" in err and not out.exists() and o == ""
+    code = main(["convert", "--to", "sdf", hostile["robot.xacro"], "-o", str(out)])
+    o, err = capsys.readouterr()
+    assert code == 1 or "xacro:" not in out.read_text(), err  # refused, or converted from the expansion
     plain = tmp_path / "generated.urdf"
     plain.write_text(URDF.replace('<robot name="r">', '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'))
     assert main(["convert", "--to", "sdf", str(plain), "-o", str(out)]) == 0 and out.exists()
