@@ -4,7 +4,7 @@
 
 Fetches the ``three`` package from the npm registry with ``npm pack`` (the version the VS Code
 extension pins in vscode-extension/package.json unless given), and copies the ES modules the page
-imports (``three.module.js`` and ``three.core.js``, the orbit controls, the STL, OBJ, Collada and
+imports (``three.module.js`` and ``three.core.js``, the orbit controls, the STL, OBJ (and its MTL), Collada and
 glTF loaders and what they import) with three.js's MIT license into
 ``server/sdformat_lsp/viewer/vendor/three/``. The page maps ``three`` and ``three/addons/`` there
 with an import map, as the bundled VS Code webview resolves them from node_modules: one source.
@@ -30,6 +30,7 @@ FILES = (
     "examples/jsm/controls/OrbitControls.js",
     "examples/jsm/loaders/STLLoader.js",
     "examples/jsm/loaders/OBJLoader.js",
+    "examples/jsm/loaders/MTLLoader.js",
     "examples/jsm/loaders/ColladaLoader.js",
     "examples/jsm/loaders/collada/ColladaParser.js",
     "examples/jsm/loaders/collada/ColladaComposer.js",

@@ -186,3 +186,38 @@ def test_the_editors_cursor_highlights_its_element(browser, view_server, model_d
         assert not errors, errors
     finally:
         page.close()
+
+
+OBJ_MODEL = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="objs">
+  <link name="red"><visual name="v"><geometry><mesh><uri>meshes/red.obj</uri></mesh></geometry></visual></link>
+  <link name="no_mtl"><pose>1 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/lost.obj</uri></mesh></geometry></visual></link>
+  <link name="blue"><pose>2 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/red.obj</uri></mesh></geometry>
+    <material><diffuse>0 0 1 1</diffuse></material></visual></link>
+</model></sdf>
+"""
+
+
+def test_obj_files_are_drawn_with_their_mtl_materials(browser, view_server, tmp_path):
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "red paint.mtl").write_text("newmtl paint\nKd 1 0 0\nKa 0 0 0\nd 1\n")
+    body = meshgen.obj(LO, HI).decode().splitlines()
+    faces = [x for x in body if x.startswith("f ")]
+    verts = [x for x in body if x.startswith("v ")]
+    (m / "red.obj").write_text("mtllib red paint.mtl\n" + "\n".join(verts) + "\nusemtl paint\n" + "\n".join(faces) + "\n")
+    (m / "lost.obj").write_text("mtllib nowhere.mtl\n" + "\n".join(verts) + "\nusemtl paint\n" + "\n".join(faces) + "\n")
+    (tmp_path / "model.sdf").write_text(OBJ_MODEL)
+    server = view_server(tmp_path / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        colors = lambda name: page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by[name])  # noqa: E731
+        assert colors("red") == ["ff0000"]  # the .mtl beside the OBJ (its name has a space), served with it
+        assert colors("blue") == ["0000ff"]  # a visual's <material> wins over the file's own
+        assert colors("no_mtl") and colors("no_mtl") != ["ff0000"]  # without its .mtl: drawn, in a default colour
+        assert_box(box_of(page, by["red"]), LO, HI)
+        assert page.evaluate("window.__sdfView")["placeholders"] == 0
+        assert not errors, errors
+    finally:
+        page.close()

@@ -1,5 +1,6 @@
 // Mesh files drawn in the orientation and units Gazebo draws them (gz-common's MeshManager):
-// - STL and OBJ: the coordinates as written, in metres;
+// - STL and OBJ: the coordinates as written, in metres; an OBJ's materials from the .mtl files its `mtllib`
+//   lines name, beside it (as gz-common's OBJLoader reads them; a missing .mtl leaves the default grey);
 // - COLLADA: the <unit meter> scale of the file; the <up_axis> is not applied (gz-common's
 //   ColladaLoader reads the unit only). three.js's ColladaLoader turns Z_UP files by -90 deg about X:
 //   that rotation is undone here, and its unit scale is kept (the visual's <scale> goes on a parent).
@@ -12,6 +13,7 @@
 import * as THREE from 'three';
 import { STLLoader } from 'three/addons/loaders/STLLoader.js';
 import { OBJLoader } from 'three/addons/loaders/OBJLoader.js';
+import { MTLLoader } from 'three/addons/loaders/MTLLoader.js';
 import { ColladaLoader } from 'three/addons/loaders/ColladaLoader.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
@@ -83,7 +85,21 @@ async function load(url, ext) {
   }
   if (ext === 'obj') {
     const text = await fetchOk(url, 'text');
-    return timed(() => new OBJLoader().parse(text));
+    const base = url.slice(0, url.lastIndexOf('/') + 1);
+    const loader = new OBJLoader();
+    const libs = [...text.matchAll(/^\s*mtllib\s+(.+?)\s*$/gm)].map((m) => m[1]);
+    for (const lib of libs) {
+      let mtl;
+      try {
+        mtl = await fetchOk(base + lib.split('/').map(encodeURIComponent).join('/'), 'text');
+      } catch {
+        continue; // drawn in the default material, as gz-common does without the .mtl
+      }
+      const materials = new MTLLoader().setResourcePath(base).parse(mtl, base);
+      materials.preload();
+      loader.setMaterials(materials);
+    }
+    return timed(() => loader.parse(text));
   }
   if (ext === 'dae') {
     const text = await fetchOk(url, 'text');

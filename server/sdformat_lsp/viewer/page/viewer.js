@@ -696,6 +696,16 @@ export function start(host) {
     highlighted() {
       return highlighted === null || !box ? null : [highlighted, [box.box.min.toArray(), box.box.max.toArray()]];
     },
+    /** The colours (hex) of the materials an entry's visuals are drawn with. */
+    colorsOf(id) {
+      const e = nodes.get(id);
+      const out = new Set();
+      for (const o of e ? e.visuals : []) o.traverse((c) => {
+        if (!c.isMesh || c.userData.placeholder) return;
+        for (const m of Array.isArray(c.material) ? c.material : [c.material]) if (m.color) out.add(m.color.getHexString());
+      });
+      return [...out].sort();
+    },
     opacityOf(id) {
       const e = nodes.get(id);
       let least = null;
