@@ -91,6 +91,8 @@ class CheckerBase:
         """Might the reference lead into an include that could not be loaded? Then it is not judged:
         what is unknown stays unknown (the include has its own diagnostic)."""
         where = res.missing_in or res.scope
+        if res.missing_in is not None and self._in_flawed(res.missing_in):
+            return True
         holes = self.g.holes.get(id(where)) if where is not None else None
         if not holes:
             return False
@@ -101,6 +103,15 @@ class CheckerBase:
                 failed = ref.text[start - ref.span.start : end - ref.span.start]
                 break
         return any(inc.merge or not inc.name or inc.name == failed for inc in holes)
+
+    def _in_flawed(self, scope) -> bool:
+        """Whether ``scope`` is, or lies in, a model an include brought with errors (``FrameGraphs.flawed``)."""
+        flawed = self.g.flawed
+        while flawed and scope is not None:
+            if id(scope) in flawed:
+                return True
+            scope = scope.parent
+        return False
 
     def _hole_model(self, node: FrameNode | None) -> bool:
         """A model whose content is partly unknown (an include in it could not be loaded)."""

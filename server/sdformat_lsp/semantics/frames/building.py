@@ -62,15 +62,20 @@ class ScopeBuilding:
         if own:
             self._expanding = inc
         try:
+            flawed = id(inc) in getattr(self.include_resolver, "flawed", ())
             if inc.merge:
                 view = self._merge(model, inc, scope)
                 self.included.append((inc, view))
+                if flawed:
+                    self.flawed.add(id(view))
                 # libsdformat copies the merged elements into the including model where the include was
                 scope.links_order.extend(view.links_order)
                 scope.models_order.extend(view.models_order)
             else:
                 child = self._model_scopes(model, scope)
                 self.included.append((inc, child))
+                if flawed:
+                    self.flawed.add(id(child))
                 scope.models_order.append(child)
         finally:
             if own:

@@ -69,6 +69,9 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         # includes that could not be loaded (missing, Fuel offline), by id of the scope they are written in:
         # what they would bring is unknown, so references that may lead into them are not judged
         self.holes: dict[int, list[Include]] = {}
+        # ids of the scopes of includes loaded with errors (reported on the include): their content may be
+        # incomplete (a URDF whose massless links libsdformat left out), so references into them are not judged
+        self.flawed: set[int] = set()
         self.merged_placement: dict[int, tuple[Ref, Scope]] = {}  # id(proxy frame) -> (placement_frame, view)
         # id(view of a merge, or its proxy frame) -> (its include, the scope it joined)
         self.merged_into: dict[int, tuple[Include, Scope]] = {}

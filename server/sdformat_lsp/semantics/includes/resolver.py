@@ -129,6 +129,8 @@ class IncludeResolver:
         self.base_dir = os.path.dirname(self.path) if self.path else None
         self.version = version_tuple(analysis.version)
         self.models: dict[int, Model | None] = {}  # id(Include) -> what it resolved to
+        # id(Include) of those whose file has errors reported on them: what they bring is not all there
+        self.flawed: set[int] = set()
         self._lookups: dict[str, Lookup] = {}
         env = factory.env if factory.env is not None else os.environ
         self.env = env
@@ -261,7 +263,8 @@ class IncludeResolver:
         for p, sig in getattr(sub, "_include_sigs", {}).items():
             self.signatures.setdefault(p, sig)  # as the included file's analysis saw them
         model = place_model(self, sub, inc, span, scope)
-        summarise(self, sub, inc, span, scope)
+        if summarise(self, sub, inc, span, scope):
+            self.flawed.add(id(inc))
         records.append(IncludeRecord(inc, target, file_path, sub, model, found, tuple(dict.fromkeys(deps)), config=mf))
         self._depend(deps)
         return model

@@ -24,8 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .resolver import IncludeResolver
 
 
-def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: Span, scope: "Scope") -> None:
-    """One diagnostic on the include for the errors of the included file that libsdformat sees here.
+def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: Span, scope: "Scope") -> bool:
+    """One diagnostic on the include for the errors of the included file that libsdformat sees here;
+    whether there was one (then references into the model it brings are not judged: ``FrameGraphs.flawed``).
 
     The included file was checked as a root model. libsdformat makes some
     checks only at the top level (``checks.ROOT_ONLY``): they apply where
@@ -58,7 +59,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
             )
         )
     if not diags:
-        return
+        return False
     diags.sort(key=lambda d: d.span.start)
     name = os.path.basename(sub.path or "")
     related: list[Related] = []
@@ -92,7 +93,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
                 data={"include_root": {**first, "code": "FILE_READ"}, "included_errors": count, "included_path": sub.path},
             )
         )
-        return
+        return True
     where = name if first["path"] == sub.path else f"{os.path.basename(first['path'] or '')} (included by {name})"
     if sub.root_static_written is not None:  # true of the model as this include makes it, not of the file alone
         where += f" with this include's <static>{'true' if inc.static else 'false'}</static>"
@@ -100,6 +101,16 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
         message = f"error in the included file {where}: {first['message']}"
     else:
         message = f"{count} errors in the included file {name}; the first, in {where}: {first['message']}"
+    left_out = [d for d in sub.diagnostics if d.data.get("urdf") == "massless"]
+    if left_out and first["code"] == "MODEL_WITHOUT_LINK":
+        # the URDF's links are all there as written: libsdformat's conversion left them out
+        names = ", ".join(f"'{sub.text[d.span.start : d.span.end]}'" for d in left_out[:4]) + (", ..." if len(left_out) > 4 else "")
+        message = (
+            f"the included file {name} gives a model without links: libsdformat leaves out URDF links without a positive mass "
+            f"when it converts the file ({names}, with the links below them), so nothing can carry the model's frames and "
+            "nothing here can name them; give those links an <inertial> with a positive mass"
+        )
+        related = [Related(d.span, d.message, path=sub.path) for d in left_out[:RELATED_LIMIT]]
     resolver._emit(
         Diagnostic(
             first["code"],
@@ -110,3 +121,4 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
             data={"include_root": first, "included_errors": count, "included_path": sub.path},
         )
     )
+    return True
