@@ -31,7 +31,7 @@ from .pose import Transform
 from .includes.model_config import MODEL_CONFIG, check_model_config
 from .checks.same_text import well_formed
 from .schema.validation import check_schema
-from .checks.sibling_names import SiblingNames
+from .checks.sibling_names import SiblingNames, fold_clashes
 from .checks.suppressions import apply_severities, apply_suppressions
 
 LATEST = (1, 12)
@@ -377,7 +377,7 @@ def _finish(result: Analysis, options: Options) -> None:
     diags = result.diagnostics
     if options.suppressions:
         diags = apply_suppressions(result, diags)
-    result.diagnostics = apply_severities(diags, options.severity)
+    result.diagnostics = apply_severities(fold_clashes(diags), options.severity)
 
 
 _collector_lock = threading.Lock()

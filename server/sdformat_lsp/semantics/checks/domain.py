@@ -12,6 +12,7 @@ import math
 from ...diagnostics import Diagnostic, Fix, error
 from ...model.transform import symmetric_eigenvalues
 from ...xml import XmlDocument, XmlElement
+from ..schema.repeated_mistakes import REPEATS, collapse_repeats
 from .same_text import SameText
 
 _SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
@@ -38,14 +39,23 @@ def _unset(text: str) -> bool:
     return text.strip() in ("", "__default__")
 
 
-def _material(el: XmlElement, out: list[Diagnostic]) -> None:
+CLASSIC_MATERIALS = "file://media/materials/scripts/gazebo.material"  # gz-sim's ServerPrivate::kClassicMaterialScriptUri
+
+
+def _material(el: XmlElement, out: list[Diagnostic], text: str) -> None:
     script = el.child("script")
     if script is not None:
         uri, name = script.child("uri"), script.child("name")
+        written = script.text.strip()
+        if not script.children and written and "<" not in written:
+            out.append(_script_as_text(script, written, text))
+            return
         if uri is None or _unset(uri.text):
-            out.append(error("ELEMENT_INVALID", "a material <script> needs a non-empty <uri> naming the material script file or folder", script.tag_span))
+            out.append(error("ELEMENT_INVALID", "a material <script> needs a non-empty <uri> naming the material script file or folder", script.tag_span,
+                             data={REPEATS: True}))
         if name is None or _unset(name.text):
-            out.append(error("ELEMENT_MISSING", "a material <script> needs a non-empty <name> naming the material in the script", script.tag_span))
+            out.append(error("ELEMENT_MISSING", "a material <script> needs a non-empty <name> naming the material in the script", script.tag_span,
+                             data={REPEATS: True}))
     shader = el.child("shader")
     if shader is not None:
         a = shader.attr("type")
@@ -56,6 +66,30 @@ def _material(el: XmlElement, out: list[Diagnostic]) -> None:
             )
         elif kind.startswith("normal_map") and not (shader.child("normal_map") and shader.child("normal_map").text.strip()):
             out.append(error("ELEMENT_MISSING", f"a '{kind}' shader needs a <normal_map> naming the normal map texture", shader.tag_span))
+
+
+def _script_as_text(script: XmlElement, written: str, text: str) -> Diagnostic:
+    """``<script>Gazebo/WoodPallet</script>``, Gazebo classic's shorthand: one error (libsdformat's
+    Material::Load reports the missing <uri> and the missing <name>, and gz-sim then stops), folded
+    with every other use of the same name (repeats.py), with the fix."""
+    fixed = f"<script><uri>{CLASSIC_MATERIALS}</uri><name>{written}</name></script>"
+    message = (
+        f"<script>{written}</script> names the material as text, but libsdformat reads a <script> only from its <uri> and "
+        "<name> and refuses the file (gz sim stops on the errors); "
+    )
+    if written.startswith("Gazebo/"):
+        message += (
+            f"write {fixed}: gz-sim then takes the colours of {written} from its own copy of Gazebo classic's "
+            "gazebo.material (it loads no Ogre script, so no texture)"
+        )
+    else:
+        message += (
+            "gz-sim loads no custom material script: give the material <ambient>, <diffuse> and <specular> colours "
+            f"(or <pbr>) and remove the <script>; {fixed} keeps the file loading"
+        )
+    start = script.span
+    fix = Fix(f"Write <uri> and <name> for {written}", start, fixed) if text[start.start : start.end].startswith("<script") else None
+    return error("ELEMENT_INVALID", message, script.tag_span, fixes=(fix,) if fix else (), data={REPEATS: True})
 
 
 def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
@@ -164,10 +198,11 @@ class DomainChecks:
     something and :meth:`result` sorts by it.
     """
 
-    __slots__ = ("out", "same", "clean_inertials", "_ends")
+    __slots__ = ("out", "same", "clean_inertials", "_ends", "text")
 
     def __init__(self, xml: XmlDocument, in_order: bool = True) -> None:
         self.out: list[Diagnostic] = []
+        self.text = xml.text
         self.same = SameText(xml)
         self.clean_inertials: set[str] = set()  # texts of <inertial>s that were found fine (checks/same_text.py)
         # (element end, len(out) before it) of each element that reported something
@@ -195,7 +230,7 @@ class DomainChecks:
         out = self.out
         before = len(out)
         if tag == "material":
-            _material(el, out)
+            _material(el, out, self.text)
         elif tag == "link":
             inertial = el.child("inertial")
             if inertial is not None:
@@ -217,11 +252,11 @@ class DomainChecks:
         """The diagnostics, in :func:`check_domain`'s order."""
         out, ends = self.out, self._ends
         if not ends or not out:
-            return out
+            return collapse_repeats(out, frozenset())
         groups = []
         for i, (end, first) in enumerate(ends):
             last = ends[i + 1][1] if i + 1 < len(ends) else len(out)
             if last > first:
                 groups.append((-end, first, last))
         groups.sort()  # by descending end; (first, last) never tie, as each element is checked once
-        return [d for _, first, last in groups for d in out[first:last]]
+        return collapse_repeats([d for _, first, last in groups for d in out[first:last]], frozenset())

@@ -17,6 +17,8 @@ the name phase's walk, in a well-formed document (``analysis._schema`` uses it o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...diagnostics import Diagnostic, Related, error
 from ...xml import XmlElement
 
@@ -65,6 +67,16 @@ def unique_children(el: XmlElement, version: tuple[int, int], out: list[Diagnost
                 f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: "
                 "siblings must have distinct names, whatever their type; rename one of them"
             )
+        data = {"duplicate": a.value}
+        if code == "PARSING_ERROR":
+            # only `gz sdf --check` compares names across types (recursiveSiblingUniqueNames in its gz.cc):
+            # Gazebo loads the file. One habit, written link after link: folded by fold_clashes.
+            msg = (
+                f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: `gz sdf --check` fails on "
+                f"siblings sharing a name whatever their type (Gazebo loads the file, only the check compares them); "
+                f"rename one of them, e.g. '{a.value}_{c.tag}'"
+            )
+            data[CLASH] = (other.tag, c.tag, a.value)
         oa = other.attr("name")
         out.append(
             error(
@@ -72,9 +84,38 @@ def unique_children(el: XmlElement, version: tuple[int, int], out: list[Diagnost
                 msg,
                 a.value_span,
                 related=(Related(oa.value_span if oa else other.tag_span, f"the other '{a.value}'"),),
-                data={"duplicate": a.value},
+                data=data,
             )
         )
+
+
+CLASH = "clash"  # a diagnostic's data key: (tag, other tag, name) of siblings of two types sharing a name
+
+
+def fold_clashes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The same clash of names across types (a <visual> and a <collision> both 'body') written in link after
+    link is one habit: one diagnostic, on the first, with every other place related."""
+    groups: dict[tuple, list[Diagnostic]] = {}
+    for d in diagnostics:
+        key = d.data.get(CLASH) if d.path is None else None
+        if key is not None:
+            groups.setdefault(key, []).append(d)
+    if all(len(g) == 1 for g in groups.values()):
+        return diagnostics
+    out: list[Diagnostic] = []
+    for d in diagnostics:
+        key = d.data.get(CLASH) if d.path is None else None
+        group = groups.get(key) if key is not None else None
+        if group is None or len(group) == 1:
+            out.append(d)
+        elif d is group[0]:
+            first, *rest = sorted(group, key=lambda x: x.span.start)
+            other, tag, name = key
+            more = len(rest)
+            related = first.related + tuple(Related(r.span, f"'{name}' again, a <{other}> and a <{tag}>") for r in rest)
+            out.append(replace(first, message=f"{first.message} (here and in {more} more place{'s' if more != 1 else ''}, listed as related)",
+                               related=related, data=dict(first.data)))
+    return out
 
 
 class SiblingNames:

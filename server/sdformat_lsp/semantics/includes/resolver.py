@@ -47,7 +47,7 @@ the file's modification time, so an edit (or closing the buffer) makes it stale.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...diagnostics import Diagnostic, Related, error, info, warning
@@ -145,6 +145,7 @@ class IncludeResolver:
         self.context_dependent = False  # saw a cycle: the result depends on who included this file
         self._remote_at: int | None = None  # index in the diagnostics of the one Fuel-cache information
         self._remotes: list[tuple[Span, str, tuple]] = []  # (span, label, fuel key) of each include it covers
+        self._missing: dict[str, tuple[int, list[Span]]] = {}  # uri not found -> (index of its diagnostic, each place)
         if getattr(analysis, "includes", None) is None:
             analysis.includes = []
         analysis._include_resolver = self  # read back by the includer: dependencies, cycles
@@ -222,7 +223,7 @@ class IncludeResolver:
             if found.remote:
                 self._remote(found, span)
                 return None
-            self._emit(self._not_found(uri, found, span))
+            self._missing_model(uri, found, span)
             return None
         target = os.path.abspath(found.path)
         file_path = target
@@ -304,6 +305,26 @@ class IncludeResolver:
             self._remote_at = len(diags)
             self._emit(d)
 
+    def _missing_model(self, uri: str, found: Lookup, span: Span) -> None:
+        """A URI not found: one error per distinct URI, on its first include in the text, the others
+        related (a world placing one missing model 40 times has one thing to fix)."""
+        seen = self._missing.get(uri)
+        diags = self.analysis.diagnostics
+        if seen is None or seen[0] >= len(diags) or diags[seen[0]].code != "URI_LOOKUP":
+            self._missing[uri] = (len(diags), [span])
+            self._emit(self._not_found(uri, found, span))
+            return
+        at, spans = seen
+        spans.append(span)
+        spans.sort(key=lambda s: s.start)
+        d = self._not_found(uri, found, spans[0])
+        more = len(spans) - 1
+        diags[at] = replace(
+            d,
+            message=f"{d.message} (here and in {more} more include{'s' if more != 1 else ''} of it, listed as related)",
+            related=tuple(Related(s, f"'{uri}' again, not found either") for s in spans[1:]),
+        )
+
     def _depend(self, deps: list[str]) -> None:
         """Record dependencies (and their state now, unless an included analysis saw them earlier)."""
         self.dependencies.extend(deps)
@@ -331,7 +352,7 @@ class IncludeResolver:
             where = "nothing to search"
         return error(
             "URI_LOOKUP",
-            f"cannot find '{uri}': {where}",
+            f"cannot find '{uri}' (libsdformat refuses the file without it): {where}",
             span,
             data={"searched": list(found.searched), "uri": uri},
         )

@@ -4,7 +4,9 @@ A model that writes ``<mu1>`` in every ``<ode>`` block has made one mistake,
 not sixteen: a reader wants it once, with every place listed, instead of a
 wall of identical lines. Diagnostics are repeats when they say exactly the
 same thing (code, severity, message and file); the first place keeps its
-quick fix (fixing it leaves the others, again as one diagnostic).
+quick fix (fixing it leaves the others, again as one diagnostic). A check
+marks what it wants folded so with ``data[REPEATS]`` (material scripts), or
+the caller names the codes (unknown elements and attributes).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from dataclasses import replace
 
 from ...diagnostics import Diagnostic, Related
 
-__all__ = ["collapse_repeats"]
+__all__ = ["REPEATS", "collapse_repeats"]
+
+REPEATS = "repeats"  # a diagnostic's data key: fold the repeats of this one, whatever its code
 
 
 def collapse_repeats(diagnostics: list[Diagnostic], codes: frozenset[str]) -> list[Diagnostic]:
@@ -21,7 +25,7 @@ def collapse_repeats(diagnostics: list[Diagnostic], codes: frozenset[str]) -> li
     groups: dict[tuple, list[Diagnostic]] = {}
     kept: list[Diagnostic | tuple] = []
     for d in diagnostics:
-        if d.code not in codes or d.related:
+        if (d.code not in codes and not d.data.get(REPEATS)) or d.related:
             kept.append(d)
             continue
         key = (d.code, d.severity, d.message, d.path)
