@@ -11,6 +11,7 @@ import math
 
 from ...diagnostics import Diagnostic, Fix, error
 from ...model.transform import symmetric_eigenvalues
+from ...text import Span
 from ...xml import XmlDocument, XmlElement
 from ..schema.repeated_mistakes import REPEATS, collapse_repeats
 from .same_text import SameText
@@ -100,7 +101,7 @@ def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
 
 
 
-def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic]) -> None:
+def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic], text: str = "") -> None:
     """A link's first <inertial>: what libsdformat refuses (a negative mass, impossible moments).
     What it reports depends on the <inertial> alone (the link's name only words the message)."""
     if (inertial.get("auto") or "").strip().lower() in ("true", "1"):
@@ -131,14 +132,44 @@ def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic]) -> 
     a, b, c = moments
     if min(moments) < -eps or a + b + eps < c or b + c + eps < a or a + c + eps < b:
         span = inertia.tag_span if inertia is not None else inertial.tag_span
+        why, fixes = _written_twice(inertia, names, text) if inertia is not None else ("", ())
         out.append(
             error(
                 "LINK_INERTIA_INVALID",
                 f"link '{name}' has an inertia no rigid body can have (principal moments {a:.6g}, {b:.6g}, {c:.6g} must be "
-                "non-negative and each at most the sum of the other two): check <ixx>..<izz> and the off-diagonal terms",
+                "non-negative and each at most the sum of the other two)" + (why or ": check <ixx>..<izz> and the off-diagonal terms"),
                 span,
+                fixes=fixes,
             )
         )
+
+
+def _written_twice(inertia: XmlElement, names: tuple[str, ...], text: str) -> tuple[str, tuple[Fix, ...]]:
+    """Why the moments are what they are when a moment is written twice and another is missing (a copied
+    line left unrenamed): libsdformat reads the first copy (read_once.py) and the default 1 for the missing
+    one. The fix renames the second copy when that pairs them up."""
+    counts: dict[str, list[XmlElement]] = {}
+    for c in inertia.children:
+        if c.tag in names:
+            counts.setdefault(c.tag, []).append(c)
+    twice = [n for n in names if len(counts.get(n, ())) > 1]
+    missing = [n for n in names[:3] if n not in counts]
+    if not twice:
+        return "", ()
+    said = ", ".join(f"<{n}>" for n in twice)
+    why = f": {said} {'is' if len(twice) == 1 else 'are'} written twice (libsdformat reads the first copy)"
+    if missing:
+        why += f" and {', '.join(f'<{n}>' for n in missing)} {'is' if len(missing) == 1 else 'are'} missing (libsdformat takes the default 1)"
+    fixes: tuple[Fix, ...] = ()
+    if len(twice) == 1 and len(missing) == 1:
+        second = counts[twice[0]][1]
+        why += f"; the second <{twice[0]}> is probably the <{missing[0]}>"
+        end = second.end_tag_span
+        if end is not None and text[end.start : end.start + 2 + len(twice[0])] == f"</{twice[0]}":
+            between = text[second.tag_span.end : end.start + 2]
+            fixes = (Fix(f"Rename the second <{twice[0]}> to <{missing[0]}>", Span(second.tag_span.start, end.start + 2 + len(twice[0])),
+                         f"{missing[0]}{between}{missing[0]}"),)
+    return why, fixes
 
 
 # The sensor types libsdformat's Sensor class loads (src/Sensor.cc, main branch); any other type, or none,
@@ -237,7 +268,7 @@ class DomainChecks:
                 key = self.same.key(inertial)
                 if key is None or key not in self.clean_inertials:
                     found = len(out)
-                    _inertial(el, inertial, out)
+                    _inertial(el, inertial, out, self.text)
                     if key is not None and len(out) == found:
                         self.clean_inertials.add(key)
         elif tag == "sensor":

@@ -48,9 +48,13 @@ class MassProperties:
 
 
 def _scalar(el: XmlElement | None, default: float) -> float | None:
+    """The number an element holds; ``default`` when it is absent or empty (libsdformat sets an element's
+    value from its text only: ``<mass value="500"/>`` is a mass of 1 kg, not an unknown one)."""
     if el is None:
         return default
     words = el.text.split()
+    if not words and not el.children:
+        return default
     if len(words) != 1:
         return None
     try:

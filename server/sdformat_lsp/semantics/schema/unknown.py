@@ -30,6 +30,9 @@ class UnknownNames(OtherVersions):
         if newer is not None:
             self._too_new(f"{attr.name}= on <{el.tag}>", newer, attr.name_span)
             return
+        if attr.name == "value" and spec.type is not None and not el.text.strip() and not el.children:
+            self.out.append(self._urdf_value(el, spec, attr))
+            return
         message = f"<{el.tag}> has no attribute '{attr.name}' in SDFormat {v.version}"
         older = self._older(v.path, attr.name, v.version)
         if older is not None:
@@ -42,6 +45,27 @@ class UnknownNames(OtherVersions):
         else:
             message += "; libsdformat ignores it"
         self.out.append(Diagnostic(UNKNOWN_ATTRIBUTE, Severity.WARNING, message, attr.name_span, fixes=fixes))
+
+    def _urdf_value(self, el: XmlElement, spec: ElementSpec, attr: XmlAttribute) -> Diagnostic:
+        """``<mass value="500"/>``: URDF's way of writing a value, in SDFormat. libsdformat reads an element's
+        value from its text only (parser.cc readXml: no text, the default), so the value written is lost."""
+        default = spec.default if spec.default not in (None, "") else "nothing"
+        try:
+            default = f"{float(default):g}"
+        except ValueError:
+            pass
+        unit = " kg" if el.tag == "mass" else ""
+        consequence = "the link gets libsdformat's default mass of" if el.tag == "mass" else f"<{el.tag}> takes libsdformat's default,"
+        written = f"<{el.tag}>{attr.value}</{el.tag}>"
+        message = (
+            f"<{el.tag} value=\"{attr.value}\"/> is URDF's way of writing it: SDFormat reads the value of <{el.tag}> from its text, "
+            f"so {consequence} {default}{unit} instead of {attr.value}; write {written}"
+        )
+        span = el.span
+        fixes: tuple[Fix, ...] = ()
+        if self.text[span.start : span.end].rstrip(">").rstrip().endswith("/") and '"' not in attr.value:
+            fixes = (Fix(f"Write {written}", span, written),)
+        return Diagnostic(UNKNOWN_ATTRIBUTE, Severity.WARNING, message, attr.name_span, fixes=fixes)
 
     def _off_spec(
         self, el: XmlElement, spec: ElementSpec, version: str, child: XmlElement
