@@ -70,3 +70,15 @@ def test_the_misspelt_end_tags_fixture():
 def test_the_oracle_agrees(oracle):
     out = subprocess.run([oracle, "--check", str(HERE / "misspelt_end_tags.sdf")], capture_output=True, text=True, timeout=60)
     assert json.loads(out.stdout)["check"]["ign_sdf_check_valid"] is False
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "<a><b></c></b></a>",  # names of one letter: any name is one edit from them
+        '<sdf version="1.9"><model name="m"><link name="l"></lnk></link></model></sdf>',  # a stray end tag before the right one
+    ],
+)
+def test_a_stray_end_tag_is_not_taken_for_a_misspelt_one(written):
+    xml = [d for d in analyze(written, None).diagnostics if d.code == "XML_ERROR" and d.is_error]
+    assert xml and not any("does not close" in d.message for d in xml), xml

@@ -497,7 +497,7 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
             if stack[depth].tag == name:
                 break
         else:
-            if stack and _misspelt(name, stack[-1].tag) and _END_TAG_DONE.match(text, lt + 2 + len(name)):
+            if stack and _misspelt(name, stack[-1].tag, text, lt):
                 result.misspelt.append(stack[-1])
                 return stack.pop()
             return None
@@ -516,12 +516,19 @@ def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanR
 _END_TAG_DONE = re.compile(r"\s*>")
 
 
-def _misspelt(written: str, tag: str) -> bool:
-    """Whether an end tag named ``written``, which closes no open element, is the end tag of the innermost
-    one (``tag``) misspelt (``</lnik>``, ``</modelx>``: see spelling.py). Closing that element with it
-    analyses the rest as written; the mistake is said once, at the end tag (xml/parser.py). A farther
-    name is a stray end tag, which closes nothing."""
-    return bool(written) and one_edit(written, tag)
+def _misspelt(written: str, tag: str, text: str, lt: int) -> bool:
+    """Whether the end tag ``</written>`` at ``lt``, which closes no open element, is the end tag of the
+    innermost one (``tag``) misspelt (``</lnik>``, ``</modelx>``: see spelling.py). Closing that element
+    with it analyses the rest as written; the mistake is said once, at the end tag (xml/parser.py). Not
+    when the next end tag is the element's own (``</lnk></link>``: a stray end tag, to be removed), nor
+    for names of one or two characters (any name is one edit from them), nor for an end tag cut short."""
+    if len(tag) < 3 or not one_edit(written, tag):
+        return False
+    after = _END_TAG_DONE.match(text, lt + 2 + len(written))
+    if after is None:
+        return False
+    nxt = text.find("</", after.end())
+    return nxt < 0 or not (text.startswith(tag, nxt + 2) and text[nxt + 2 + len(tag) : nxt + 3 + len(tag)] in (">", " ", "\t", "\n", "\r"))
 
 
 def _indent(text: str, start: int) -> int:
