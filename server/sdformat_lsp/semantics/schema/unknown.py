@@ -8,6 +8,8 @@ for simulators and plugins.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...diagnostics import Diagnostic, Fix, Related, Severity
 from ...spec import ElementSpec, schema_for, version_key
 from ...spelling import one_edit
@@ -94,7 +96,7 @@ class UnknownNames(OtherVersions):
         guess = None
         if not child.tag.startswith(_SIMULATOR_PREFIXES):  # gz_frame_id is Gazebo's, not a misspelt frame_id
             guess = _closest(child.tag, [c for c in spec.children if self._free_for(el, spec, c)])
-        homes = _homes(spec, child.tag, v.path, v.version) if guess is None or not one_edit(child.tag, guess) else []
+        homes = _homes(spec, child.tag, v.path, v.version) if guess is None or not one_edit(child.tag, guess) else ()
         if homes:
             # a known element written where libsdformat does not read it: it warns ("not defined in SDF"),
             # keeps it as an unread copy, and what it says (the noise of a pressure) is never applied
@@ -193,7 +195,8 @@ def _closest(name: str, candidates) -> str | None:
 _HOME_DEPTH = 2  # levels below the element looked at: <air_pressure><pressure><noise>
 
 
-def _homes(spec: ElementSpec, tag: str, path: tuple[str, ...], version: str) -> list[str]:
+@lru_cache(maxsize=1024)  # a document repeats its unknown elements: each kind is looked for once
+def _homes(spec: ElementSpec, tag: str, path: tuple[str, ...], version: str) -> tuple[str, ...]:
     """Where ``tag`` is read near an element (of ``spec``, at ``path``) that does not read it: the nearest
     levels below it that have it (``<air_pressure><pressure>``), else its parent when that one has it (written
     one level too deep). Only when the places are few (a ``<pose>`` fits almost anywhere: no advice)."""
@@ -205,12 +208,12 @@ def _homes(spec: ElementSpec, tag: str, path: tuple[str, ...], version: str) -> 
                 c = s.child(name)
                 if c is not None and not c.copy_data and name != spec.name:
                     below.append((f"{where}<{name}>", c))
-        found = [where for where, c in below if tag in c.children]
+        found = tuple(where for where, c in below if tag in c.children)
         if found:
-            return found if len(found) <= 3 else []
+            return found if len(found) <= 3 else ()
         level = below
     schema = schema_for(version)
     parent = schema.element_at(rooted(schema, path[:-1])) if schema is not None and len(path) > 2 else None
     if parent is not None and tag in parent.children:
-        return [f"<{parent.name}> (beside this <{spec.name}>)"]
-    return []
+        return (f"<{parent.name}> (beside this <{spec.name}>)",)
+    return ()
