@@ -221,3 +221,52 @@ def test_obj_files_are_drawn_with_their_mtl_materials(browser, view_server, tmp_
         assert not errors, errors
     finally:
         page.close()
+
+
+PBR_MODEL = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="pbr">
+  <link name="plate"><visual name="v"><geometry><box><size>1 1 0.1</size></box></geometry>
+    <material><diffuse>1 0 0 1</diffuse><pbr><metal>
+      <albedo_map>textures/albedo.png</albedo_map><normal_map>textures/normal.png</normal_map>
+      <roughness_map>textures/missing.png</roughness_map><roughness>0.3</roughness><metalness>0.8</metalness>
+    </metal></pbr></material></visual></link>
+  <link name="part"><pose>2 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/box.stl</uri></mesh></geometry>
+    <material><pbr><metal><metalness_map>textures/albedo.png</metalness_map></metal></pbr></material></visual></link>
+</model></sdf>
+"""
+
+
+def _png(rgb: tuple[int, int, int]) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    raw = b"".join(b"\x00" + bytes(rgb) * 2 for _ in range(2))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def test_pbr_metal_maps_are_drawn(browser, view_server, tmp_path):
+    (tmp_path / "textures").mkdir()
+    (tmp_path / "textures" / "albedo.png").write_bytes(_png((200, 50, 50)))
+    (tmp_path / "textures" / "normal.png").write_bytes(_png((128, 128, 255)))
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "box.stl").write_bytes(meshgen.stl(LO, HI))
+    (tmp_path / "model.sdf").write_text(PBR_MODEL)
+    server = view_server(tmp_path / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        page.wait_for_function("(id) => window.__sdfViewApi.mapsOf(id).every(m => Object.values(m.maps).every(x => x.loaded))", arg=by["plate"], timeout=20000)
+        (plate,) = page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", by["plate"])
+        assert sorted(plate["maps"]) == ["map", "normalMap"]  # the roughness map that is not there is left out
+        assert plate["maps"]["map"]["url"].endswith("/textures/albedo.png")
+        assert plate["maps"]["normalMap"]["url"].endswith("/textures/normal.png")
+        assert abs(plate["roughness"] - 0.3) < 1e-6 and abs(plate["metalness"] - 0.8) < 1e-6
+        assert page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by["plate"]) == ["ffffff"]  # the map is the colour
+        part = page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", by["part"])
+        assert part and all(sorted(m["maps"]) == ["metalnessMap"] for m in part)  # on a mesh too
+        assert not errors, errors
+    finally:
+        page.close()

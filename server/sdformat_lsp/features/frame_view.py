@@ -47,6 +47,8 @@ class Visual:
     transparency: float = 0.0  # SDFormat's <transparency>: 0 opaque, 1 invisible
     problem: str | None = None  # a mesh not drawn: why (not found, and where it was looked for)
     mesh_version: int | None = None  # the mesh file's modification time (ns): a viewer reloads it when this changes
+    # <material><pbr><metal>: (name, value) pairs, maps as resolved files (albedo_map ...) and numbers (roughness ...)
+    pbr: tuple[tuple[str, str | float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -587,7 +589,39 @@ def _geometry_json(v: Visual, file_uri: "Callable[[str], str]") -> dict:
         "mesh": file_uri(v.mesh_path) if v.mesh_path else None, "meshUri": v.mesh_uri, "meshProblem": v.problem,
         "meshVersion": v.mesh_version, "scale": list(v.scale),
         "color": list(v.color) if v.color is not None else None, "material": v.material, "transparency": v.transparency,
+        "pbr": {_PBR_KEYS[k]: (file_uri(x) if isinstance(x, str) else x) for k, x in v.pbr} if v.pbr else None,
     }
+
+
+# SDFormat's <pbr><metal> children the view draws, and their names in the frames answer
+_PBR_KEYS = {"albedo_map": "albedoMap", "normal_map": "normalMap", "roughness_map": "roughnessMap",
+             "metalness_map": "metalnessMap", "roughness": "roughness", "metalness": "metalness"}
+
+
+def _pbr(vis: XmlElement | None, here: str | None, resource_paths: tuple[str, ...], package_paths: tuple[str, ...],
+         model_roots: tuple[str, ...]) -> tuple[tuple[str, str | float], ...]:
+    """The metal workflow of a visual's <material><pbr>: its texture maps found as meshes are (a map that does not
+    resolve is left out) and its roughness and metalness."""
+    material = vis.child("material") if vis is not None else None
+    pbr = material.child("pbr") if material is not None else None
+    metal = pbr.child("metal") if pbr is not None else None
+    if metal is None:
+        return ()
+    out: list[tuple[str, str | float]] = []
+    for tag in _PBR_KEYS:
+        c = metal.child(tag)
+        text = (c.text or "").strip() if c is not None else ""
+        if not text:
+            continue
+        if tag.endswith("_map"):
+            path, _problem, _version = _mesh(text, here, resource_paths, package_paths, model_roots)
+            if path is not None:
+                out.append((tag, path))
+        else:
+            n = _numbers(text, 1)
+            if n is not None:
+                out.append((tag, n[0]))
+    return tuple(out)
 
 
 def _child_numbers(el: XmlElement, tag: str, n: int) -> tuple[float, ...] | None:
@@ -647,10 +681,11 @@ def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resourc
         scale = _child_numbers(el, "scale", 3) or (1.0, 1.0, 1.0)
         mesh, problem, version = _mesh(uri, here, resource_paths, package_paths, model_roots)
         return Visual(name, "mesh", pose, (), mesh, uri, (scale[0], scale[1], scale[2]), color, material, transparency,
-                      problem, version)
+                      problem, version, _pbr(vis, here, resource_paths, package_paths, model_roots))
     if size is None or not all(s >= 0 for s in size):
         return None
-    return Visual(name, tag, pose, size, color=color, material=material, transparency=transparency)
+    return Visual(name, tag, pose, size, color=color, material=material, transparency=transparency,
+                  pbr=_pbr(vis, here, resource_paths, package_paths, model_roots))
 
 
 __all__ = ["FrameEntry", "FrameView", "Visual", "frame_json", "frame_view", "pose_json", "why_no_frames"]

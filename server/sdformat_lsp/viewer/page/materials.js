@@ -2,7 +2,7 @@
 // SceneManager sets it on every submesh); its diffuse colour (else ambient, else the named Gazebo
 // material script's colours) is drawn; opacity is 1 - <transparency> (the colour's alpha is not used,
 // as in gz-sim), times the mesh material's own opacity for a mesh without a <material>. Without any
-// material a primitive is Gazebo's default grey.
+// material a primitive is Gazebo's default grey. <pbr><metal> maps and values are drawn by pbrMaterial.
 import * as THREE from 'three';
 
 // Diffuse colours of the common scripts of Gazebo's gazebo.material (textured ones by a typical colour).
@@ -57,5 +57,39 @@ export function standardMaterial(color, opacity, side = THREE.FrontSide) {
     });
     cache.set(key, m);
   }
+  return m;
+}
+
+const textures = new Map(); // url -> Texture (loaded once, shared)
+
+function texture(url, colour, onLoad) {
+  let t = textures.get(url);
+  if (!t) {
+    t = new THREE.TextureLoader().load(url, onLoad, undefined, () => textures.delete(url));
+    if (colour) t.colorSpace = THREE.SRGBColorSpace;
+    t.wrapS = THREE.RepeatWrapping;
+    t.wrapT = THREE.RepeatWrapping;
+    textures.set(url, t);
+  }
+  return t;
+}
+
+/** The material of a visual with SDFormat's <pbr><metal> (as the frames answer gives it: maps as served URLs):
+ * albedo, normal, roughness and metalness maps, roughness and metalness (gz-sim's defaults 0.5 and 0 when not
+ * given); the colour is the visual's diffuse, white under an albedo map. `onLoad` runs when a map arrives. */
+export function pbrMaterial(v, look, onLoad) {
+  const p = v.pbr;
+  const m = new THREE.MeshStandardMaterial({
+    color: p.albedoMap || !look.color ? new THREE.Color(1, 1, 1) : new THREE.Color(look.color[0], look.color[1], look.color[2]),
+    roughness: typeof p.roughness === 'number' ? p.roughness : 0.5,
+    metalness: typeof p.metalness === 'number' ? p.metalness : 0,
+    transparent: look.opacity < 1,
+    opacity: look.opacity,
+    depthWrite: look.opacity >= 1,
+  });
+  if (p.albedoMap) m.map = texture(p.albedoMap, true, onLoad);
+  if (p.normalMap) m.normalMap = texture(p.normalMap, false, onLoad);
+  if (p.roughnessMap) m.roughnessMap = texture(p.roughnessMap, false, onLoad);
+  if (p.metalnessMap) m.metalnessMap = texture(p.metalnessMap, false, onLoad);
   return m;
 }

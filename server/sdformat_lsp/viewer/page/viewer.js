@@ -12,7 +12,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
-import { standardMaterial, visualLook } from './materials.js';
+import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
 import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
 
 const STYLE = `
@@ -208,9 +208,11 @@ export function start(host) {
         if (gen !== generation) return;
         const inst = template.clone(true);
         const look = visualLook(v);
+        let pbr = null;
         inst.traverse((o) => {
           if (!o.isMesh) return;
           if (collision) o.material = standardMaterial([1, 0.55, 0.1], 0.45);
+          else if (v.pbr) o.material = pbr || (pbr = pbrMaterial(v, look, requestRender));
           else if (look.color) o.material = standardMaterial(look.color, look.opacity);
           else if (look.opacity < 1) {
             const mats = (Array.isArray(o.material) ? o.material : [o.material]).map((m) => {
@@ -265,6 +267,7 @@ export function start(host) {
     else {
       const look = visualLook(v);
       const m = primitive(v, collision ? { color: [1, 0.55, 0.1], opacity: 0.45 } : { color: look.color || [0.7, 0.7, 0.7], opacity: look.opacity });
+      if (m && v.pbr && !collision) m.material = pbrMaterial(v, look, requestRender);
       if (m) {
         holder.add(m);
         markPickable(holder, id);
@@ -695,6 +698,20 @@ export function start(host) {
     /** The highlighted entry and the box drawn around it: [id, [min, max]], or null. */
     highlighted() {
       return highlighted === null || !box ? null : [highlighted, [box.box.min.toArray(), box.box.max.toArray()]];
+    },
+    /** The texture maps (their URLs, by material slot) and roughness/metalness of an entry's visual materials. */
+    mapsOf(id) {
+      const e = nodes.get(id);
+      const out = [];
+      for (const o of e ? e.visuals : []) o.traverse((c) => {
+        if (!c.isMesh || c.userData.placeholder) return;
+        for (const m of Array.isArray(c.material) ? c.material : [c.material]) {
+          const maps = {};
+          for (const k of ['map', 'normalMap', 'roughnessMap', 'metalnessMap']) if (m[k]) maps[k] = { url: m[k].image ? m[k].image.src || m[k].image.currentSrc || '' : '', loaded: Boolean(m[k].image && m[k].image.width) };
+          out.push({ maps, roughness: m.roughness, metalness: m.metalness });
+        }
+      });
+      return out;
     },
     /** The colours (hex) of the materials an entry's visuals are drawn with. */
     colorsOf(id) {
