@@ -120,7 +120,7 @@ def _fan_out(tmp_path: Path, files: int, width: int) -> Path:
     return tmp_path / "f0.sdf"
 
 
-def test_included_files_are_analysed_once_per_analysis(tmp_path):
+def test_included_files_are_analyzed_once_per_analysis(tmp_path):
     top = _fan_out(tmp_path, 6, 4)  # 4**5 = 1024 instances of f5, 1365 included models in all
     cache = IncludeCache()
     a = analyze(top.read_text(), str(top), Options(include_cache=cache))

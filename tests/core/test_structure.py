@@ -4,6 +4,12 @@ Features are read and changed one at a time: a feature module importing
 another makes a change to one break the other (and hover and completion did
 import each other in cycles). What several features share lives in
 ``sdformat_lsp.queries``, which imports no feature.
+
+The rules of the whole package (issue 28): no import cycle between modules, imports inside
+functions included (only those under ``if TYPE_CHECKING:`` are left out: they never run); no
+private name (``_x``) imported from another module (a shared helper is public in the module that
+owns it); no class too long to read at once; one spelling of analyze in names; no two modules of
+the same name meaning different things.
 """
 
 from __future__ import annotations
@@ -47,12 +53,164 @@ def test_queries_import_no_feature_and_no_shell():
         assert not bad, f"queries/{p.name} imports {sorted(bad)}"
 
 
-def test_no_class_of_the_server_shell_is_too_long_to_read_at_once():
-    """The guide's limit (~300 lines) for the LSP shell, whose session class grew past it once: the
-    files analyses read besides the document went to server/sources.py."""
+def test_no_class_is_too_long_to_read_at_once():
+    """The guide's limit (~300 lines), first met by the LSP shell, whose session class grew past it
+    once (the files analyses read besides the document went to server/sources.py)."""
     long = []
-    for path in sorted((PKG / "server").glob("*.py")):
+    for path in sorted(PKG.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > 300:
                 long.append(f"{path.name}:{node.name} ({node.end_lineno - node.lineno + 1} lines)")
     assert not long, long
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name (a package by its own name)."""
+    out = {}
+    for p in PKG.rglob("*.py"):
+        parts = list(p.relative_to(PKG.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = p
+    return out
+
+
+def _runtime_imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(module imported from, names, line) of every import of ``path`` that can run: at the top
+    and inside functions, not under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(n) for b in node.body for n in ast.walk(b))
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                mod = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.append((mod, [a.name for a in node.names], node.lineno))
+        elif isinstance(node, ast.Import):
+            out.extend((a.name, [], node.lineno) for a in node.names)
+    return [x for x in out if x[0].startswith("sdformat_lsp")]
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module -> the modules of the package it imports (a name imported from a package that is a
+    module of it counts as that module)."""
+    mods = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        edges = set()
+        for mod, names, _ in _runtime_imports(name, path):
+            for n in names or [""]:
+                target = f"{mod}.{n}" if f"{mod}.{n}" in mods else mod
+                while target not in mods and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target in mods and target != name:
+                    edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        work = [(root, iter(sorted(graph[root])))]
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        found.append(sorted(comp))
+    return found
+
+
+def test_no_import_cycle_between_modules_function_level_imports_included():
+    graph = _graph()
+    assert len(graph) > 100
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_search_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_private_name_is_imported_from_another_module():
+    bad = []
+    for name, path in _modules().items():
+        for mod, names, line in _runtime_imports(name, path):
+            bad.extend(f"{path.relative_to(PKG)}:{line} imports {n} from {mod}" for n in names
+                       if n.startswith("_") and not n.startswith("__"))
+    assert bad == [], "make the helper public in the module that owns it"
+
+
+def test_one_spelling_of_analyze_in_names():
+    bad = []
+    for path in sorted(PKG.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "name", None) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
+                node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None)
+            if name and "analyse" in name.lower():
+                bad.append(f"{path.relative_to(PKG)}:{node.lineno} {name}")
+    assert bad == []
+
+
+# Module names found in two places, each pair holding the same thing seen from two layers or shells.
+SAME_MEANING = {
+    "convert": "the convert subcommand: cli/convert.py on the command line, server/convert.py in the server",
+    "extensions": "URDF <gazebo> blocks: formats/urdf/extensions.py reads and checks them, convert/extensions.py writes them",
+    "params": "<experimental:params>: semantics/includes/params.py applies it, printing/params.py prints what it changed",
+    "poses": "resolved poses: queries/poses.py as the editor shows them, printing/poses.py as --resolve-poses writes them",
+    "references": "frame references: queries/references.py finds them, features/references.py answers the request",
+    "schema": "the SDFormat schema: spec/schema.py holds it, queries/schema.py answers questions about it at the cursor",
+    "writer": "writing a document's text: formats/urdf/writer.py a URDF, printing/writer.py an SDFormat document",
+    "frames": "frames: the semantics/frames package builds the graphs, queries/frames.py answers the features from them",
+    "includes": "includes: the semantics/includes package resolves them, queries/includes.py answers the features",
+    "formatting": "the formatter: the formatting package computes the edits, server/formatting.py answers the requests",
+    "model": "a data model: the model package of SDFormat documents, formats/urdf/model.py of a URDF as urdfdom reads it",
+}
+
+
+def test_no_two_modules_of_the_same_name_mean_different_things():
+    seen: dict[str, list[str]] = {}
+    for name in _modules():
+        seen.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    twice = {short: sorted(names) for short, names in seen.items() if len(names) > 1}
+    unexplained = {short: names for short, names in twice.items() if short not in SAME_MEANING}
+    assert unexplained == {}, "rename one, or say in SAME_MEANING why both hold the same thing"
+    assert set(SAME_MEANING) <= set(twice), "a name listed in SAME_MEANING is no longer used twice: remove it"

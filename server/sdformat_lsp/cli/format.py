@@ -5,7 +5,7 @@ written only when the engine formatted it (a document that is not well-formed XM
 UTF-8, is reported and left alone), through a temporary file renamed over it, with its
 byte-order mark kept. The indentation of each file is the flags' (``--indent``, ``--tabs``),
 else the nearest configuration file's ``[format]`` table, else the one the file is consistently
-written with, else two spaces (``formatting/settings.py``).
+written with, else two spaces (``formatting/indentation.py``).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from ..semantics import Analysis
 from .extensions import Extensions
 from .flatten import WORLD, Body, Connection, Flat, FlattenError, flatten
 from .parts import Notes, PartReader, floats, value
-from .tree import build_tree
+from .joint_tree import build_tree
 
 KEPT = {"revolute": "revolute", "continuous": "continuous", "prismatic": "prismatic", "fixed": "fixed"}
 INFINITE = 1e16  # SDFormat's default joint limits: no limit

@@ -8,7 +8,6 @@ resolution of every frame reference.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import threading
@@ -22,6 +21,7 @@ from ..records import record
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
 from .checks.phases import check
+from .collector_pause import collector_paused
 from .checks.reserved_names import reserved_entity_names
 from .checks.domain import DomainChecks, check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
@@ -321,31 +321,31 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
         return too_large(text, path, limit)
     stop: threading.Event | None = getattr(_cancel, "stop", None)
     _cancel.stop = None  # the analyses of included files made during this one run to their end
-    _pause_collector()  # large trees and no cyclic garbage: collector passes would dominate the run time
     try:
-        xml = parse(text)
-        _checkpoint(stop)
-        result = Analysis(text=text, path=path, xml=xml, options=options)
-        result.diagnostics.extend(extra or ())
-        result.diagnostics.extend(xml.problems)
-        if path is not None and os.path.basename(path) == MODEL_CONFIG:
-            result.diagnostics.extend(check_model_config(xml, path))
-        elif options.expand_xacro and _uses_xacro(path, text) and _is_xacro(path, xml):
-            from .xacro_documents import analyze_xacro  # here: only a xacro document needs the processor
+        with collector_paused():  # large trees and no cyclic garbage: collector passes would dominate the run time
+            try:
+                xml = parse(text)
+                _checkpoint(stop)
+                result = Analysis(text=text, path=path, xml=xml, options=options)
+                result.diagnostics.extend(extra or ())
+                result.diagnostics.extend(xml.problems)
+                if path is not None and os.path.basename(path) == MODEL_CONFIG:
+                    result.diagnostics.extend(check_model_config(xml, path))
+                elif options.expand_xacro and _uses_xacro(path, text) and _is_xacro(path, xml):
+                    from .xacro_documents import analyze_xacro  # here: only a xacro document needs the processor
 
-            analyze_xacro(result, options)
-        else:
-            _analyze_into(result, options, stop)
-            if path is not None and "<mesh" in text and xml.root is not None and xml.root.tag in ("sdf", "robot"):
-                from .includes.mesh_files import mesh_diagnostics  # only a document naming a mesh pays for the import
+                    analyze_xacro(result, options)
+                else:
+                    _analyze_into(result, options, stop)
+                    if path is not None and "<mesh" in text and xml.root is not None and xml.root.tag in ("sdf", "robot"):
+                        from .includes.mesh_files import mesh_diagnostics  # only a document naming a mesh pays for the import
 
-                result.diagnostics.extend(mesh_diagnostics(xml.root, path, options.resource_paths, options.model_roots,
-                                                           tuple(getattr(options, "package_paths", ()) or ())))
-        _finish(result, options)
-    except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
-        result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
+                        result.diagnostics.extend(mesh_diagnostics(xml.root, path, options.resource_paths, options.model_roots,
+                                                                   tuple(getattr(options, "package_paths", ()) or ())))
+                _finish(result, options)
+            except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
+                result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
     finally:
-        _resume_collector()
         _cancel.stop = stop
     return result
 
@@ -378,41 +378,6 @@ def _finish(result: Analysis, options: Options) -> None:
     if options.suppressions:
         diags = apply_suppressions(result, diags)
     result.diagnostics = apply_severities(fold_clashes(diags), options.severity)
-
-
-_collector_lock = threading.Lock()
-_collector_pauses = 0  # analyses running now (the server runs two at once)
-_collector_was_enabled = False
-
-
-def _pause_collector() -> None:
-    global _collector_pauses, _collector_was_enabled
-    with _collector_lock:
-        if _collector_pauses == 0:
-            _collector_was_enabled = gc.isenabled()
-            gc.disable()
-        _collector_pauses += 1
-
-
-def _resume_collector() -> None:
-    """Turn the collector back on when the last running analysis ends (if it was on)."""
-    global _collector_pauses
-    with _collector_lock:
-        _collector_pauses -= 1
-        if _collector_pauses == 0 and _collector_was_enabled:
-            gc.enable()
-
-
-class collector_paused:
-    """``with collector_paused():`` no cyclic collection runs in the block (counted with the analyses
-    running at once). The server freezes a finished analysis inside it (``server/collector.py``):
-    once the collector runs again, its first pass would walk every object of the analysis."""
-
-    def __enter__(self) -> None:
-        _pause_collector()
-
-    def __exit__(self, *exc: object) -> None:
-        _resume_collector()
 
 
 def _analyze_into(result: Analysis, options: Options, stop: threading.Event | None = None) -> None:
@@ -454,7 +419,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
     if factory is None and result.path is not None and "include" in result.text:
         from .includes.resolver import default_factory
 
-        factory = default_factory(options)
+        factory = default_factory(options, analyze)
     resolver = factory(result) if factory else None
     try:
         if root is None and hasattr(resolver, "top_level"):

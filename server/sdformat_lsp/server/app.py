@@ -298,7 +298,7 @@ class SdformatLanguageServer(LanguageServer):
             return None
         return settings_mod.parse(value, base_dir=self.root_dir)
 
-    def reanalyse_all(self) -> None:
+    def reanalyze_all(self) -> None:
         """Settings changed: every open document gets a new revision and is checked again."""
         for doc in self.documents:
             doc.touch()
@@ -351,7 +351,7 @@ class SdformatLanguageServer(LanguageServer):
         if any(self.project.is_config(p) for p in paths):
             # a configuration file changed, appeared or went: every document may be configured differently
             self.project.invalidate()
-            self.reanalyse_all()
+            self.reanalyze_all()
             self.refresh_pulled_diagnostics()
             paths = {p for p in paths if not self.project.is_config(p)}
         for path in paths:
@@ -482,7 +482,7 @@ def _register(server: SdformatLanguageServer) -> None:
         try:
             pulled = await server.pull_configuration()
             if pulled is not None and server.apply_settings(client=pulled):
-                server.reanalyse_all()
+                server.reanalyze_all()
         finally:
             server._release_initial_hold()
         if get_capability(server.client_capabilities, "workspace.did_change_watched_files.dynamic_registration", False):
@@ -500,7 +500,7 @@ def _register(server: SdformatLanguageServer) -> None:
         # document is stale from now on, so a diagnostic pull that follows
         # this notification waits for the re-check under the new settings.
         release = server.scheduler.gate.hold(SETTINGS_TIMEOUT)
-        server.reanalyse_all()
+        server.reanalyze_all()
         server.spawn(server.update_settings(params.settings, release))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

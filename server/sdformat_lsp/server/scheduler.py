@@ -39,7 +39,8 @@ from typing import Callable
 
 from ..diagnostics import error
 from ..semantics import Analysis, Options
-from ..semantics.analysis import AnalysisCancelled, cancellable, collector_paused
+from ..semantics.analysis import AnalysisCancelled, cancellable
+from ..semantics.collector_pause import collector_paused
 from ..semantics.incremental import Base, QuickAnalysis, base_of, reanalyze
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument

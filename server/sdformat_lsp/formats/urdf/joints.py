@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from ...model import NO_POSE, Ref
+from ...diagnostics import Related
+from ...model import NO_POSE, PoseSpec, Ref
+from ...text import Span
 from ...xml import XmlAttribute, XmlElement
 from .model import UJoint
-from .values import DUPLICATE_NAME, JOINT_TYPES
-from ...diagnostics import Related
-
-if TYPE_CHECKING:
-    from .reader import Reader
+from .values import DUPLICATE_NAME, JOINT_TYPES, PARSING_ERROR
 
 
-def read_joint(rd: "Reader", el: XmlElement) -> None:
+class JointReader(Protocol):
+    """What reading a joint asks of the reader of the whole robot (``reader.Reader``), which calls
+    :func:`read_joint`: declared here so that this module does not import the reader back."""
+
+    joints: dict[str, UJoint]
+    unconnected: bool
+
+    def error(self, message: str, span: Span, kind: str, code: str = PARSING_ERROR, **kw) -> None: ...
+
+    def numbers_ok(self, el: XmlElement, attrs: tuple[str, ...], what: str) -> bool: ...
+
+    def vector(self, el: XmlElement, name: str, what: str, count: int = 3) -> tuple[float, ...] | None: ...
+
+    def origin(self, owner: XmlElement, what: str) -> PoseSpec | None: ...
+
+    def claim(self, joint_el: XmlElement) -> None: ...
+
+
+def read_joint(rd: JointReader, el: XmlElement) -> None:
     a = el.attr("name")
     if a is None:
         rd.error("a <joint> needs a name attribute: add name=\"...\"", el.tag_span, "joint_name")

@@ -36,7 +36,7 @@ from . import inertia
 from .extensions import check_extensions
 from .model import UJoint, ULink
 from .reader import Reader
-from .tree import connect
+from .connect import connect
 from .values import (
     BLOB_TAGS, DUPLICATE_NAME, LINK_INERTIA_INVALID, POSE_RELATIVE_TO_INVALID, SDF_JOINT_TYPE, WORLD,
 )

@@ -18,13 +18,13 @@ from ...xml import XmlDocument
 from ..frames import WORLD, FrameGraphs, FrameNode, Resolution, Scope
 
 
-_RESERVED = re.compile(r"^__.*__$")
+DUNDER_NAME = re.compile(r"^__.*__$")
 
 
-_UNKNOWN = "unknown_reference"  # data key of a diagnostic about a reference that may lead into an unloaded include
+UNKNOWN_REFERENCE = "unknown_reference"  # data key of a diagnostic about a reference that may lead into an unloaded include
 
 
-def _where(scope: Scope) -> str:
+def scope_words(scope: Scope) -> str:
     return f"{scope.kind} '{scope.name}'" if scope.name else f"this {scope.kind}"
 
 
@@ -53,7 +53,7 @@ def _suggest(text: str, candidates: Iterable[str]) -> str | None:
     return best[0] if best else None
 
 
-def _node_span(node: FrameNode) -> Span:
+def node_span(node: FrameNode) -> Span:
     """Where to report a problem of ``node``: its name, else its element (an included model: the <include>)."""
     if node.name_span is not None:
         return node.name_span
@@ -123,11 +123,11 @@ class CheckerBase:
         ref = res.ref
         scope = res.scope
         if res.problem not in ("reserved", "empty") and self._unknown(res):
-            return error(code, "unknown", ref.span, data={_UNKNOWN: True})
+            return error(code, "unknown", ref.span, data={UNKNOWN_REFERENCE: True})
         if res.problem == "reserved":
-            return error("ATTRIBUTE_INVALID", f"'__root__' is reserved and cannot be used in {what}; name a frame of {_where(scope)}", ref.span)
+            return error("ATTRIBUTE_INVALID", f"'__root__' is reserved and cannot be used in {what}; name a frame of {scope_words(scope)}", ref.span)
         if res.problem == "empty":
-            return error(code, f"{what} is empty: name a frame of {_where(scope)}", ref.span)
+            return error(code, f"{what} is empty: name a frame of {scope_words(scope)}", ref.span)
         if candidates is None:
             candidates = [n for n, node in scope.nested_frames()]
         # point at the segment that failed
@@ -139,11 +139,11 @@ class CheckerBase:
                 break
         where = res.missing_in or scope
         if where is not scope:
-            msg = f"{what} is '{ref.text}', but {_where(where)} has no frame '{failed}'"
+            msg = f"{what} is '{ref.text}', but {scope_words(where)} has no frame '{failed}'"
         elif "::" in ref.text and span != ref.span:
-            msg = f"{what} is '{ref.text}', but {_where(scope)} has no nested model '{failed}'"
+            msg = f"{what} is '{ref.text}', but {scope_words(scope)} has no nested model '{failed}'"
         else:
-            msg = f"{what} is '{ref.text}', which is not a frame in {_where(scope)}"
+            msg = f"{what} is '{ref.text}', which is not a frame in {scope_words(scope)}"
         if ref.text == WORLD and scope.kind == "model":
             msg += " ('world' can only be a joint's parent inside a model)"
         outer = scope.parent
@@ -152,7 +152,7 @@ class CheckerBase:
         if outer is not None:
             return error(
                 code,
-                msg + f"; '{ref.text}' belongs to the enclosing {_where(outer)}, and references cannot reach outside "
+                msg + f"; '{ref.text}' belongs to the enclosing {scope_words(outer)}, and references cannot reach outside "
                 "the model they are written in: move the element, or refer to a frame of this model",
                 ref.span,
             )

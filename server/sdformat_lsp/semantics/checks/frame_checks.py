@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...diagnostics import Diagnostic, Related, Severity, error
 from ...model import Frame, Model
 from ...text import Span
-from .base import CheckerBase, ROOT_NOT_STATIC, _node_span, _where, top_level_scope
+from .base import CheckerBase, ROOT_NOT_STATIC, node_span, scope_words, top_level_scope
 from ..frames import FrameNode
 
 
@@ -119,7 +119,7 @@ class FrameChecks(CheckerBase):
             if self._hole_model(cur):
                 quiet_nodes.update(id(n) for n in path)
                 continue  # its canonical link may be in the include that could not be loaded
-            span = _node_span(node)
+            span = node_span(node)
             self.out.append(
                 error(
                     "FRAME_ATTACHED_TO_GRAPH_ERROR",
@@ -203,8 +203,8 @@ class FrameChecks(CheckerBase):
             if quiet:
                 quiet_nodes.update(id(n) for n in path)
                 continue
-            span = _node_span(node)
-            self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {_where(self.g.root)}", span))
+            span = node_span(node)
+            self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {scope_words(self.g.root)}", span))
             self._mark(node)
 
     def inner_poses(self) -> None:

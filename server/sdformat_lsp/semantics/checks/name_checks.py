@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic, error
 from ...xml import XmlElement
-from .base import CheckerBase, _RESERVED
+from .base import DUNDER_NAME, CheckerBase
 from ..frames import WORLD, FrameNode
 from .same_text import FOUND, HOPELESS, MAX_LENGTH, SameText
 from .sibling_names import NO_NAME_CHECK as _NO_NAME_CHECK
@@ -105,7 +105,7 @@ class NameChecks(CheckerBase):
             self.out.append(error("RESERVED_NAME", f"the {kind} has an empty name: give it a name", span))
         elif name == WORLD and (node.scope is not None):
             self.out.append(error("RESERVED_NAME", f"'world' is reserved for the world frame and cannot name a {kind}: rename it", span))
-        elif _RESERVED.match(name):
+        elif DUNDER_NAME.match(name):
             self.out.append(error("RESERVED_NAME", f"names of the form __name__ are reserved for implicit frames: rename this {kind}", span))
         elif "::" in name and self.version >= (1, 8):
             self.out.append(

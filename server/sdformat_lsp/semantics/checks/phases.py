@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic
 from ...xml import XmlDocument
-from .base import _UNKNOWN, ROOT_NOT_STATIC, ROOT_ONLY, top_level_scope
+from .base import UNKNOWN_REFERENCE, ROOT_NOT_STATIC, ROOT_ONLY, top_level_scope
 from .frame_checks import FrameChecks
 from .joint_checks import JointChecks
 from .name_checks import NameChecks
@@ -35,7 +35,7 @@ class Checker(NameChecks, JointChecks, FrameChecks):
         self.relative_to()
         self.axes()
         self.inner_poses()
-        return [d for d in self.out if not d.data.get(_UNKNOWN)]
+        return [d for d in self.out if not d.data.get(UNKNOWN_REFERENCE)]
 
 
 

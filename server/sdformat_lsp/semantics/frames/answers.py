@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 
 from ...model import Model
-from .cycles import _cycle_from, edge_cycles
-from .nodes import FrameNode, Scope, _memo_link, _weak
+from .cycles import cycle_from, edge_cycles
+from .nodes import FrameNode, Scope, memo_link, weak_ref
 from ..pose import IDENTITY, Transform
 
 # The placement frames being applied in this thread (ids of their model or proxy nodes). A placement
@@ -31,7 +31,7 @@ class FrameQueries:
     def attached_link(self, node: FrameNode) -> FrameNode | None:
         """The sink of ``node``'s attached_to chain, if it is a legal one."""
         if node._link_state:
-            return _memo_link(node)
+            return memo_link(node)
         # Asked for every node by the checks: the walk reads the weak edges directly, and marks the
         # nodes on it (state 4, replaced before returning) instead of keeping a set of them.
         path: list[FrameNode] = []
@@ -40,7 +40,7 @@ class FrameQueries:
         while cur is not None:
             state = cur._link_state
             if state:
-                result = _memo_link(cur) if state != 4 else None  # 4: on this walk, a cycle
+                result = memo_link(cur) if state != 4 else None  # 4: on this walk, a cycle
                 break
             cur._link_state = 4
             path.append(cur)
@@ -54,7 +54,7 @@ class FrameQueries:
             if result is p:  # a sink: remember "itself" without a reference to itself (no cycle to collect)
                 p._link, p._link_state = None, 3
             else:
-                p._link, p._link_state = _weak(result), 1 if result is not None else 2
+                p._link, p._link_state = weak_ref(result), 1 if result is not None else 2
         return result
 
     def unattached(self) -> list[FrameNode]:
@@ -111,10 +111,10 @@ class FrameQueries:
         return edge_cycles(self.unposed(memo) if unposed is None else unposed, "relative_to")
 
     def attached_cycle(self, node: FrameNode) -> list[FrameNode] | None:
-        return _cycle_from(node, lambda n: n.attached_to)
+        return cycle_from(node, lambda n: n.attached_to)
 
     def relative_cycle(self, node: FrameNode) -> list[FrameNode] | None:
-        return _cycle_from(node, lambda n: n.relative_to)
+        return cycle_from(node, lambda n: n.relative_to)
 
     def pose(self, node: FrameNode) -> Transform | None:
         """``X_root_node``: relative to the root model frame or the world; None if unresolvable."""

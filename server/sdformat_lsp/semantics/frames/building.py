@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from ...model import Frame, Include, Joint, Link, Model, Ref, World, version_tuple
 from ...xml import XmlElement
-from .nodes import MODEL_FRAME, WORLD, FrameNode, Scope, _MergedFrames, _weak
-from .order import _in_element_order, _LegacyNames, canonical_name
+from .nodes import MODEL_FRAME, WORLD, FrameNode, Scope, MergedFrames, weak_ref
+from .order import in_element_order, LegacyNames, canonical_name
 
 
 class ScopeBuilding:
@@ -102,15 +102,15 @@ class ScopeBuilding:
         proxy = self._node("frame", proxy_entity.name, scope, proxy_entity)
         self._add_member(scope, proxy)
         path = getattr(model.source, "path", None) if model.source is not None else scope.path
-        view = Scope(scope.kind, scope.name, model, scope.parent, node=proxy, frames=_MergedFrames(scope.frames, proxy),
+        view = Scope(scope.kind, scope.name, model, scope.parent, node=proxy, frames=MergedFrames(scope.frames, proxy),
                      children=scope.children, version=self.version, path=path)
         self.scopes.append(view)
         self.merged_into[id(view)] = (inc, scope)
-        view._into = _weak(scope)
+        view._into = weak_ref(scope)
         self.merged_into[id(proxy)] = (inc, scope)
         if inc.placement_frame is not None and inc.placement_frame.text and inc.pose is not None:
             self.merged_placement[id(proxy)] = (inc.placement_frame, view)
-        for item in _in_element_order(model):
+        for item in in_element_order(model):
             if isinstance(item, Include):
                 self._include(item, view)
             elif isinstance(item, Model):
@@ -159,11 +159,11 @@ class ScopeBuilding:
                 if slot >= 0:
                     p.models_order[slot] = scope
             nested: list[tuple[Model, Scope, int]] = []
-            items = _in_element_order(m)
+            items = in_element_order(m)
             text = self._document_text(m.element) if m.links else None  # the analysed document's, if m is in it
             # libsdformat renames clashing names before 1.7; a lone item clashes with nothing (its
             # name comes back unchanged), which spares 3k_shapes (1.6, one link per model) the table
-            legacy = _LegacyNames() if scope.version < (1, 7) and len(items) > 1 else None
+            legacy = LegacyNames() if scope.version < (1, 7) and len(items) > 1 else None
             for item in items:
                 if isinstance(item, Include):
                     before = len(scope.models_order)
@@ -262,6 +262,6 @@ class ScopeBuilding:
             real = view.real
             inner = Scope(view.kind, view.name, view.entity, view.parent, node=real.node, frames=real.frames,
                           children=view.children, version=view.version, path=view.path)
-            inner._into = _weak(real)
+            inner._into = weak_ref(real)
             self._inner_views[id(view)] = inner
         return inner

@@ -2,7 +2,7 @@
 
 :func:`find_cycles` takes any successor function; :func:`edge_cycles` is the same search
 over one of the two graphs, reading the nodes' weak edges directly, for the checks that
-run it on every node of a document; ``_cycle_from`` is the cycle one node's chain runs into.
+run it on every node of a document; ``cycle_from`` is the cycle one node's chain runs into.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def edge_cycles(nodes: list[FrameNode], edge: str) -> list[list[FrameNode]]:
     return cycles
 
 
-def _cycle_from(node: FrameNode, step: Callable[[FrameNode], FrameNode | None]) -> list[FrameNode] | None:
+def cycle_from(node: FrameNode, step: Callable[[FrameNode], FrameNode | None]) -> list[FrameNode] | None:
     """The cycle reached from ``node`` by following ``step``, if any."""
     order: dict[int, int] = {}
     path: list[FrameNode] = []

@@ -20,7 +20,7 @@ from ..pose import Transform, transform_of
 MODEL_FRAME = "__model__"
 
 
-def _weak(obj: object | None):
+def weak_ref(obj: object | None):
     """A weak reference to ``obj`` (None stays None)."""
     return weakref.ref(obj) if obj is not None else None
 
@@ -40,7 +40,7 @@ class FrameNode:
     def __init__(self, kind: str, name: str, scope: "Scope | None", entity: object | None) -> None:
         self.kind = kind  # link, joint, frame, model, world
         self.name = name  # local name in ``scope``
-        self._scope = _weak(scope)  # the scope that lists this node by ``name`` (None: the root)
+        self._scope = weak_ref(scope)  # the scope that lists this node by ``name`` (None: the root)
         self.entity = entity  # Link/Joint/Frame/Model/World of the document model
         self._inner = None  # for models and the world: the scope it opens
         self.static = False
@@ -64,7 +64,7 @@ class FrameNode:
 
     @scope.setter
     def scope(self, value: "Scope | None") -> None:
-        self._scope = _weak(value)
+        self._scope = weak_ref(value)
 
     @property
     def inner(self) -> "Scope | None":
@@ -72,7 +72,7 @@ class FrameNode:
 
     @inner.setter
     def inner(self, value: "Scope | None") -> None:
-        self._inner = _weak(value)
+        self._inner = weak_ref(value)
 
     @property
     def attached_to(self) -> "FrameNode | None":
@@ -81,7 +81,7 @@ class FrameNode:
 
     @attached_to.setter
     def attached_to(self, value: "FrameNode | None") -> None:
-        self._attached_to = _weak(value)
+        self._attached_to = weak_ref(value)
 
     @property
     def relative_to(self) -> "FrameNode | None":
@@ -90,7 +90,7 @@ class FrameNode:
 
     @relative_to.setter
     def relative_to(self, value: "FrameNode | None") -> None:
-        self._relative_to = _weak(value)
+        self._relative_to = weak_ref(value)
 
     @property
     def transform(self) -> Transform:
@@ -145,8 +145,8 @@ class Scope:
         self.kind = kind
         self.name = name
         self.entity = entity
-        self._parent = _weak(parent)
-        self._node = _weak(node)
+        self._parent = weak_ref(parent)
+        self._node = weak_ref(node)
         self.frames = frames if frames is not None else {}
         self.children = children if children is not None else {}
         self.version = version
@@ -174,7 +174,7 @@ class Scope:
 
     @parent.setter
     def parent(self, value: "Scope | None") -> None:
-        self._parent = _weak(value)
+        self._parent = weak_ref(value)
 
     @property
     def node(self) -> FrameNode | None:
@@ -182,7 +182,7 @@ class Scope:
 
     @node.setter
     def node(self, value: FrameNode | None) -> None:
-        self._node = _weak(value)
+        self._node = weak_ref(value)
 
     def __repr__(self) -> str:
         return f"<Scope {self.kind} {self.name!r}>"
@@ -247,7 +247,7 @@ class Resolution:
 
 
 
-class _MergedFrames(MutableMapping):
+class MergedFrames(MutableMapping):
     """The frames of a scope as seen by entities merged into it: ``__model__`` is their proxy frame.
 
     Reads and writes go to the scope's own table (merged names are the
@@ -290,7 +290,7 @@ class _WorldSentinel(FrameNode):
 WORLD_SENTINEL = _WorldSentinel("world", WORLD, None, None)
 
 
-def _memo_link(node: FrameNode) -> FrameNode | None:
+def memo_link(node: FrameNode) -> FrameNode | None:
     """The remembered attached link (state 1: another node, 2: none, 3: the node itself)."""
     state = node._link_state
     return node._link() if state == 1 else (node if state == 3 else None)

@@ -39,7 +39,7 @@ def canonical_name(scope: Scope) -> str:
     return ""
 
 
-def _in_element_order(model: Model) -> list:
+def in_element_order(model: Model) -> list:
     """The links, joints, frames, nested models and includes of ``model`` in the order the file writes them."""
     if not model.includes:
         return list(model.members)
@@ -49,7 +49,7 @@ def _in_element_order(model: Model) -> list:
     return [t[2] for t in items]
 
 
-class _LegacyNames:
+class LegacyNames:
     """libsdformat's renaming of clashing names in files older than SDFormat 1.7 (``Model::Load``).
 
     In element order, a link, joint or frame whose name an earlier nested

@@ -4,7 +4,7 @@ An included file is analysed like any document (its own includes too), with
 the options of the includer. Many documents include the same models, and the
 server re-analyses on every edit, so :class:`IncludeCache` keeps each analysis
 keyed by the file and the options that change it, and checks the signature of
-every file it depended on before handing it out again. :func:`analyse_included`
+every file it depended on before handing it out again. :func:`analyze_included`
 is the resolver's way in: cycles and depth, the cache, reading the file (from
 the editor's buffer when it is open) and analysing it.
 """
@@ -29,6 +29,9 @@ from .resources import ModelFile, model_file
 # absolute path, or None to read the file from disk. Called from analysis
 # threads; it must be cheap and return a consistent (text, version) pair.
 OpenDocuments = Callable[[str], "tuple[str, Hashable] | None"]
+# ``semantics.analysis.analyze``, handed to the include machinery by its factory (never imported here:
+# the analysis imports the include machinery)
+Analyze = Callable[..., "Analysis"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis import Analysis
@@ -172,14 +175,14 @@ DEFAULT_CACHE = IncludeCache()
 _RUN: contextvars.ContextVar[dict | None] = contextvars.ContextVar("sdformat_lsp_includes_run", default=None)
 
 
-def analyse_included(resolver: "IncludeResolver", path: str, inc: Include, span: Span) -> "Analysis | None":
+def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span: Span) -> "Analysis | None":
     """The analysis of ``path``, from the cache or freshly made; None (with a diagnostic) if it cannot be."""
     active = _ACTIVE.get()
     chain = active or ((resolver.path,) if resolver.path else ())
     if path in chain or path == resolver.path:
         loop = [*(chain[chain.index(path):] if path in chain else [resolver.path]), path]
         names = " -> ".join(os.path.basename(p) for p in loop)
-        resolver._emit(
+        resolver.report(
             error(
                 "INCLUDE_CYCLE",
                 f"include cycle: {names}; a model cannot include itself, directly or through other files",
@@ -190,7 +193,7 @@ def analyse_included(resolver: "IncludeResolver", path: str, inc: Include, span:
         resolver.context_dependent = True
         return None
     if len(chain) >= MAX_DEPTH:
-        resolver._emit(
+        resolver.report(
             error(
                 "INCLUDE_DEPTH",
                 f"includes are nested more than {MAX_DEPTH} files deep here: stopping at {os.path.basename(path)}",
@@ -233,17 +236,16 @@ def analyse_included(resolver: "IncludeResolver", path: str, inc: Include, span:
                     message = f"{path} is not read: {exc.reason}"
                 else:
                     message = f"cannot read {path}: {exc.reason}"
-                resolver._emit(error("FILE_READ", message, span))
+                resolver.report(error("FILE_READ", message, span))
                 return None
             text, problems = decode_source(data)
         token = _ACTIVE.set((*chain, path))
         try:
-            from ..analysis import analyze
             from .foreign import NOT_PARSED, parsed_include
 
             parsed = parsed_include(resolver, path, text, inc, span)
             if parsed is NOT_PARSED:
-                sub = analyze(text, path, replace(resolver.options, root_static=override), extra=problems)
+                sub = resolver.factory.analyze(text, path, replace(resolver.options, root_static=override), extra=problems)
             else:
                 sub = parsed  # type: ignore[assignment]
         finally:

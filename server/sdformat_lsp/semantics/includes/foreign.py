@@ -111,7 +111,8 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
     outcome = run_parsers(parsers, file)
     if outcome.kind == "none":
         return NOT_PARSED
-    from ..analysis import Analysis
+    # the analysis type, from the including analysis: the include machinery never imports the analysis
+    Analysis = type(resolver.analysis)
 
     name = os.path.basename(path)
     assert outcome.parser is not None

@@ -32,7 +32,7 @@ def check_model_config(xml: XmlDocument, path: str) -> list[Diagnostic]:
     if not entries:
         out.append(error("PARSING_ERROR", "this model.config has no <sdf version=\"...\">model.sdf</sdf> entry naming the model's file", root.tag_span))
         return out
-    from .resources import PARSER_VERSION, _version_tuple, select_entry  # here: a check of an .sdf never needs them
+    from .resources import PARSER_VERSION, dotted_version, select_entry  # here: a check of an .sdf never needs them
 
     directory = os.path.dirname(os.path.abspath(path))
     versions = [e.get("version") for e in entries]
@@ -46,7 +46,7 @@ def check_model_config(xml: XmlDocument, path: str) -> list[Diagnostic]:
             out.append(warning("ATTRIBUTE_MISSING", f"this <sdf> entry has no version attribute: {note}; add version=\"{newest}\" (or the file's version)", e.tag_span))
         else:
             v = va.value.strip()
-            vt = _version_tuple(v)
+            vt = dotted_version(v)
             if v not in KNOWN:
                 if vt is not None and vt > PARSER_VERSION + (0,):
                     out.append(error("ATTRIBUTE_INVALID", f"SDFormat {v} does not exist (the newest is {newest}): libsdformat ignores this entry", va.value_span))

@@ -51,7 +51,7 @@ def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span
 
         problems = include_problems(sub, inc, span)
         for d in problems:
-            resolver._emit(d)
+            resolver.report(d)
         if problems:
             return None
     doc = sub.document
@@ -64,7 +64,7 @@ def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span
     if model is None:
         if doc is not None and doc.others:
             if inc.merge:
-                resolver._emit(
+                resolver.report(
                     error(
                         "MERGE_INCLUDE_UNSUPPORTED",
                         f"merge=\"true\" only works for models; this file has an <{doc.others[0].tag}>: remove merge=\"true\"",
@@ -75,24 +75,24 @@ def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span
         if root is None or root.tag != "sdf":
             if not sub.has_errors:
                 what = f"<{root.tag}>" if root is not None else "no XML element"
-                resolver._emit(error("FILE_READ", f"{os.path.basename(sub.path or '')} is not an SDFormat file (it has {what})", span))
+                resolver.report(error("FILE_READ", f"{os.path.basename(sub.path or '')} is not an SDFormat file (it has {what})", span))
             return None
         if doc is not None and doc.worlds:
             msg = "the included file holds a <world>: <include> brings in a <model>, <actor> or <light> only"
         else:
             msg = "the included file has no top-level <model>, <actor> or <light> for <include> to bring in"
-        resolver._emit(error("ELEMENT_MISSING", msg, span, related=(Related(root.tag_span, "its <sdf> element", path=sub.path),)))
+        resolver.report(error("ELEMENT_MISSING", msg, span, related=(Related(root.tag_span, "its <sdf> element", path=sub.path),)))
         return None
     params = params_element(inc.element)
     if params is not None:
         model, problems = apply_params(params, model, resolver.analysis.xml, resolver.version, _included_models(sub))
         for d in problems:
-            resolver._emit(d)
+            resolver.report(d)
     if inc.merge:
         check_merge(resolver, model, inc, span, scope, sub)
     if inc.static is False and sub.root_static_written and not model.links and not model.models and not model.includes:
         st = inc.element.child("static")
-        resolver._emit(
+        resolver.report(
             error(
                 "MODEL_WITHOUT_LINK",
                 f"<static>false</static> makes the included model '{model.name}' movable, but it has no link to carry its frames: "
@@ -138,7 +138,7 @@ def check_merge(resolver: "IncludeResolver", model: Model, inc: Include, span: S
     attr = inc.element.attr("merge")
     where = attr.span if attr is not None else span
     if scope.kind not in ("model", "world"):
-        resolver._emit(error("MERGE_INCLUDE_UNSUPPORTED", "merge=\"true\" needs a <model> or <world> to merge into: remove it here", where))
+        resolver.report(error("MERGE_INCLUDE_UNSUPPORTED", "merge=\"true\" needs a <model> or <world> to merge into: remove it here", where))
         return
     # Below 1.9 nothing is lost: libsdformat converts the file to its newest
     # version and merges. The version information (schema_check) already
@@ -146,7 +146,7 @@ def check_merge(resolver: "IncludeResolver", model: Model, inc: Include, span: S
     if scope.kind == "world":
         if resolver.version < (1, 10):
             # Portability only (libsdformat main merges it): an information.
-            resolver._emit(
+            resolver.report(
                 info(
                     "MERGE_INCLUDE_UNSUPPORTED",
                     "merging a model into a <world> is SDFormat 1.10 (libsdformat 13) or later; libsdformat 12 and older refuse it",
@@ -154,7 +154,7 @@ def check_merge(resolver: "IncludeResolver", model: Model, inc: Include, span: S
                 )
             )
         for link in model.links:
-            resolver._emit(
+            resolver.report(
                 error(
                     "MERGE_INCLUDE_UNSUPPORTED",
                     f"a <world> cannot take links: the merged model's link '{link.name}' has nowhere to go; "
@@ -209,7 +209,7 @@ def merged_duplicates(resolver: "IncludeResolver", graphs: "FrameGraphs") -> lis
         if local:
             rel = Related(local[0].name_span, f"the '{name}' written here")
         elif merged[0][1] is not inc:
-            rel = Related(resolver._span(merged[0][1]), f"the include that also brings '{name}'")
+            rel = Related(resolver.include_span(merged[0][1]), f"the include that also brings '{name}'")
         found.setdefault(id(inc), (inc, []))[1].append((name, node, other, rel))
     out: list[Diagnostic] = []
     for inc, dups in found.values():
@@ -226,7 +226,7 @@ def merged_duplicates(resolver: "IncludeResolver", graphs: "FrameGraphs") -> lis
             error(
                 "DUPLICATE_NAME",
                 msg + "; names must be unique once merged: rename one of them",
-                resolver._span(inc),
+                resolver.include_span(inc),
                 related=tuple(r for *_, r in dups[:RELATED_LIMIT] if r is not None),
                 data={"duplicate": dups[0][0]},
             )
@@ -263,13 +263,13 @@ def after_graphs(resolver: "IncludeResolver", graphs: "FrameGraphs") -> list[Dia
                 if later is not None:
                     node = next((n for n in graphs.nodes if n.entity is later), None)
             if node is not child.node and node is not None:
-                span = inc.name_span or resolver._span(inc)
+                span = inc.name_span or resolver.include_span(inc)
                 other = node.entity if node is not None else None
                 what = f"a {node.kind}" if node is not None else "another entity"
                 rel: tuple[Related, ...] = ()
                 other_inc = getattr(other, "from_include", None)
                 if other_inc is not None:
-                    rel = (Related(other_inc.name_span or resolver._span(other_inc), f"the other '{child.name}'"),)
+                    rel = (Related(other_inc.name_span or resolver.include_span(other_inc), f"the other '{child.name}'"),)
                     what = "another included model"
                 elif node is not None and node.name_span is not None and (node.scope is None or node.scope.path is None):
                     rel = (Related(node.name_span, f"the other '{child.name}'"),)

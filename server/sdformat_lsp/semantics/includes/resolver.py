@@ -53,13 +53,14 @@ from typing import TYPE_CHECKING
 from ...diagnostics import Diagnostic, Related, error, info, warning
 from ...model import Include, Model, version_tuple
 from ...text import Span
-from .cache import DEFAULT_CACHE, MAX_DEPTH, IncludeCache, OpenDocuments, analyse_included, signature
+from .cache import DEFAULT_CACHE, MAX_DEPTH, IncludeCache, OpenDocuments, analyze_included, signature
 from .placement import after_graphs, place_model
 from .summary import summarise
 from .resources import Lookup, ModelFile, lookup, model_root_of, path_problem, search_path
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis import Analysis, Options
+    from .cache import Analyze
     from ..frames import FrameGraphs, Scope
 
 
@@ -78,10 +79,15 @@ class IncludeRecord:
 
 
 class IncludeResolverFactory:
-    """``Options.include_resolver_factory``: one :class:`IncludeResolver` per analysis."""
+    """``Options.include_resolver_factory``: one :class:`IncludeResolver` per analysis.
 
-    def __init__(self, options: "Options", cache: IncludeCache | None = None, env: dict[str, str] | None = None) -> None:
+    ``analyze`` is the function that analyses an included file (``semantics.analysis.analyze``,
+    handed in by its caller: the include machinery never imports the analysis back)."""
+
+    def __init__(self, options: "Options", analyze: "Analyze", cache: IncludeCache | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.options = options
+        self.analyze = analyze
         self.cache = cache if cache is not None else DEFAULT_CACHE
         self.env = env
 
@@ -89,9 +95,9 @@ class IncludeResolverFactory:
         return IncludeResolver(self, analysis)
 
 
-def default_factory(options: "Options") -> IncludeResolverFactory:
+def default_factory(options: "Options", analyze: "Analyze") -> IncludeResolverFactory:
     cache = getattr(options, "include_cache", None)
-    return IncludeResolverFactory(options, cache if isinstance(cache, IncludeCache) else None)
+    return IncludeResolverFactory(options, analyze, cache if isinstance(cache, IncludeCache) else None)
 
 
 def _owner_analysis(scope: "Scope") -> "Analysis | None":
@@ -173,10 +179,12 @@ class IncludeResolver:
 
     # -- diagnostics -------------------------------------------------------
 
-    def _emit(self, d: Diagnostic) -> None:
+    def report(self, d: Diagnostic) -> None:
+        """Add ``d`` to the including analysis (how every part of the include machinery reports)."""
         self.analysis.diagnostics.append(d)
 
-    def _span(self, inc: Include) -> Span:
+    def include_span(self, inc: Include) -> Span:
+        """Where a problem of ``inc`` is reported: its ``<uri>``, else its start tag."""
         if inc.uri is not None:
             return inc.uri.span
         return inc.element.tag_span
@@ -199,7 +207,7 @@ class IncludeResolver:
         uri = inc.uri.text
         span = inc.uri.span
         if inc.placement_frame is not None and inc.pose is None:
-            self._emit(
+            self.report(
                 error(
                     "MODEL_PLACEMENT_FRAME_INVALID",
                     "<placement_frame> needs a <pose> in the same <include>: the pose says where the placement frame goes; add <pose/>",
@@ -207,12 +215,12 @@ class IncludeResolver:
                 )
             )
         if not uri:
-            self._emit(error("URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span))
+            self.report(error("URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span))
             records.append(IncludeRecord(inc, None, None))
             return None
         bad = path_problem(uri)
         if bad is not None:
-            self._emit(error("URI_LOOKUP", f"<uri> cannot name a file: {bad}", span))
+            self.report(error("URI_LOOKUP", f"<uri> cannot name a file: {bad}", span))
             records.append(IncludeRecord(inc, None, None))
             return None
         found = self._lookup(uri)
@@ -232,16 +240,16 @@ class IncludeResolver:
             deps.extend(mf.dependencies)
             for p in mf.problems:
                 if p.severity == "warning":
-                    self._emit(warning(p.code, p.message, span))
+                    self.report(warning(p.code, p.message, span))
             if mf.path is None:
                 problems = "; ".join(p.message for p in mf.problems if p.severity == "error")
-                self._emit(error("URI_LOOKUP", f"'{uri}' is the directory {target}, which cannot be used as a model: {problems}", span))
+                self.report(error("URI_LOOKUP", f"'{uri}' is the directory {target}, which cannot be used as a model: {problems}", span))
                 records.append(IncludeRecord(inc, target, None, lookup=found, dependencies=tuple(deps), config=mf))
                 self._depend(deps)
                 return None
             file_path = os.path.abspath(mf.path)
             if not os.path.isfile(file_path):
-                self._emit(
+                self.report(
                     error(
                         "FILE_READ",
                         f"{mf.config} names {os.path.basename(file_path)}, which does not exist in {target}: fix the <sdf> entry or add the file",
@@ -254,7 +262,7 @@ class IncludeResolver:
                 return None
         else:
             mf = None
-        sub = analyse_included(self, file_path, inc, span)
+        sub = analyze_included(self, file_path, inc, span)
         if sub is None:
             deps.append(file_path)
             records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps), config=mf))
@@ -303,7 +311,7 @@ class IncludeResolver:
             diags[at] = d
         else:
             self._remote_at = len(diags)
-            self._emit(d)
+            self.report(d)
 
     def _missing_model(self, uri: str, found: Lookup, span: Span) -> None:
         """A URI not found: one error per distinct URI, on its first include in the text, the others
@@ -312,7 +320,7 @@ class IncludeResolver:
         diags = self.analysis.diagnostics
         if seen is None or seen[0] >= len(diags) or diags[seen[0]].code != "URI_LOOKUP":
             self._missing[uri] = (len(diags), [span])
-            self._emit(self._not_found(uri, found, span))
+            self.report(self._not_found(uri, found, span))
             return
         at, spans = seen
         spans.append(span)
@@ -370,7 +378,7 @@ class IncludeResolver:
         inc = b.include(tops[0])
         self.analysis.diagnostics.extend(b.diagnostics)
         for extra in tops[1:]:
-            self._emit(error("ELEMENT_INCORRECT_TYPE", "an <sdf> file holds one model: this second top-level <include> is one too many", extra.tag_span))
+            self.report(error("ELEMENT_INCORRECT_TYPE", "an <sdf> file holds one model: this second top-level <include> is one too many", extra.tag_span))
         return self(inc, _TOP)
 
 

@@ -308,7 +308,7 @@ def _listdir(path: str) -> list[str]:
         return []
 
 
-def _version_tuple(text: str) -> tuple[int, ...] | None:
+def dotted_version(text: str) -> tuple[int, ...] | None:
     parts = text.strip().split(".")
     try:
         nums = tuple(int(p) for p in parts)
@@ -330,7 +330,7 @@ def select_entry(versions: list[str | None]) -> tuple[int | None, str | None]:
     best_text: str | None = None
     limit = PARSER_VERSION + (0,)
     for i, v in enumerate(versions):
-        vt = _version_tuple(v) if v is not None else None
+        vt = dotted_version(v) if v is not None else None
         if vt is not None and best < vt <= limit:
             index, best, best_text = i, vt, v
     return index, best_text
@@ -406,7 +406,7 @@ def model_file(directory: str) -> ModelFile:
     chosen = entries[index] if index is not None else None
     limit = PARSER_VERSION + (0,)
     for v in versions:
-        vt = _version_tuple(v) if v is not None else (0,)
+        vt = dotted_version(v) if v is not None else (0,)
         if vt is None:
             problems.append(ModelFileProblem("warning", "FILE_READ", f"{config}: <sdf version=\"{v}\"> is not a version number: the entry is ignored"))
         elif vt > limit:

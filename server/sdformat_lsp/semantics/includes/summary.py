@@ -48,7 +48,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
     if unchecked:
         first = min(unchecked, key=lambda d: d.span.start)
         more = f" (and {len(unchecked) - 1} more)" if len(unchecked) > 1 else ""
-        resolver._emit(
+        resolver.report(
             info(
                 first.code,
                 f"not checked here: {first.message}{more}, in {os.path.basename(sub.path or '')}; libsdformat checks this only "
@@ -83,7 +83,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
         ext = os.path.splitext(name)[1]
         hint = "" if ext in (".sdf", ".world", ".urdf", "") else (
             f" ({ext} files need a model parser: register one under [model-parsers] in the configuration file, see docs/includes.md)")
-        resolver._emit(
+        resolver.report(
             Diagnostic(
                 "FILE_READ",
                 Severity.ERROR,
@@ -111,7 +111,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
             "nothing here can name them; give those links an <inertial> with a positive mass"
         )
         related = [Related(d.span, d.message, path=sub.path) for d in left_out[:RELATED_LIMIT]]
-    resolver._emit(
+    resolver.report(
         Diagnostic(
             first["code"],
             Severity.ERROR,
