@@ -19,7 +19,6 @@ legal.
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -263,8 +262,8 @@ class _Listing:
     world: CompletionItem | None  # the item for 'world', offered when no listed frame of that name is
 
 
-# graphs -> {(id(scope), kinds, world, model_frame, paths, details): (scope, listing)}
-_LISTINGS: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+# FrameGraphs.memo[_LISTINGS]: {(id(scope), kinds, world, model_frame, paths, details): (scope, listing)}
+_LISTINGS = "features.completion.listings"
 
 
 def _listing(analysis: Analysis, rules: _Rules, details: bool) -> _Listing:
@@ -283,7 +282,7 @@ def _listing(analysis: Analysis, rules: _Rules, details: bool) -> _Listing:
     assert scope is not None
     paths = version_tuple(analysis.version) >= (1, 8)
     key = (id(scope), rules.kinds, rules.world, rules.model_frame, paths, details)
-    per = _LISTINGS.setdefault(analysis.graphs, {})
+    per = analysis.graphs.memo.setdefault(_LISTINGS, {})
     got = per.get(key)
     if got is not None and got[0] is scope:
         return got[1]

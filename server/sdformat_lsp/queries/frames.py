@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import weakref
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
@@ -132,14 +131,14 @@ class _ReferenceIndex:
         return best[2] if best is not None else None
 
 
-_INDEXES: "weakref.WeakKeyDictionary[object, _ReferenceIndex]" = weakref.WeakKeyDictionary()
+_INDEX = "queries.frames.reference_index"  # key of FrameGraphs.memo
 
 
 def _reference_index(analysis: Analysis) -> _ReferenceIndex:
     graphs = analysis.graphs
-    index = _INDEXES.get(graphs)
+    index = graphs.memo.get(_INDEX)
     if index is None or index.count != len(graphs.resolutions):
-        index = _INDEXES[graphs] = _ReferenceIndex(analysis)
+        index = graphs.memo[_INDEX] = _ReferenceIndex(analysis)
     return index
 
 

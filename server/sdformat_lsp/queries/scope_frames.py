@@ -10,30 +10,30 @@ graphs and starts afresh). What a request still does is filter the list.
 
 from __future__ import annotations
 
-import weakref
 from typing import Callable
 
-from ..semantics.frames import FrameNode, Scope
+from ..semantics.frames import FrameGraphs, FrameNode, Scope
 
 Step = Callable[[FrameNode], "FrameNode | None"]
 
-# graphs -> {(id(scope), step): (scope, predecessors by node id)} and {id(scope): (scope, frames)}
-_REVERSE: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
-_FRAMES: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+# FrameGraphs.memo: {(id(scope), step): (scope, predecessors by node id)} and {id(scope): (scope, frames)}
+# keys of FrameGraphs.memo
+_REVERSE = "queries.scope_frames.reverse"
+_FRAMES = "queries.scope_frames.frames"
 
 
-def scope_frames(graphs: object, scope: Scope) -> list[tuple[str, FrameNode]]:
+def scope_frames(graphs: FrameGraphs, scope: Scope) -> list[tuple[str, FrameNode]]:
     """``scope.nested_frames()`` as a list, kept per graphs and scope."""
-    per = _FRAMES.setdefault(graphs, {})
+    per = graphs.memo.setdefault(_FRAMES, {})
     got = per.get(id(scope))
     if got is None or got[0] is not scope:
         got = per[id(scope)] = (scope, list(scope.nested_frames()))
     return got[1]
 
 
-def _predecessors(graphs: object, scope: Scope, step: Step) -> dict[int, list[FrameNode]]:
+def _predecessors(graphs: FrameGraphs, scope: Scope, step: Step) -> dict[int, list[FrameNode]]:
     """For every node on the ``step`` chain of a frame of ``scope``: the nodes whose step leads to it."""
-    per = _REVERSE.setdefault(graphs, {})
+    per = graphs.memo.setdefault(_REVERSE, {})
     key = (id(scope), step)
     got = per.get(key)
     if got is not None and got[0] is scope:
@@ -52,7 +52,7 @@ def _predecessors(graphs: object, scope: Scope, step: Step) -> dict[int, list[Fr
     return preds
 
 
-def reaching(graphs: object, scope: Scope, target: FrameNode, step: Step) -> set[int]:
+def reaching(graphs: FrameGraphs, scope: Scope, target: FrameNode, step: Step) -> set[int]:
     """Ids of the frames of ``scope`` (``target`` left out) whose ``step`` chain passes through ``target``.
 
     The nodes from which ``target`` is reached are those reached from it going

@@ -89,6 +89,14 @@ class Analysis:
     root_static_written: bool | None = None  # the root model's own <static>, when Options.root_static overrides it
     options: Options | None = None  # what it was analysed with (an incremental check after it must use the same)
     xacro: object | None = None  # a xacro document: xacro_documents.XacroFacts (its expansion and that one's analysis)
+    # What the include machinery keeps with an analysis (semantics/includes/): the resolver of its includes
+    # (read back by an includer: dependencies, cycles; it drops its reference back when the run ends), and
+    # when it is itself an included file, the files it depended on and their signatures as first seen, and
+    # for a URDF, the diagnostics of its conversion
+    include_resolver: object | None = field(default=None, repr=False, compare=False)
+    include_deps: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    include_sigs: dict | None = field(default=None, repr=False, compare=False)
+    urdf_diagnostics: list[Diagnostic] | None = field(default=None, repr=False, compare=False)
 
     def included_analysis(self, path: str) -> "Analysis | None":
         """The analysis of a file included (at any depth) by this document."""

@@ -42,6 +42,8 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import NamedTuple
 
 from ..diagnostics import Diagnostic, Fix, Related
 from ..text import LineIndex, Span
@@ -68,6 +70,43 @@ class Excerpt:
     texts: set[str]  # the references in the unit as written, and their first names (but the unit's own pose's)
 
 
+class Unit(NamedTuple):
+    """A model directly in the world or the root model: a closed scope checked through an excerpt."""
+
+    start: int
+    stag_end: int  # end of its start tag
+    end: int
+    name: str
+
+
+class Other(NamedTuple):
+    """Another child element of the enclosing element (a world frame, a light, a link of the root model)."""
+
+    start: int
+    end: int
+    names: frozenset  # the unit names its references start with
+    resolves: bool  # whether they all resolve
+
+
+class Refusal(Enum):
+    """Why an incremental step was refused (the full analysis runs instead); the value is the
+    number the step's checks had before they had names."""
+
+    OTHER_PATH_OR_OPTIONS = 1
+    TOO_LARGE = 2
+    NOT_IN_ONE_CHILD = 3  # not inside one child of the scope
+    NOT_IN_UNIT_BODY = 4  # the edit is not between the unit's start tag and its end tag
+    SUPPRESSION_OR_INCLUDE = 5
+    REFERENCED_UNIT_CHANGED = 6  # another unit names something in this one: only pose values may change
+    NO_EXCERPT = 7
+    SCOPE_VIEW_CHANGED = 8  # the unit's own pose (read in the enclosing scope) or what the scope reports changed
+    UNEXPLAINED_DIAGNOSTIC = 9
+    DIAGNOSTIC_ACROSS_EDIT = 10  # a kept diagnostic reaches across the edit
+    MARKUP_CHANGED = 11
+    NOT_A_POSE_VALUE = 12
+    NAMES_A_SIBLING = 13  # a reference in the unit names a sibling: what is said about it depends on the siblings
+
+
 @dataclass
 class Base:
     """What an incremental step needs from the last result: plain offsets and diagnostics, no tree."""
@@ -78,10 +117,8 @@ class Base:
     diagnostics: list[Diagnostic]
     head_end: int  # end of the enclosing element's start tag
     foot_start: int  # start of the enclosing element's end tag
-    units: list[tuple[int, int, int, str]]  # (start, start-tag end, end, name) of each unit, in order
-    # the enclosing element's other child elements, in order: (start, end, the unit names its references start
-    # with, whether they all resolve)
-    others: list[tuple[int, int, frozenset, bool]]
+    units: list[Unit]  # in order
+    others: list[Other]  # the enclosing element's other child elements, in order
     referenced: frozenset[str]  # first names of the references written in units (other than the unit's own)
     scope_names: frozenset[str]  # the names of the scope's children (a reference's message says it is out of reach)
     last: Excerpt | None = None  # the last unit checked through an excerpt, as it is now
@@ -129,20 +166,20 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     enclosing = kids[0]
     if enclosing.etag_start < 0:
         return None
-    units: list[tuple[int, int, int, str]] = []
+    units: list[Unit] = []
     others: list[tuple[int, int]] = []
     unit_names = set()
     for c in enclosing.children:
         name = c.get("name") if c.tag == UNIT_TAG else None
         if name and c.closed and c.etag_start >= 0:
-            units.append((c.ts - 1, c.stag_end, c.end, name))
+            units.append(Unit(c.ts - 1, c.stag_end, c.end, name))
             unit_names.add(name)
         else:
             others.append((c.ts - 1, c.end))
     if not units:
         return None
-    starts = [u[0] for u in units]
-    other_starts = [o[0] for o in others]
+    starts = [u.start for u in units]
+    other_starts = [s for s, _ in others]
     other_refs: list[set[str]] = [set() for _ in others]
     other_ok = [True] * len(others)
     referenced: set[str] = set()
@@ -151,8 +188,8 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
         first = r.ref.text.split("::", 1)[0]
         at = r.ref.span.start
         i = bisect.bisect_right(starts, at) - 1
-        if i >= 0 and at < units[i][2]:
-            if units[i][3] != first:
+        if i >= 0 and at < units[i].end:
+            if units[i].name != first:
                 referenced.add(first)
             continue
         k = bisect.bisect_right(other_starts, at) - 1
@@ -163,7 +200,7 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
                 other_ok[k] = False
     return Base(
         text, analysis.path, options, list(analysis.diagnostics), enclosing.stag_end, enclosing.etag_start,
-        units, [(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)], frozenset(referenced),
+        units, [Other(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)], frozenset(referenced),
         frozenset(c.get("name") or "" for c in enclosing.children) - {""},
     )
 
@@ -223,8 +260,8 @@ def _skeleton(unit: str) -> str:
 def _unit_context(base: Base, i: int) -> list[tuple[int, int]]:
     """The scope's other children that the excerpt of unit ``i`` holds: all but those whose references all
     resolve and all name other units (an edit in this unit cannot change what is said about them)."""
-    name = base.units[i][3]
-    return [(s, e) for s, e, refs, ok in base.others if not (ok and refs and name not in refs)]
+    name = base.units[i].name
+    return [(o.start, o.end) for o in base.others if not (o.resolves and o.names and name not in o.names)]
 
 
 def _excerpt(base: Base, start: int, unit: str, tag: str, parts: list[tuple[int, int]], options: Options) -> Excerpt | None:
@@ -270,10 +307,10 @@ def _excerpt(base: Base, start: int, unit: str, tag: str, parts: list[tuple[int,
     return Excerpt(start, unit, inside, outside, poses, names, texts)
 
 
-refusals: Counter = Counter()  # why incremental steps were refused: the number of the check (for tests and logs)
+refusals: Counter[Refusal] = Counter()  # why incremental steps were refused (for tests and logs)
 
 
-def _refuse(why: int) -> None:
+def _refuse(why: Refusal) -> None:
     refusals[why] += 1
     return None
 
@@ -283,42 +320,42 @@ def reanalyze(
 ) -> tuple[QuickAnalysis, Base] | None:
     """The diagnostics of ``text`` from ``base`` and the base after it, or None: analyse ``text`` in full."""
     if path != base.path or options != base.options:
-        return _refuse(1)
+        return _refuse(Refusal.OTHER_PATH_OR_OPTIONS)
     if options.max_document_bytes is not None and len(text) > options.max_document_bytes:
-        return _refuse(2)
+        return _refuse(Refusal.TOO_LARGE)
     old = base.text
     if text == old:
         return QuickAnalysis(text, path, list(base.diagnostics), _lines=lines), base
     a, old_end, new_end = changed_region(old, text)
-    i = bisect.bisect_right([u[0] for u in base.units], a) - 1
-    if i < 0 or old_end > base.units[i][2]:
+    i = bisect.bisect_right([u.start for u in base.units], a) - 1
+    if i < 0 or old_end > base.units[i].end:
         return _pose_value(base, text, a, old_end, new_end, options, lines)
     u_start, u_stag, u_end, name = base.units[i]
     if a < u_stag or old_end > old.rfind("</", u_start, u_end):
-        return _refuse(4)  # the edit is not between the unit's start tag and its end tag
+        return _refuse(Refusal.NOT_IN_UNIT_BODY)
     delta = new_end - old_end
     old_unit = old[u_start:u_end]
     new_unit = text[u_start : u_end + delta]
     if MARK in new_unit or "<include" in new_unit:
-        return _refuse(5)
+        return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
     if name in base.referenced and _skeleton(old_unit) != _skeleton(new_unit):
-        return _refuse(6)  # another unit names something in this one: only pose values may change
+        return _refuse(Refusal.REFERENCED_UNIT_CHANGED)
     last = base.last
     parts = _unit_context(base, i)
     before = last if last is not None and last.start == u_start and last.unit == old_unit else _excerpt(base, u_start, old_unit, UNIT_TAG, parts, options)
     if before is None:
-        return _refuse(7)
+        return _refuse(Refusal.NO_EXCERPT)
     after = _excerpt(base, u_start, new_unit, UNIT_TAG, parts, options)
     if after is None or after.poses != before.poses or after.outside != before.outside:
-        return _refuse(8)  # the unit's own pose (read in the enclosing scope) or what the scope reports changed
+        return _refuse(Refusal.SCOPE_VIEW_CHANGED)
     if (before.texts | after.texts) & (base.scope_names - {name}):
-        return _refuse(13)  # a reference in the unit names a sibling: what is said about it depends on the siblings
+        return _refuse(Refusal.NAMES_A_SIBLING)
     merged = _exchange(base, before, after, a, old_end, delta)
     if merged is None:
         return None
-    units = base.units[:i] + [(u_start, u_stag, u_end + delta, name)]
-    units += [(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
-    others = [o if o[1] <= u_start else (o[0] + delta, o[1] + delta, o[2], o[3]) for o in base.others]
+    units = base.units[:i] + [Unit(u_start, u_stag, u_end + delta, name)]
+    units += [Unit(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
+    others = [o if o.end <= u_start else o._replace(start=o.start + delta, end=o.end + delta) for o in base.others]
     new_base = Base(
         text, path, options, merged, base.head_end, base.foot_start + delta, units, others,
         base.referenced | {n for n in after.names if n != name}, base.scope_names, last=after,
@@ -333,36 +370,36 @@ def _pose_value(
     a world frame): a pose's value is read only where it is written (what is wrong with it is said at it),
     so the child alone is the excerpt; everything else is handled as for a unit."""
     old = base.text
-    k = bisect.bisect_right([o[0] for o in base.others], a) - 1
-    if k < 0 or old_end >= base.others[k][1]:
-        return _refuse(3)  # not inside one child of the scope
-    o_start, o_end = base.others[k][0], base.others[k][1]
+    k = bisect.bisect_right([o.start for o in base.others], a) - 1
+    if k < 0 or old_end >= base.others[k].end:
+        return _refuse(Refusal.NOT_IN_ONE_CHILD)
+    o_start, o_end = base.others[k].start, base.others[k].end
     delta = new_end - old_end
     if any(c in old[a:old_end] or c in text[a:new_end] for c in "<>&"):
-        return _refuse(11)  # markup changed
+        return _refuse(Refusal.MARKUP_CHANGED)
     lt = old.rfind("<", o_start, a)
     gt = old.find("<", old_end, o_end)
     if lt < 0 or gt < 0 or old.find(">", lt, a) < 0 or not re.match(r"<pose[\s>]", old[lt : lt + 6]) or not old.startswith("</pose>", gt):
-        return _refuse(12)  # not the value of a <pose>
+        return _refuse(Refusal.NOT_A_POSE_VALUE)
     if MARK in text[max(0, a - len(MARK)) : new_end + len(MARK)]:
-        return _refuse(5)
+        return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
     old_child, new_child = old[o_start:o_end], text[o_start : o_end + delta]
     tag = re.match(r"<([^\s/>]+)", old_child)
     if tag is None:
-        return _refuse(12)
+        return _refuse(Refusal.NOT_A_POSE_VALUE)
     last = base.last
     before = last if last is not None and last.start == o_start and last.unit == old_child else _excerpt(base, o_start, old_child, tag.group(1), [], options)
     if before is None:
-        return _refuse(7)
+        return _refuse(Refusal.NO_EXCERPT)
     after = _excerpt(base, o_start, new_child, tag.group(1), [], options)
     if after is None or after.outside != before.outside:
-        return _refuse(8)
+        return _refuse(Refusal.SCOPE_VIEW_CHANGED)
     merged = _exchange(base, before, after, a, old_end, delta)
     if merged is None:
         return None
-    units = [u if u[2] <= o_start else (u[0] + delta, u[1] + delta, u[2] + delta, u[3]) for u in base.units]
-    others = base.others[:k] + [(o_start, o_end + delta, base.others[k][2], base.others[k][3])]
-    others += [(o[0] + delta, o[1] + delta, o[2], o[3]) for o in base.others[k + 1 :]]
+    units = [u if u.end <= o_start else Unit(u.start + delta, u.stag_end + delta, u.end + delta, u.name) for u in base.units]
+    others = base.others[:k] + [base.others[k]._replace(end=o_end + delta)]
+    others += [o._replace(start=o.start + delta, end=o.end + delta) for o in base.others[k + 1 :]]
     new_base = Base(
         text, base.path, options, merged, base.head_end, base.foot_start + delta, units, others, base.referenced,
         base.scope_names, last=after,
@@ -394,7 +431,7 @@ def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int,
             continue
         kept.append(d)
     if any(v > 0 for v in removed.values()):
-        return _refuse(9)
+        return _refuse(Refusal.UNEXPLAINED_DIAGNOSTIC)
     out: list[Diagnostic] = []
     for d in kept:
         spans = list(_spans(d))
@@ -403,7 +440,7 @@ def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int,
         elif all(s.start >= old_end for s in spans):
             out.append(_moved(d, delta))
         else:
-            return _refuse(10)  # a kept diagnostic reaches across the edit
+            return _refuse(Refusal.DIAGNOSTIC_ACROSS_EDIT)
     for d in after.inside:
         k = _key(d)
         if added[k] > 0:
@@ -412,4 +449,4 @@ def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int,
     return out
 
 
-__all__ = ["Base", "QuickAnalysis", "base_of", "changed_region", "reanalyze"]
+__all__ = ["Base", "Other", "QuickAnalysis", "Refusal", "Unit", "base_of", "changed_region", "reanalyze"]

@@ -76,6 +76,10 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         # id(view of a merge, or its proxy frame) -> (its include, the scope it joined)
         self.merged_into: dict[int, tuple[Include, Scope]] = {}
         self._canonical_memo: dict[int, FrameNode | None] = {}
+        # Derived data the layers above keep with these graphs (which never change once built), by a
+        # key naming the module that owns each entry: freed with the graphs, so with their analysis
+        # (completion's listings, the scopes' frame lists, the reference index of hover and definition).
+        self.memo: dict[str, dict] = {}
         # the analysed document (``xml``, when given and free of XML problems), so that building can
         # search its text instead of walking elements (see ``ScopeBuilding._document_text``)
         clean = xml is not None and xml.root is not None and not xml.problems and not xml.half_typed

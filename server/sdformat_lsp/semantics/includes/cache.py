@@ -250,7 +250,7 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
                 sub = parsed  # type: ignore[assignment]
         finally:
             _ACTIVE.reset(token)
-        inner = getattr(sub, "_include_resolver", None)
+        inner = sub.include_resolver
         sub_deps = [path, *getattr(sub, "extra_dependencies", ())]  # files a model parser or the MJCF reader read too
         sigs = {path: own}
         context_dependent = False
@@ -259,12 +259,12 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
             for p, sig in inner.signatures.items():
                 sigs.setdefault(p, sig)
             context_dependent = inner.context_dependent
-        sub._include_deps = tuple(dict.fromkeys(sub_deps))
-        sub._include_sigs = sigs
+        sub.include_deps = tuple(dict.fromkeys(sub_deps))
+        sub.include_sigs = sigs
         if context_dependent:
             resolver.context_dependent = True
         else:
-            resolver.cache.put(key, sub, sub._include_deps, run, resolver.open_documents, sigs)
+            resolver.cache.put(key, sub, sub.include_deps, run, resolver.open_documents, sigs)
         resolver.cache.misses += 1
         return sub
     finally:

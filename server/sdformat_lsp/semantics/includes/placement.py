@@ -129,8 +129,8 @@ def _urdf_model(sub: "Analysis") -> Model | None:
         model, diags = urdf_to_model(sub.xml, sub.path)
     except Exception:  # a converter bug must not hide the includer's own diagnostics
         return None
-    if not hasattr(sub, "_urdf_diagnostics"):
-        sub._urdf_diagnostics = diags
+    if sub.urdf_diagnostics is None:
+        sub.urdf_diagnostics = diags
     return model
 
 

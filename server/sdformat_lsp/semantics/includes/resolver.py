@@ -154,7 +154,7 @@ class IncludeResolver:
         self._missing: dict[str, tuple[int, list[Span]]] = {}  # uri not found -> (index of its diagnostic, each place)
         if getattr(analysis, "includes", None) is None:
             analysis.includes = []
-        analysis._include_resolver = self  # read back by the includer: dependencies, cycles
+        analysis.include_resolver = self  # read back by the includer: dependencies, cycles
 
     def detach(self) -> None:
         """The analysis is complete: drop the reference back to it (it keeps one to this
@@ -268,8 +268,8 @@ class IncludeResolver:
             records.append(IncludeRecord(inc, target, file_path, lookup=found, dependencies=tuple(deps), config=mf))
             self._depend(deps)
             return None
-        deps.extend(getattr(sub, "_include_deps", (file_path,)))
-        for p, sig in getattr(sub, "_include_sigs", {}).items():
+        deps.extend(sub.include_deps if sub.include_deps is not None else (file_path,))
+        for p, sig in (sub.include_sigs or {}).items():
             self.signatures.setdefault(p, sig)  # as the included file's analysis saw them
         model = place_model(self, sub, inc, span, scope)
         if summarise(self, sub, inc, span, scope):

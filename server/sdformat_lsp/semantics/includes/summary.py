@@ -40,7 +40,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
     the model as included.
     """
     diags = [d for d in sub.diagnostics if d.severity == Severity.ERROR and d.code != "URDF_UNSUPPORTED"]
-    diags += [d for d in getattr(sub, "_urdf_diagnostics", ()) if d.severity == Severity.ERROR]
+    diags += [d for d in (sub.urdf_diagnostics or ()) if d.severity == Severity.ERROR]
     top_level = inc.merge or scope.kind in ("world", "sdf")
     unchecked = [d for d in diags if d.data.get(ROOT_ONLY) and not top_level]
     # (a root model without link made movable by <static>false</static> is reported on that <static>, by _model_of)

@@ -18,6 +18,8 @@ its reports of unknown names in schema/unknown.py.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...diagnostics import Diagnostic, Fix, Related, Severity
 from ...spec import ElementSpec, Schema, check_value, schema_for
 from ...text import Span
@@ -381,7 +383,6 @@ class _Checker(UnknownNames):
                 self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
 
 _GOOD = (None, None, None)
-_VERDICTS: dict[tuple[str, str, str | None, str | None], tuple[str | None, str | None, str | None]] = {}
 
 
 def _walk_apart(el: XmlElement, domain: DomainChecks | None, names: SiblingNames | None) -> None:
@@ -393,22 +394,16 @@ def _walk_apart(el: XmlElement, domain: DomainChecks | None, names: SiblingNames
         names.walk(el)
 
 
+@lru_cache(maxsize=50_000)  # bounded: the values of every document the process checks
 def _verdict(type_name: str, text: str, low: str | None, high: str | None) -> tuple[str | None, str | None, str | None]:
     """(problem, lax reading, bound problem) of a value; remembered, because
     a document repeats the same few values (``1``, ``0 0 1``) thousands of times."""
-    key = (type_name, text, low, high)
-    found = _VERDICTS.get(key)
-    if found is None:
-        problem = check_value(type_name, text)
-        lax = bound = None
-        if problem is None:
-            lax = check_value(type_name, text, strict=True)
-            bound = bound_problem(type_name, text, low, high)
-        found = _GOOD if problem is None and lax is None and bound is None else (problem, lax, bound)
-        if len(_VERDICTS) >= 50_000:
-            _VERDICTS.clear()
-        _VERDICTS[key] = found
-    return found
+    problem = check_value(type_name, text)
+    lax = bound = None
+    if problem is None:
+        lax = check_value(type_name, text, strict=True)
+        bound = bound_problem(type_name, text, low, high)
+    return _GOOD if problem is None and lax is None and bound is None else (problem, lax, bound)
 
 
 def _type_hint(spec: ElementSpec) -> str:
