@@ -214,3 +214,30 @@ def test_no_two_modules_of_the_same_name_mean_different_things():
     unexplained = {short: names for short, names in twice.items() if short not in SAME_MEANING}
     assert unexplained == {}, "rename one, or say in SAME_MEANING why both hold the same thing"
     assert set(SAME_MEANING) <= set(twice), "a name listed in SAME_MEANING is no longer used twice: remove it"
+
+
+def test_no_server_module_imports_the_application_back():
+    """Handlers are typed against ``server/session.py``'s Protocol: only the entry points (the package
+    and the transport, which make the server) import ``server/app.py``, not even for type checking."""
+    bad = []
+    for path in sorted((PKG / "server").glob("*.py")):
+        if path.name in ("__init__.py", "transport.py", "app.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "app" and node.level == 1:
+                bad.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.ImportFrom) and node.module == "sdformat_lsp.server.app":
+                bad.append(f"{path.name}:{node.lineno}")
+    assert bad == []
+
+
+def test_request_handlers_are_module_level_functions_behind_one_decorator():
+    """No handler is a closure inside a registering function (they were, in three such functions,
+    each with its own copy of the snapshot preamble): ``server.feature`` is called only by
+    ``requests.register`` and for the pull-diagnostics handler a pull client gets at initialize."""
+    calls = []
+    for path in sorted((PKG / "server").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "feature":
+                calls.append(f"{path.name}:{node.lineno}")
+    assert len(calls) == 2 and {c.split(":")[0] for c in calls} == {"requests.py", "app.py"}, calls

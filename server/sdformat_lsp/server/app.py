@@ -31,10 +31,10 @@ from .convert import DiagnosticSupport, Place, converter_factory, document_diagn
 from .collector import Collector
 from .documents import Document, DocumentStore, uri_to_path
 from .faults import ServerCancelled, guarded, log_fault
+from . import editing, formatting, handlers, requests  # noqa: F401 - imported for the handlers they record
 from .commands import register_commands
-from .formatting import register_formatting
-from .editing import register_editing
-from .handlers import register_features
+from .requests import handler
+from .workspace_index import WorkspaceIndex
 from .logs import ClientLogHandler
 from .project_config import CONFIG_GLOBS, ProjectConfigs, show_error
 from .scheduler import Scheduler, Superseded
@@ -440,141 +440,133 @@ def _workspace_dirs(params: types.InitializeParams, root: str | None) -> list[st
     return [d for d in dirs if os.path.isdir(d)]
 
 
+@handler(types.INITIALIZE)
+def initialize(ls: SdformatLanguageServer, params: types.InitializeParams) -> None:
+    ls.client_log.connect(ls.window_log_message, asyncio.get_running_loop())
+    caps = params.capabilities
+    ls.encoding = _negotiated_encoding(ls)
+    ls.pull_diagnostics = get_capability(caps, "text_document.diagnostic", None) is not None
+    ls.diagnostic_support = _diagnostic_support(caps, ls.pull_diagnostics)
+    formats = get_capability(caps, "text_document.hover.content_format", None) or []
+    ls.markdown_hover = types.MarkupKind.Markdown in formats
+    ls.root_dir = _root_dir(params)
+    ls.workspace_dirs = _workspace_dirs(params, ls.root_dir)
+    ls.loop = asyncio.get_running_loop()
+    ls.project.scan_folders(ls.workspace_dirs)
+    ls.apply_settings(init=settings_mod.parse(params.initialization_options, base_dir=ls.root_dir))
+    if get_capability(caps, "workspace.configuration", False):
+        # Documents opened before the client answers wait for its settings.
+        ls._release_initial_hold = ls.scheduler.gate.hold(SETTINGS_TIMEOUT)
+    if ls.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in ls.protocol.fm.features:
+        # Declared only for pull clients: a client that can pull gets one
+        # mechanism (pull), everyone else gets publishDiagnostics.
+        ls.feature(
+            types.TEXT_DOCUMENT_DIAGNOSTIC,
+            types.DiagnosticOptions(identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=False),
+        )(pull_diagnostics)
+    log.info(
+        "client %s: position encoding %s, %s diagnostics",
+        params.client_info.name if params.client_info else "unknown",
+        ls.encoding,
+        "pull" if ls.pull_diagnostics else "push",
+    )
+    log.info("model parsers: %s", describe_parsers())
+
+@handler(types.INITIALIZED, notification=True)
+async def initialized(ls: SdformatLanguageServer, params: types.InitializedParams) -> None:
+    try:
+        pulled = await ls.pull_configuration()
+        if pulled is not None and ls.apply_settings(client=pulled):
+            ls.reanalyze_all()
+    finally:
+        ls._release_initial_hold()
+    if get_capability(ls.client_capabilities, "workspace.did_change_watched_files.dynamic_registration", False):
+        ls.spawn(ls.register_watchers())
+
+@handler(types.SHUTDOWN, guard=False)
+def shutdown(ls: SdformatLanguageServer, params: None) -> None:
+    ls.shutdown_requested = True
+    ls.scheduler.close()
+
+@handler(types.WORKSPACE_DID_CHANGE_CONFIGURATION, notification=True)
+def did_change_configuration(ls: SdformatLanguageServer, params: types.DidChangeConfigurationParams) -> None:
+    # Synchronously, before the next message is handled: every open
+    # document is stale from now on, so a diagnostic pull that follows
+    # this notification waits for the re-check under the new settings.
+    release = ls.scheduler.gate.hold(SETTINGS_TIMEOUT)
+    ls.reanalyze_all()
+    ls.spawn(ls.update_settings(params.settings, release))
+
+@handler(types.TEXT_DOCUMENT_DID_OPEN, notification=True)
+def did_open(ls: SdformatLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    doc = ls.documents.open(params.text_document)
+    ls.sources.track(doc)
+    ls.scheduler.schedule(doc, immediate=True)
+    if doc.path is not None:
+        # its includers read it from the editor from now on (only matters if the text differs)
+        ls.revalidate_dependents([doc.path], immediate=False, skip=doc.uri, text=doc.text)
+
+@handler(types.TEXT_DOCUMENT_DID_CHANGE, notification=True)
+def did_change(ls: SdformatLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+    doc = ls.documents.change(params, ls.encoding)
+    if doc is None:
+        log.warning("ignoring a change to %s, which is not open", params.text_document.uri)
+        return
+    ls.sources.track(doc)
+    ls.scheduler.schedule(doc)
+    if doc.path is not None:
+        # open documents that include this one see the unsaved edit (debounced like any change)
+        ls.revalidate_dependents([doc.path], immediate=False, skip=doc.uri)
+
+@handler(types.TEXT_DOCUMENT_DID_CLOSE, notification=True)
+def did_close(ls: SdformatLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    doc = ls.documents.close(uri)
+    ls.scheduler.forget(uri)
+    if doc is not None and doc.path is not None:
+        # unsaved edits are gone: its includers read the disk again
+        ls.sources.track(doc, closed=True)
+        ls.revalidate_dependents([doc.path], immediate=True)
+    if not ls.pull_diagnostics:
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+@handler(types.TEXT_DOCUMENT_DID_SAVE, notification=True)
+def did_save(ls: SdformatLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    # An open file is read from the editor, so its includers saw the text
+    # being saved already. A save of a file that is not open (or by a
+    # client that sends no watched-file events) re-checks its includers.
+    path = uri_to_path(params.text_document.uri)
+    if path is None or ls.documents.get(params.text_document.uri) is not None:
+        return
+    ls.files_changed({path})
+
+@handler(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, notification=True)
+def did_change_watched_files(ls: SdformatLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+    paths = {p for p in (uri_to_path(c.uri) for c in params.changes) if p is not None}
+    if any(os.path.basename(p) == "model.config" for p in paths):
+        ls._model_roots = None  # a model directory may have come or gone: look again on next use
+    if paths:
+        ls.files_changed(paths)
+
+@guarded(types.TEXT_DOCUMENT_DIAGNOSTIC)
+async def pull_diagnostics(ls: SdformatLanguageServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    uri = params.text_document.uri
+    if ls.documents.get(uri) is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    try:
+        revision, analysis = await ls.scheduler.settled(uri)
+    except Superseded:
+        # The text changed while we waited: these results would be stale.
+        raise ServerCancelled(message=f"{uri} changed; diagnostics are being recomputed", data={"retriggerRequest": True}) from None
+    result_id = str(revision)
+    if params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=ls.lsp_diagnostics(uri, analysis), result_id=result_id)
+
+
 def _register(server: SdformatLanguageServer) -> None:
-    """Attach every handler to ``server``."""
-
-    @server.feature(types.INITIALIZE)
-    @guarded(types.INITIALIZE)
-    def initialize(params: types.InitializeParams) -> None:
-        server.client_log.connect(server.window_log_message, asyncio.get_running_loop())
-        caps = params.capabilities
-        server.encoding = _negotiated_encoding(server)
-        server.pull_diagnostics = get_capability(caps, "text_document.diagnostic", None) is not None
-        server.diagnostic_support = _diagnostic_support(caps, server.pull_diagnostics)
-        formats = get_capability(caps, "text_document.hover.content_format", None) or []
-        server.markdown_hover = types.MarkupKind.Markdown in formats
-        server.root_dir = _root_dir(params)
-        server.workspace_dirs = _workspace_dirs(params, server.root_dir)
-        server.loop = asyncio.get_running_loop()
-        server.project.scan_folders(server.workspace_dirs)
-        server.apply_settings(init=settings_mod.parse(params.initialization_options, base_dir=server.root_dir))
-        if get_capability(caps, "workspace.configuration", False):
-            # Documents opened before the client answers wait for its settings.
-            server._release_initial_hold = server.scheduler.gate.hold(SETTINGS_TIMEOUT)
-        if server.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in server.protocol.fm.features:
-            # Declared only for pull clients: a client that can pull gets one
-            # mechanism (pull), everyone else gets publishDiagnostics.
-            server.feature(
-                types.TEXT_DOCUMENT_DIAGNOSTIC,
-                types.DiagnosticOptions(identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=False),
-            )(pull_diagnostics)
-        log.info(
-            "client %s: position encoding %s, %s diagnostics",
-            params.client_info.name if params.client_info else "unknown",
-            server.encoding,
-            "pull" if server.pull_diagnostics else "push",
-        )
-        log.info("model parsers: %s", describe_parsers())
-
-    @server.feature(types.INITIALIZED)
-    @guarded(types.INITIALIZED, notification=True)
-    async def initialized(params: types.InitializedParams) -> None:
-        try:
-            pulled = await server.pull_configuration()
-            if pulled is not None and server.apply_settings(client=pulled):
-                server.reanalyze_all()
-        finally:
-            server._release_initial_hold()
-        if get_capability(server.client_capabilities, "workspace.did_change_watched_files.dynamic_registration", False):
-            server.spawn(server.register_watchers())
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(params: None) -> None:
-        server.shutdown_requested = True
-        server.scheduler.close()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    @guarded(types.WORKSPACE_DID_CHANGE_CONFIGURATION, notification=True)
-    def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
-        # Synchronously, before the next message is handled: every open
-        # document is stale from now on, so a diagnostic pull that follows
-        # this notification waits for the re-check under the new settings.
-        release = server.scheduler.gate.hold(SETTINGS_TIMEOUT)
-        server.reanalyze_all()
-        server.spawn(server.update_settings(params.settings, release))
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    @guarded(types.TEXT_DOCUMENT_DID_OPEN, notification=True)
-    def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        doc = server.documents.open(params.text_document)
-        server.sources.track(doc)
-        server.scheduler.schedule(doc, immediate=True)
-        if doc.path is not None:
-            # its includers read it from the editor from now on (only matters if the text differs)
-            server.revalidate_dependents([doc.path], immediate=False, skip=doc.uri, text=doc.text)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    @guarded(types.TEXT_DOCUMENT_DID_CHANGE, notification=True)
-    def did_change(params: types.DidChangeTextDocumentParams) -> None:
-        doc = server.documents.change(params, server.encoding)
-        if doc is None:
-            log.warning("ignoring a change to %s, which is not open", params.text_document.uri)
-            return
-        server.sources.track(doc)
-        server.scheduler.schedule(doc)
-        if doc.path is not None:
-            # open documents that include this one see the unsaved edit (debounced like any change)
-            server.revalidate_dependents([doc.path], immediate=False, skip=doc.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    @guarded(types.TEXT_DOCUMENT_DID_CLOSE, notification=True)
-    def did_close(params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        doc = server.documents.close(uri)
-        server.scheduler.forget(uri)
-        if doc is not None and doc.path is not None:
-            # unsaved edits are gone: its includers read the disk again
-            server.sources.track(doc, closed=True)
-            server.revalidate_dependents([doc.path], immediate=True)
-        if not server.pull_diagnostics:
-            server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    @guarded(types.TEXT_DOCUMENT_DID_SAVE, notification=True)
-    def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        # An open file is read from the editor, so its includers saw the text
-        # being saved already. A save of a file that is not open (or by a
-        # client that sends no watched-file events) re-checks its includers.
-        path = uri_to_path(params.text_document.uri)
-        if path is None or server.documents.get(params.text_document.uri) is not None:
-            return
-        server.files_changed({path})
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    @guarded(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, notification=True)
-    def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
-        paths = {p for p in (uri_to_path(c.uri) for c in params.changes) if p is not None}
-        if any(os.path.basename(p) == "model.config" for p in paths):
-            server._model_roots = None  # a model directory may have come or gone: look again on next use
-        if paths:
-            server.files_changed(paths)
-
-    @guarded(types.TEXT_DOCUMENT_DIAGNOSTIC)
-    async def pull_diagnostics(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
-        uri = params.text_document.uri
-        if server.documents.get(uri) is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        try:
-            revision, analysis = await server.scheduler.settled(uri)
-        except Superseded:
-            # The text changed while we waited: these results would be stale.
-            raise ServerCancelled(message=f"{uri} changed; diagnostics are being recomputed", data={"retriggerRequest": True}) from None
-        result_id = str(revision)
-        if params.previous_result_id == result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(items=server.lsp_diagnostics(uri, analysis), result_id=result_id)
-
-    register_features(server)
+    """Attach every handler to ``server``: those of this module and of the handler modules
+    (recorded by ``requests.with_snapshot`` and ``requests.handler``), and the commands."""
+    server.workspace_index = WorkspaceIndex(server)
+    requests.register(server)
     register_commands(server)
-    register_formatting(server)
-    register_editing(server)

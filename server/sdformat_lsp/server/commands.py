@@ -20,7 +20,7 @@ from .faults import RequestFailed, guarded
 from .lazy import LazyModule
 
 if TYPE_CHECKING:
-    from .app import SdformatLanguageServer
+    from .session import Session
 
 convert = LazyModule("sdformat_lsp.convert")  # imported on the first conversion (see lazy.py)
 
@@ -33,7 +33,9 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
     return getattr(obj, key, default)
 
 
-def register_commands(server: "SdformatLanguageServer") -> None:
+def register_commands(server: Session) -> None:
+    """A closure, unlike the request handlers (``requests.py``): pygls binds a command's arguments by
+    the signature of the function it is given, so the server is not passed as a first parameter."""
     @server.command(CONVERT_TO_URDF)
     @guarded(types.WORKSPACE_EXECUTE_COMMAND)
     async def convert_to_urdf(*arguments) -> Any:  # no annotation: pygls would issubclass() it, and typing.Any is no class before 3.11

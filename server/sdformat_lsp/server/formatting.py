@@ -19,15 +19,15 @@ from ..formatting import FormatOptions, FormatRefused, Indentation, choose_optio
 from ..text import LineIndex, Span
 from .convert import to_range
 from .documents import uri_to_path
-from .faults import guarded
+from .requests import handler
 
 if TYPE_CHECKING:
-    from .app import SdformatLanguageServer
+    from .session import Session
 
 log = logging.getLogger(__name__)
 
 
-def _options(server: "SdformatLanguageServer", uri: str, options: types.FormattingOptions) -> FormatOptions:
+def _options(server: Session, uri: str, options: types.FormattingOptions) -> FormatOptions:
     """The configuration file's ``[format]`` where it sets a key, else the editor's FormattingOptions.
 
     The file wins so that a project's indentation is the same in every editor (and in
@@ -48,21 +48,19 @@ def _edits(text: str, encoding: str, options: FormatOptions, lines: tuple[int, i
     return [types.TextEdit(range=to_range(index, Span(e.start, e.end), encoding), new_text=e.new_text) for e in edits]
 
 
-def register_formatting(server: "SdformatLanguageServer") -> None:
-    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-    @guarded(types.TEXT_DOCUMENT_FORMATTING)
-    async def formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-        doc = server.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        return await asyncio.to_thread(_edits, doc.text, server.encoding, _options(server, params.text_document.uri, params.options), None)
+@handler(types.TEXT_DOCUMENT_FORMATTING)
+async def formatting(ls: Session, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return None
+    return await asyncio.to_thread(_edits, doc.text, ls.encoding, _options(ls, params.text_document.uri, params.options), None)
 
-    @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
-    @guarded(types.TEXT_DOCUMENT_RANGE_FORMATTING)
-    async def range_formatting(params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
-        doc = server.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        rng = params.range
-        last = rng.end.line - 1 if rng.end.character == 0 and rng.end.line > rng.start.line else rng.end.line
-        return await asyncio.to_thread(_edits, doc.text, server.encoding, _options(server, params.text_document.uri, params.options), (rng.start.line, last))
+
+@handler(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+async def range_formatting(ls: Session, params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return None
+    rng = params.range
+    last = rng.end.line - 1 if rng.end.character == 0 and rng.end.line > rng.start.line else rng.end.line
+    return await asyncio.to_thread(_edits, doc.text, ls.encoding, _options(ls, params.text_document.uri, params.options), (rng.start.line, last))

@@ -1,9 +1,9 @@
 """Request handlers that call the editor features.
 
-Each handler takes an analysis of the document's current text (see
-``Scheduler.analysis``), converts the request's position with *that*
-analysis' ``LineIndex`` and converts the answer back the same way, so a
-result always matches the text it was computed from.
+Each handler is a module-level function behind ``requests.with_snapshot``, which hands it an
+analysis of the document's current text (see ``Scheduler.analysis``) and the request's position
+converted with *that* analysis' ``LineIndex``; the handler converts its answer back the same way
+(``Request.range``), so a result always matches the text it was computed from.
 
 Kinds, chosen once for both the outline and completion so the icons agree:
 
@@ -32,13 +32,14 @@ from pygls.capabilities import get_capability
 
 from ..semantics import Analysis
 from ..text import Span
-from .convert import Place, RawJson, to_lsp_diagnostic, to_offset, to_range, to_span
+from .convert import Place, RawJson, to_lsp_diagnostic, to_range, to_span
 from .documents import path_to_uri
-from .faults import RequestFailed, guarded
+from .faults import RequestFailed
 from .lazy import LazyModule
+from .requests import Request, with_snapshot
 
 if TYPE_CHECKING:
-    from .app import SdformatLanguageServer
+    from .session import Session
 
 features = LazyModule("sdformat_lsp.features")  # imported on the first request that needs it (see lazy.py)
 
@@ -106,252 +107,210 @@ def _contains(outer: types.Range, inner: types.Range) -> bool:
     return key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
 
 
-def register_features(server: "SdformatLanguageServer") -> None:
-    async def snapshot(uri: str) -> tuple[Analysis, Place, int | None] | None:
-        """The analysis of the current text, how to place its spans, and the client's version of that text."""
-        doc = server.documents.get(uri)
-        if doc is None:
-            return None
-        version = doc.version
-        analysis = await server.scheduler.analysis(uri)
-        if analysis is None:
-            return None
-        return analysis, server.place(uri, analysis), version
+def _locations(place: Place, found: list[features.Location]) -> list[types.Location] | None:
+    return [place.location(loc.span, loc.path) for loc in found] or None
 
-    def offset_of(place: Place, pos: types.Position) -> int:
-        return to_offset(place.lines, pos, place.encoding)
 
-    def locations(place: Place, found: list[features.Location]) -> list[types.Location] | None:
-        return [place.location(loc.span, loc.path) for loc in found] or None
+def _workspace_edit(req: Request, edits: list[features.TextEdit]) -> types.WorkspaceEdit:
+    place, version, server = req.place, req.version, req.server
+    by_file: dict[str | None, list[features.TextEdit]] = {}
+    for e in edits:  # edits of other files: a rename across xacro includes
+        by_file.setdefault(None if place.same_file(e.path) else e.path, []).append(e)
+    per_uri: list[tuple[str, int | None, list[types.TextEdit]]] = []
+    for path, group in by_file.items():
+        lines = place.lines if path is None else place.lines_of(path)
+        if lines is None:
+            continue
+        lsp_edits = [types.TextEdit(range=to_range(lines, e.span, place.encoding), new_text=e.new_text) for e in group]
+        other = server.documents.by_path(path) if path is not None else None
+        per_uri.append((place.uri if path is None else path_to_uri(path), version if path is None else (other.version if other else None), lsp_edits))
+    if get_capability(server.client_capabilities, "workspace.workspace_edit.document_changes", False):
+        # Versioned, so the client refuses the edit if the text moved on meanwhile.
+        return types.WorkspaceEdit(document_changes=[
+            types.TextDocumentEdit(text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=v), edits=es)
+            for uri, v, es in per_uri
+        ])
+    return types.WorkspaceEdit(changes={uri: es for uri, _, es in per_uri})
 
-    def workspace_edit(place: Place, version: int | None, edits: list[features.TextEdit]) -> types.WorkspaceEdit:
-        by_file: dict[str | None, list[features.TextEdit]] = {}
-        for e in edits:  # edits of other files: a rename across xacro includes
-            by_file.setdefault(None if place.same_file(e.path) else e.path, []).append(e)
-        per_uri: list[tuple[str, int | None, list[types.TextEdit]]] = []
-        for path, group in by_file.items():
-            lines = place.lines if path is None else place.lines_of(path)
-            if lines is None:
-                continue
-            lsp_edits = [types.TextEdit(range=to_range(lines, e.span, place.encoding), new_text=e.new_text) for e in group]
-            other = server.documents.by_path(path) if path is not None else None
-            per_uri.append((place.uri if path is None else path_to_uri(path), version if path is None else (other.version if other else None), lsp_edits))
-        if get_capability(server.client_capabilities, "workspace.workspace_edit.document_changes", False):
-            # Versioned, so the client refuses the edit if the text moved on meanwhile.
-            return types.WorkspaceEdit(document_changes=[
-                types.TextDocumentEdit(text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=v), edits=es)
-                for uri, v, es in per_uri
-            ])
-        return types.WorkspaceEdit(changes={uri: es for uri, _, es in per_uri})
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @guarded(types.TEXT_DOCUMENT_HOVER)
-    async def hover(params: types.HoverParams) -> types.Hover | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        result = features.hover(analysis, offset_of(place, params.position), server.markdown_hover)
-        if result is None:
-            return None
-        kind = types.MarkupKind.Markdown if server.markdown_hover else types.MarkupKind.PlainText
-        return types.Hover(contents=types.MarkupContent(kind=kind, value=result.text), range=to_range(place.lines, result.span, place.encoding))
+@with_snapshot(types.TEXT_DOCUMENT_HOVER)
+def hover(req: Request, analysis: Analysis, offset: int) -> types.Hover | None:
+    markdown = req.server.markdown_hover
+    result = features.hover(analysis, offset, markdown)
+    if result is None:
+        return None
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=result.text), range=req.range(result.span))
 
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    @guarded(types.TEXT_DOCUMENT_DEFINITION)
-    async def definition(params: types.DefinitionParams) -> list[types.Location] | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        return locations(place, features.definition(analysis, offset_of(place, params.position)))
 
-    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    @guarded(types.TEXT_DOCUMENT_REFERENCES)
-    async def references(params: types.ReferenceParams) -> list[types.Location] | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        found = features.references(analysis, offset_of(place, params.position), params.context.include_declaration)
-        return locations(place, found)
+@with_snapshot(types.TEXT_DOCUMENT_DEFINITION)
+def definition(req: Request, analysis: Analysis, offset: int) -> list[types.Location] | None:
+    return _locations(req.place, features.definition(analysis, offset))
 
-    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    @guarded(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    async def prepare_rename(params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        offset = offset_of(place, params.position)
-        span = features.prepare_rename(analysis, offset)
-        if span is None:
-            refusal = features.rename_refusal(analysis, offset)
-            if refusal is not None and refusal.path is not None:
-                # a frame of an included file: say where it can be renamed instead of a bare "cannot rename"
-                raise RequestFailed(message=refusal.message)
-            return None
-        return types.PrepareRenamePlaceholder(range=to_range(place.lines, span, place.encoding), placeholder=analysis.text[span.start : span.end])
 
-    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
-    @guarded(types.TEXT_DOCUMENT_RENAME)
-    async def rename(params: types.RenameParams) -> types.WorkspaceEdit | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, version = snap
-        try:
-            edits = features.rename(analysis, offset_of(place, params.position), params.new_name)
-        except features.RenameError as exc:
-            raise RequestFailed(message=exc.message) from None
-        return workspace_edit(place, version, edits)
+@with_snapshot(types.TEXT_DOCUMENT_REFERENCES)
+def references(req: Request, analysis: Analysis, offset: int) -> list[types.Location] | None:
+    return _locations(req.place, features.references(analysis, offset, req.params.context.include_declaration))
 
-    def resolves_detail() -> bool:
-        props = get_capability(server.client_capabilities, "text_document.completion.completion_item.resolve_support.properties", None)
-        return bool(props) and "detail" in props
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
-    @guarded(types.TEXT_DOCUMENT_COMPLETION)
-    async def completion(params: types.CompletionParams) -> RawJson | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        offset = offset_of(place, params.position)
-        snippets = bool(get_capability(server.client_capabilities, "text_document.completion.completion_item.snippet_support", False))
-        lazy = resolves_detail()  # thousands of frames: poses are worked out only for the item the user looks at
-        result = features.complete(analysis, offset, snippets, details=not lazy)
-        data = {"uri": params.text_document.uri, "offset": offset, "text": len(analysis.text)} if lazy else None
-        found = result.items
-        incomplete = False
-        typed = analysis.text[result.replace_span.start : offset] if result.replace_span.start <= offset else ""
-        if len(found) > LARGE_COMPLETION and typed:
-            # Thousands of frames: send those the typed text could still match (as a
-            # subsequence, which every client's fuzzy match implies) and let the
-            # client ask again as the user types on.
-            found = [i for i in found if _subsequence(typed, i.filter_text or i.label)]
-            incomplete = True
-        replace = to_range(place.lines, result.replace_span, place.encoding)
-        cursor = types.Range(start=params.position, end=params.position)
-        # A text edit must stay on one line and contain the cursor; otherwise insert the label.
-        usable = replace.start.line == replace.end.line and _contains(replace, to_range(place.lines, Span(offset, offset), place.encoding))
-        edit_range = replace if usable else cursor
-        # Clients that take list defaults get the edit range (and the resolve data) once, not per item:
-        # a list of thousands of frames is then a fraction of the size to build, send and read.
-        defaults = get_capability(server.client_capabilities, "text_document.completion.completion_list.item_defaults", None) or ()
-        shared_range = "editRange" in defaults
-        shared_data = lazy and "data" in defaults
-        # The list is written as the JSON it becomes (field names as LSP spells them, unset fields left
-        # out), not as lsprotocol objects: for thousands of frames, building and converting those objects
-        # cost several times what the completion itself costs.
-        edit_json = _range_json(edit_range)
-        items = []
-        for item in found:
-            new_text = item.insert_text if item.insert_text is not None else item.label
-            wants_data = lazy and not item.detail and item.kind in FRAME_KINDS
-            out: dict = {"label": item.label, "kind": COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference).value}
-            if item.detail:
-                out["detail"] = item.detail
-            if item.sort_text:
-                out["sortText"] = item.sort_text
-            if item.filter_text is not None:
-                out["filterText"] = item.filter_text
-            if item.documentation is not None:
-                out["documentation"] = item.documentation
-            if item.deprecated:
-                out["tags"] = [types.CompletionItemTag.Deprecated.value]
-            if item.snippet and snippets:  # snippet syntax only for clients that declared snippetSupport
-                out["insertTextFormat"] = types.InsertTextFormat.Snippet.value
-            if not shared_range:
-                out["textEdit"] = {"range": edit_json, "newText": new_text}
-            elif new_text != item.label:
-                out["textEditText"] = new_text
-            if wants_data and not shared_data:
-                out["data"] = data
-            items.append(out)
-        result_json: dict = {"isIncomplete": incomplete, "items": items}
-        if shared_range or shared_data:
-            defaults_json: dict = {}
-            if shared_range:
-                defaults_json["editRange"] = edit_json
-            if shared_data:
-                defaults_json["data"] = data
-            result_json["itemDefaults"] = defaults_json
-        return RawJson(result_json)
+@with_snapshot(types.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(req: Request, analysis: Analysis, offset: int) -> types.PrepareRenamePlaceholder | None:
+    span = features.prepare_rename(analysis, offset)
+    if span is None:
+        refusal = features.rename_refusal(analysis, offset)
+        if refusal is not None and refusal.path is not None:
+            # a frame of an included file: say where it can be renamed instead of a bare "cannot rename"
+            raise RequestFailed(message=refusal.message)
+        return None
+    return types.PrepareRenamePlaceholder(range=req.range(span), placeholder=analysis.text[span.start : span.end])
 
-    @server.feature(types.COMPLETION_ITEM_RESOLVE)
-    @guarded(types.COMPLETION_ITEM_RESOLVE)
-    async def completion_resolve(item: types.CompletionItem) -> types.CompletionItem:
-        data = item.data if isinstance(item.data, dict) else None  # clients merge list defaults into the item they resolve
-        if not data or "uri" not in data:
-            return item
-        snap = await snapshot(str(data["uri"]))
-        if snap is None:
-            return item
-        analysis = snap[0]
-        if len(analysis.text) != data.get("text"):
-            return item  # the document changed since the list was made: its offsets no longer apply
-        detail = features.frame_detail(analysis, int(data.get("offset", 0)), item.label)
-        if detail:
-            item.detail = detail
-        return item
 
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
-    @guarded(types.TEXT_DOCUMENT_DOCUMENT_LINK)
-    async def document_link(params: types.DocumentLinkParams) -> list[types.DocumentLink] | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        tooltips = get_capability(server.client_capabilities, "text_document.document_link.tooltip_support", False)
-        return [
-            types.DocumentLink(
-                range=to_range(place.lines, link.span, place.encoding),
-                target=path_to_uri(link.path),
-                tooltip=link.tooltip if tooltips else None,
+@with_snapshot(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+def rename(req: Request, analysis: Analysis, offset: int) -> types.WorkspaceEdit | None:
+    try:
+        edits = features.rename(analysis, offset, req.params.new_name)
+    except features.RenameError as exc:
+        raise RequestFailed(message=exc.message) from None
+    return _workspace_edit(req, edits)
+
+
+def _resolves_detail(server: Session) -> bool:
+    props = get_capability(server.client_capabilities, "text_document.completion.completion_item.resolve_support.properties", None)
+    return bool(props) and "detail" in props
+
+
+@with_snapshot(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
+def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
+    server, place, params = req.server, req.place, req.params
+    snippets = bool(get_capability(server.client_capabilities, "text_document.completion.completion_item.snippet_support", False))
+    lazy = _resolves_detail(server)  # thousands of frames: poses are worked out only for the item the user looks at
+    result = features.complete(analysis, offset, snippets, details=not lazy)
+    data = {"uri": params.text_document.uri, "offset": offset, "text": len(analysis.text)} if lazy else None
+    found = result.items
+    incomplete = False
+    typed = analysis.text[result.replace_span.start : offset] if result.replace_span.start <= offset else ""
+    if len(found) > LARGE_COMPLETION and typed:
+        # Thousands of frames: send those the typed text could still match (as a
+        # subsequence, which every client's fuzzy match implies) and let the
+        # client ask again as the user types on.
+        found = [i for i in found if _subsequence(typed, i.filter_text or i.label)]
+        incomplete = True
+    replace = req.range(result.replace_span)
+    cursor = types.Range(start=params.position, end=params.position)
+    # A text edit must stay on one line and contain the cursor; otherwise insert the label.
+    usable = replace.start.line == replace.end.line and _contains(replace, to_range(place.lines, Span(offset, offset), place.encoding))
+    edit_range = replace if usable else cursor
+    # Clients that take list defaults get the edit range (and the resolve data) once, not per item:
+    # a list of thousands of frames is then a fraction of the size to build, send and read.
+    defaults = get_capability(server.client_capabilities, "text_document.completion.completion_list.item_defaults", None) or ()
+    shared_range = "editRange" in defaults
+    shared_data = lazy and "data" in defaults
+    # The list is written as the JSON it becomes (field names as LSP spells them, unset fields left
+    # out), not as lsprotocol objects: for thousands of frames, building and converting those objects
+    # cost several times what the completion itself costs.
+    edit_json = _range_json(edit_range)
+    items = []
+    for item in found:
+        new_text = item.insert_text if item.insert_text is not None else item.label
+        wants_data = lazy and not item.detail and item.kind in FRAME_KINDS
+        out: dict = {"label": item.label, "kind": COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference).value}
+        if item.detail:
+            out["detail"] = item.detail
+        if item.sort_text:
+            out["sortText"] = item.sort_text
+        if item.filter_text is not None:
+            out["filterText"] = item.filter_text
+        if item.documentation is not None:
+            out["documentation"] = item.documentation
+        if item.deprecated:
+            out["tags"] = [types.CompletionItemTag.Deprecated.value]
+        if item.snippet and snippets:  # snippet syntax only for clients that declared snippetSupport
+            out["insertTextFormat"] = types.InsertTextFormat.Snippet.value
+        if not shared_range:
+            out["textEdit"] = {"range": edit_json, "newText": new_text}
+        elif new_text != item.label:
+            out["textEditText"] = new_text
+        if wants_data and not shared_data:
+            out["data"] = data
+        items.append(out)
+    result_json: dict = {"isIncomplete": incomplete, "items": items}
+    if shared_range or shared_data:
+        defaults_json: dict = {}
+        if shared_range:
+            defaults_json["editRange"] = edit_json
+        if shared_data:
+            defaults_json["data"] = data
+        result_json["itemDefaults"] = defaults_json
+    return RawJson(result_json)
+
+
+def _resolve_uri(item: types.CompletionItem) -> str | None:
+    data = item.data if isinstance(item.data, dict) else None  # clients merge list defaults into the item they resolve
+    if not data or "uri" not in data:
+        return None
+    return str(data["uri"])
+
+
+def _unchanged(item: types.CompletionItem) -> types.CompletionItem:
+    return item
+
+
+@with_snapshot(types.COMPLETION_ITEM_RESOLVE, position=False, uri=_resolve_uri, otherwise=_unchanged)
+def completion_resolve(req: Request, analysis: Analysis, offset: None) -> types.CompletionItem:
+    item = req.params
+    data = item.data
+    if len(analysis.text) != data.get("text"):
+        return item  # the document changed since the list was made: its offsets no longer apply
+    detail = features.frame_detail(analysis, int(data.get("offset", 0)), item.label)
+    if detail:
+        item.detail = detail
+    return item
+
+
+@with_snapshot(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False), position=False)
+def document_link(req: Request, analysis: Analysis, offset: None) -> list[types.DocumentLink] | None:
+    tooltips = get_capability(req.server.client_capabilities, "text_document.document_link.tooltip_support", False)
+    return [
+        types.DocumentLink(range=req.range(link.span), target=path_to_uri(link.path), tooltip=link.tooltip if tooltips else None)
+        for link in features.document_links(analysis)
+    ] or None
+
+
+@with_snapshot(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, position=False)
+def document_symbol(req: Request, analysis: Analysis, offset: None) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+    symbols = features.document_symbols(analysis)
+    if get_capability(req.server.client_capabilities, "text_document.document_symbol.hierarchical_document_symbol_support", False):
+        return _document_symbols(req.place, symbols)
+    return _flatten(req.place, symbols)
+
+
+def _quick_fixes_wanted(server: Session, params: types.CodeActionParams) -> bool:
+    only = params.context.only
+    if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
+        return False
+    # we have no commands to offer a client that only takes commands
+    return bool(get_capability(server.client_capabilities, "text_document.code_action.code_action_literal_support", None))
+
+
+@with_snapshot(
+    types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]), position=False,
+    when=_quick_fixes_wanted,
+)
+def code_action(req: Request, analysis: Analysis, offset: None) -> list[types.CodeAction] | None:
+    place = req.place
+    span = to_span(place.lines, req.params.range, place.encoding)
+    out = []
+    for action in features.code_actions(analysis, span):
+        out.append(
+            types.CodeAction(
+                title=action.title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[to_lsp_diagnostic(action.diagnostic, place, req.server.diagnostic_support)],
+                is_preferred=action.preferred or None,
+                edit=_workspace_edit(req, action.edits),
             )
-            for link in features.document_links(analysis)
-        ] or None
-
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @guarded(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    async def document_symbol(
-        params: types.DocumentSymbolParams,
-    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, _ = snap
-        symbols = features.document_symbols(analysis)
-        if get_capability(server.client_capabilities, "text_document.document_symbol.hierarchical_document_symbol_support", False):
-            return _document_symbols(place, symbols)
-        return _flatten(place, symbols)
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-    @guarded(types.TEXT_DOCUMENT_CODE_ACTION)
-    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        only = params.context.only
-        if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
-            return None
-        if not get_capability(server.client_capabilities, "text_document.code_action.code_action_literal_support", None):
-            return None  # we have no commands to offer a client that only takes commands
-        snap = await snapshot(params.text_document.uri)
-        if snap is None:
-            return None
-        analysis, place, version = snap
-        span = to_span(place.lines, params.range, place.encoding)
-        out = []
-        for action in features.code_actions(analysis, span):
-            out.append(
-                types.CodeAction(
-                    title=action.title,
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[to_lsp_diagnostic(action.diagnostic, place, server.diagnostic_support)],
-                    is_preferred=action.preferred or None,
-                    edit=workspace_edit(place, version, action.edits),
-                )
-            )
-        return out or None
+        )
+    return out or None
 
 
 # Deeper outlines are flattened at this depth: clients cannot show more, and

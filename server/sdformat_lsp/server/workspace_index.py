@@ -24,7 +24,7 @@ from .documents import path_to_uri, uri_to_path
 from .lazy import LazyModule
 
 if TYPE_CHECKING:
-    from .app import SdformatLanguageServer
+    from .session import Session
     from ..features.workspace_symbols import WorkspaceSymbol
 
 symbols_mod = LazyModule("sdformat_lsp.features.workspace_symbols")  # on the first workspace/symbol request (see lazy.py)
@@ -82,7 +82,7 @@ def workspace_files(roots: list[str], limit: int = MAX_FILES) -> list[str]:
 class WorkspaceIndex:
     """Entities per file, re-read when the file's size or modification time changes."""
 
-    def __init__(self, server: "SdformatLanguageServer") -> None:
+    def __init__(self, server: Session) -> None:
         self.server = server
         self._cache: dict[str, tuple[tuple[int, int], list[WorkspaceSymbol], LineIndex]] = {}
 
