@@ -134,9 +134,9 @@ class Bench:
         times: dict[str, list[float]] = {"hover": [], "completion": [], "definition": []}
         for pos in positions:
             for name, call in (
-                ("hover", lambda: self.client.text_document_hover_async(types.HoverParams(text_document=doc, position=pos))),
-                ("completion", lambda: self.client.text_document_completion_async(types.CompletionParams(text_document=doc, position=pos))),
-                ("definition", lambda: self.client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=pos))),
+                ("hover", lambda pos=pos: self.client.text_document_hover_async(types.HoverParams(text_document=doc, position=pos))),
+                ("completion", lambda pos=pos: self.client.text_document_completion_async(types.CompletionParams(text_document=doc, position=pos))),
+                ("definition", lambda pos=pos: self.client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=pos))),
             ):
                 t0 = time.perf_counter()
                 await call()

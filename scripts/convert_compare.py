@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(ROOT / "tests" / "urdf"))  # oracle_frames: the comparison the tests make
 
-from oracle_frames import compare, kinematics, run  # noqa: E402
+from oracle_frames import compare, run  # noqa: E402
 
 
 def sdf_files(paths: list[str]) -> list[Path]:

@@ -142,6 +142,11 @@ if [ "$status" = 5 ]; then
   echo "pytest collected no tests"; status=0
 fi
 
+# The linter and the type checker, as configured in pyproject.toml (also in .pre-commit-config.yaml).
+echo "test.sh: ruff check and mypy"
+"$full_venv/bin/ruff" check server tests scripts benchmarks || status=1
+"$full_venv/bin/mypy" || status=1
+
 # A quick part on the newest interpreter: the layers below the server, and the CLI.
 if [ "$oldest" != "$newest" ] && [ ${#args[@]} -eq 0 ]; then
   quick_venv="$(venv_for "$newest")"

@@ -42,6 +42,7 @@ its own.
 from __future__ import annotations
 
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
+from typing import TYPE_CHECKING
 from operator import attrgetter
 from reprlib import recursive_repr
 
@@ -50,7 +51,7 @@ __all__ = ["record"]
 _OWN_ONLY = ("__eq__", "__hash__", "__setattr__", "__delattr__")
 
 
-def record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = True, frozen: bool = True,
+def _record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = True, frozen: bool = True,
            unsafe_hash: bool = False):
     """``@record`` or ``@record(slots=True)``: a frozen dataclass (see the module).
 
@@ -209,3 +210,9 @@ def _install(cls, methods: dict) -> None:
     for name, method in methods.items():
         method.__qualname__ = f"{cls.__qualname__}.{name}"
         setattr(cls, name, method)
+
+
+if TYPE_CHECKING:  # type checkers read @record as the @dataclass it stands for (same fields and parameters)
+    from dataclasses import dataclass as record
+else:
+    record = _record

@@ -4,6 +4,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -13,9 +15,6 @@ def harness():
     sys.modules["sdformat_conformance"] = mod  # dataclasses need the module registered
     spec.loader.exec_module(mod)
     return mod
-
-
-import pytest
 
 
 @pytest.mark.parametrize("include_all", [False, True], ids=["without-includes", "all-files"])

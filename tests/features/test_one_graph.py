@@ -62,7 +62,6 @@ def check_document(a) -> list[str]:
     for f in json.loads(json.dumps(a.frames())):  # what the CLI prints
         listed.setdefault(f["name"], []).append(f)
     frames = {name: entries[0] for name, entries in listed.items()}
-    root = g.root
     problems = []
     for node in g.nodes:
         if node.scope is None or node.kind == "world":

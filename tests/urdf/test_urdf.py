@@ -15,7 +15,6 @@ if str(ROOT / "server") not in sys.path:
     sys.path.insert(0, str(ROOT / "server"))
 
 from sdformat_lsp.diagnostics import Severity  # noqa: E402
-from sdformat_lsp.model import Frame, Joint, Link  # noqa: E402
 from sdformat_lsp.semantics import analyze  # noqa: E402
 from sdformat_lsp.semantics.pose import Transform, rotation_matrix  # noqa: E402
 from sdformat_lsp.formats.urdf import urdf_to_model  # noqa: E402

@@ -180,7 +180,7 @@ class SdfWriter:
             parts = [(owner, t, part) for owner, t in members for part in owner.element.children_named(tag)]
             names = part_names(link.name, [(owner.name, part) for owner, _, part in parts], tag)
             used: set[str] = set()
-            for (owner, t, part), name in zip(parts, names):
+            for (_owner, t, part), name in zip(parts, names):
                 while name in used:  # only when URDF names collide; libsdformat then refuses the file
                     name += "_"
                 used.add(name)

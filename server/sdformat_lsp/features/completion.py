@@ -337,4 +337,4 @@ def _detail(analysis: Analysis, scope: Scope, node: FrameNode) -> str:
     return " · ".join(parts)
 
 
-__all__ = ["CompletionItem", "CompletionList", "complete", "frame_detail"]
+__all__ = ["CompletionItem", "CompletionList", "frame_detail"]

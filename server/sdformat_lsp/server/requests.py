@@ -83,7 +83,7 @@ def with_snapshot(
                 return otherwise(params)
             doc_uri = uri(params)
             doc = ls.documents.get(doc_uri) if doc_uri else None
-            if doc is None:
+            if doc_uri is None or doc is None:
                 return otherwise(params)
             version = doc.version
             analysis: Analysis | None = await ls.scheduler.analysis(doc_uri)
