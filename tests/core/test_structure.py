@@ -241,3 +241,61 @@ def test_request_handlers_are_module_level_functions_behind_one_decorator():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "feature":
                 calls.append(f"{path.name}:{node.lineno}")
     assert len(calls) == 2 and {c.split(":")[0] for c in calls} == {"requests.py", "app.py"}, calls
+
+
+def _layer_table() -> list[tuple[int, str, list[str]]]:
+    """(number, name, packages) of each row of docs/architecture.md's layer table, in order."""
+    import re
+
+    text = (PKG.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        m = re.match(r"\| (\d+)\. ([^|]+) \| ([^|]+) \|", line)
+        if m:
+            rows.append((int(m.group(1)), m.group(2).strip(), re.findall(r"`(sdformat_lsp[\w.]*)`", m.group(3))))
+    return rows
+
+
+def _layer_of(module: str, owners: dict[str, int]) -> int | None:
+    """The layer of the package of the table ``module`` belongs to (the root package, listed for its
+    own ``__init__``, owns no module but itself: a new package must be added to the table)."""
+    name = module
+    while True:
+        if name in owners and (name != "sdformat_lsp" or module == name):
+            return owners[name]
+        if "." not in name:
+            return None
+        name = name.rsplit(".", 1)[0]
+
+
+def test_the_layers_of_the_architecture_document_are_numbered_in_order():
+    rows = _layer_table()
+    assert [n for n, _, _ in rows] == list(range(len(rows))) and len(rows) >= 8
+
+
+def test_every_module_belongs_to_a_layer_and_imports_only_lower_layers():
+    """The whole layer table of docs/architecture.md against the imports (those inside functions
+    too): a package imports only packages of lower layers; the base modules (layer 0) import each
+    other (without cycles: checked above)."""
+    owners = {pkg: n for n, _, pkgs in _layer_table() for pkg in pkgs}
+    graph = _graph()
+    unplaced = sorted(m for m in graph if _layer_of(m, owners) is None)
+    assert unplaced == [], "add these packages to the layer table of docs/architecture.md"
+    upward = []
+    for src, targets in graph.items():
+        ls = _layer_of(src, owners)
+        for dst in targets:
+            ld = _layer_of(dst, owners)
+            assert ls is not None and ld is not None
+            if ld > ls or (ld == ls and ls != 0 and _owner(src, owners) != _owner(dst, owners)):
+                upward.append(f"{src} (layer {ls}) imports {dst} (layer {ld})")
+    assert upward == []
+
+
+def _owner(module: str, owners: dict[str, int]) -> str:
+    """The package of the layer table that ``module`` belongs to."""
+    name = module
+    while name not in owners or (name == "sdformat_lsp" and module != name):
+        name = name.rsplit(".", 1)[0]
+    return name
