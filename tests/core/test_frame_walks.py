@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from sdformat_lsp.semantics.frames.cycles import edge_cycles, find_cycles
-from sdformat_lsp.semantics.frames.nodes import FrameNode, Scope
+from sdformat_lsp.semantics.frames.vertices import FrameNode, Scope
 from sdformat_lsp.semantics.frames.answers import FrameQueries
 
 

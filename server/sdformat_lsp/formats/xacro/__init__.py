@@ -44,7 +44,7 @@ from ...files import FileRefused, read_file as _read_bytes
 from .errors import XacroError, diagnostic
 from .expander import Definition, Expander, Use
 from .nodes import Element
-from .reading import DocumentCache
+from .parsing import DocumentCache
 from .source_map import Call, Origin, SourceMap
 from .writer import banner, write
 

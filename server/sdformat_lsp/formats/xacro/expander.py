@@ -34,10 +34,10 @@ from .directives import xacro_element
 from .errors import LimitError, Unresolved, XacroError
 from .evaluation import TextEvaluation
 from .macros import MacroTable
-from .names import build
+from .expression_names import build
 from .nodes import Comment, Document, Element, Text
 from .properties import Globals, Scope
-from .reading import DocumentCache, read_document
+from .parsing import DocumentCache, read_document
 from .source_map import Origin
 from .substitution import Context, Substitutions
 

@@ -1,6 +1,6 @@
 """The frame graphs: scopes, frames, the ``attached_to`` and ``relative_to`` graphs, and poses.
 
-Holds :class:`FrameGraphs` (``graphs.py``) and its parts: the nodes and scopes (``nodes.py``),
+Holds :class:`FrameGraphs` (``graphs.py``) and its parts: the nodes and scopes (``vertices.py``),
 libsdformat's element-order rules, the canonical link and pre-1.7 renaming (``order.py``),
 building the scopes and nodes with includes and merges (``building.py``), resolving references
 and drawing the edges (``edges.py``), the cycle searches (``cycles.py``) and the questions asked

@@ -12,7 +12,7 @@ import threading
 
 from ...model import Model
 from .cycles import cycle_from, edge_cycles
-from .nodes import FrameNode, Scope, memo_link, weak_ref
+from .vertices import FrameNode, Scope, memo_link, weak_ref
 from ..pose import IDENTITY, Transform
 
 # The placement frames being applied in this thread (ids of their model or proxy nodes). A placement

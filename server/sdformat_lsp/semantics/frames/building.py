@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ...model import Frame, Include, Joint, Link, Model, Ref, World, version_tuple
 from ...xml import XmlElement
-from .nodes import MODEL_FRAME, WORLD, FrameNode, Scope, MergedFrames, weak_ref
+from .vertices import MODEL_FRAME, WORLD, FrameNode, Scope, MergedFrames, weak_ref
 from .order import in_element_order, LegacyNames, canonical_name
 
 

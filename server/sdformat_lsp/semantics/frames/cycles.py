@@ -10,7 +10,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Callable
 
-from .nodes import FrameNode
+from .vertices import FrameNode
 
 
 def find_cycles(nodes: list[FrameNode], step: Callable[[FrameNode], FrameNode | None]) -> list[list[FrameNode]]:

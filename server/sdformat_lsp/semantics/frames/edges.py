@@ -12,7 +12,7 @@ import weakref
 from dataclasses import replace
 
 from ...model import Model, PoseSpec, Ref
-from .nodes import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
+from .vertices import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
 
 
 class EdgeBuilding:

@@ -7,7 +7,7 @@ Each node has at most one outgoing edge in each graph (``attached_to`` and
 the graphs are also kept as networkx ``DiGraph`` objects for the features
 (ancestors, cycles) and for anyone who wants to inspect them.
 
-The nodes and scopes live in :mod:`.nodes` (libsdformat's element-order rules in
+The nodes and scopes live in :mod:`.vertices` (libsdformat's element-order rules in
 :mod:`.order`, the cycle searches in :mod:`.cycles`); building them in
 :mod:`.building`, resolving references and drawing edges in
 :mod:`.edges`, the queries (attached link, pose, cycles) in
@@ -23,7 +23,7 @@ from ...xml import XmlDocument, XmlElement
 from .building import ScopeBuilding
 from .edges import EdgeBuilding
 from .cycles import find_cycles
-from .nodes import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
+from .vertices import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
 from .order import canonical_name
 from .answers import FrameQueries
 

@@ -3,13 +3,13 @@
 The canonical link of a model that names none (the first link, or the first nested
 model's, in element order) and, before SDFormat 1.7, the renaming of clashing names.
 Used while the frame graphs are built (:mod:`.building`); kept apart from the
-node types (:mod:`.nodes`) because these are rules of libsdformat's, not structure.
+node types (:mod:`.vertices`) because these are rules of libsdformat's, not structure.
 """
 
 from __future__ import annotations
 
 from ...model import Model
-from .nodes import Scope
+from .vertices import Scope
 
 
 def canonical_name(scope: Scope) -> str:
