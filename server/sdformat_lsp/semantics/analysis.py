@@ -97,6 +97,10 @@ class Analysis:
     include_deps: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     include_sigs: dict | None = field(default=None, repr=False, compare=False)
     urdf_diagnostics: list[Diagnostic] | None = field(default=None, repr=False, compare=False)
+    # an included file of another format read by a registered model parser (includes/foreign.py): the
+    # parser's label, and whether the model it returned may be merged
+    interface_parser: str | None = field(default=None, repr=False, compare=False)
+    interface_merges: bool = field(default=False, repr=False, compare=False)
 
     def included_analysis(self, path: str) -> "Analysis | None":
         """The analysis of a file included (at any depth) by this document."""
@@ -262,7 +266,7 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
     if root is None:
         return out
     if root.tag in ("robot", "mujoco"):
-        return out  # a URDF or an MJCF model: analysed through its conversion (_analyze_urdf, foreign.analyse_mjcf)
+        return out  # a URDF or an MJCF model: analysed through its conversion (_analyze_urdf, foreign.analyze_mjcf)
     if root.tag != "sdf":
         out.append(error("PARSING_ERROR", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
         return out
@@ -402,9 +406,9 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         _analyze_urdf(result)
         return
     if xml.root is not None and xml.root.tag == "mujoco":
-        from .includes.foreign import analyse_mjcf
+        from .includes.foreign import analyze_mjcf
 
-        analyse_mjcf(result)
+        analyze_mjcf(result)
         return
     if xml.root is None or xml.root.tag != "sdf" or doc.version is None or version_tuple(doc.version) > LATEST:
         return

@@ -55,7 +55,7 @@ def model_into(result: "Analysis", iface: "InterfaceModel") -> str | None:
     return None
 
 
-def analyse_mjcf(result: "Analysis") -> None:
+def analyze_mjcf(result: "Analysis") -> None:
     """A ``<mujoco>`` document: its kinematic tree through the MJCF reader."""
     from ...formats.mjcf import read_mjcf
 
@@ -118,7 +118,7 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
     assert outcome.parser is not None
     label = outcome.parser.label
     result = Analysis(text=text, path=path, xml=XmlDocument(text=text, lines=LineIndex(text), root=None), options=resolver.options)
-    result.interface_parser = label  # type: ignore[attr-defined]
+    result.interface_parser = label
     problems: list[Diagnostic] = []
     if outcome.kind == "error":
         related = (Related(line_span(text, outcome.line), outcome.message, path=path),) if outcome.line is not None else ()
@@ -129,7 +129,7 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
         if fault is None:
             assert outcome.model is not None
             fault = model_into(result, outcome.model)
-            result.interface_merges = bool(outcome.model.supports_merge)  # type: ignore[attr-defined]
+            result.interface_merges = bool(outcome.model.supports_merge)
         if fault is not None:
             problems.append(error(MODEL_PARSER_FAULT, f"the model parser {label} failed on {name}: {fault}; this is a bug of that "
                                   "parser, not of the file: the include is not read", Span(0, 0), data={"included_path": path}))
@@ -142,8 +142,8 @@ def include_problems(sub: "Analysis", inc: Include, span: Span) -> list[Diagnost
     error or fault (kept with the cached analysis, so said again on every analysis), or a merge the
     parser does not support (libsdformat's MERGE_INCLUDE_UNSUPPORTED)."""
     out = [replace(d, span=span) for d in getattr(sub, "interface_problems", ())]
-    if not out and inc.merge and not getattr(sub, "interface_merges", False):
-        label = getattr(sub, "interface_parser", "")
+    if not out and inc.merge and not sub.interface_merges:
+        label = sub.interface_parser or ""
         out.append(error("MERGE_INCLUDE_UNSUPPORTED", f"the model parser {label} does not support merge=\"true\" (its InterfaceModel "
                          "says supports_merge=False): remove merge=\"true\"", span))
     return out

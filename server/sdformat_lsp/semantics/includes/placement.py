@@ -45,7 +45,7 @@ def _included_models(sub: "Analysis") -> Callable[[Model, object], Model | None]
 
 def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: Span, scope: "Scope") -> Model | None:
     """The model the included file contributes, placed for the including scope."""
-    parsed = getattr(sub, "interface_parser", None) is not None  # a registered model parser read it
+    parsed = sub.interface_parser is not None  # a registered model parser read it
     if parsed:
         from .foreign import include_problems
 
