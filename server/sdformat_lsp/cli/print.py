@@ -55,8 +55,8 @@ def print_command(args: argparse.Namespace) -> int:
     # As `gz sdf -p`: the document libsdformat built is printed, and its errors go to stderr after it.
     # gz exits 0 even then (sdf_main.cc drops cmdPrint's result); we exit 1 (docs/deviations.md).
     sys.stdout.flush()
-    for line in error_lines(a):
-        print(line, file=sys.stderr)
+    for message in error_lines(a):
+        print(message, file=sys.stderr)
     return 1
 
 
