@@ -30,6 +30,7 @@ from ...xml import XmlDocument
 if TYPE_CHECKING:  # pragma: no cover
     from ...interface import InterfaceModel
     from ..analysis import Analysis, Options
+    from .cache import Analyze
     from .resolver import IncludeResolver
 
 INTERFACE_SDF_VERSION = "1.11"  # the version whose rules the frame graphs apply to an interface model
@@ -82,12 +83,20 @@ def line_span(text: str, line: int) -> Span:
     return Span(start, end - 1 if end > start and text[end - 1] == "\r" else end)
 
 
-def _parsers(options: "Options"):
-    """The configured parsers, the entry points, then the built-in ones (xacro)."""
+def _parsers(options: "Options", analyze: "Analyze | None" = None):
+    """The configured parsers, the entry points, then the built-in ones (xacro). ``analyze`` is the
+    function the built-in xacro parser analyses the expansion with (the include machinery is handed
+    it, never imports it); without it the parsers are only matched, never run."""
     from ...interface.registry import ModelParser, active_parsers
-    from .xacro_models import SUFFIX, parse_xacro
+    from . import xacro_models
 
-    return (*active_parsers(getattr(options, "model_parsers", ()) or ()), ModelParser(SUFFIX, parse_xacro, "built in"))
+    def parse_xacro(file):
+        if analyze is None:
+            raise RuntimeError("the built-in xacro parser runs only with the analysis' analyze")
+        return xacro_models.parse_xacro(file, analyze, type(options))
+
+    parse_xacro.__qualname__ = xacro_models.parse_xacro.__qualname__  # its label names the built-in parser
+    return (*active_parsers(getattr(options, "model_parsers", ()) or ()), ModelParser(xacro_models.SUFFIX, parse_xacro, "built in"))
 
 
 def has_parsers(path: str, options: "Options") -> bool:
@@ -104,7 +113,7 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
     from ...interface import IncludedFile
     from ...interface.registry import parsers_for, run_parsers
 
-    parsers = parsers_for(path, _parsers(resolver.options))
+    parsers = parsers_for(path, _parsers(resolver.options, resolver.factory.analyze))
     if not parsers:
         return NOT_PARSED
     file = IncludedFile(path=path, text=text, name=inc.name or None, uri=inc.uri.text if inc.uri is not None else "", static=inc.static)

@@ -19,6 +19,7 @@ own for ``.xacro``.
 from __future__ import annotations
 
 import os
+from typing import Any, Callable
 
 from ...diagnostics import Severity
 from ...interface import IncludedFile, InterfaceFrame, InterfaceJoint, InterfaceLink, InterfaceModel, ParseError
@@ -30,11 +31,11 @@ def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, max(0, offset)) + 1
 
 
-def parse_xacro(file: IncludedFile) -> InterfaceModel | None:
-    """The model a xacro file expands to (see the module's docstring)."""
+def parse_xacro(file: IncludedFile, analyze: Callable[..., Any], Options: type) -> InterfaceModel | None:
+    """The model a xacro file expands to (see the module's docstring). ``analyze`` and ``Options``:
+    the analysis' own (handed in by ``foreign._parsers``: the include machinery never imports them)."""
     from ...formats.xacro import expand
     from ...packages import find_package
-    from ..analysis import Options, analyze
 
     base = os.path.dirname(file.path)
 
