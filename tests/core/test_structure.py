@@ -200,6 +200,8 @@ def test_one_spelling_of_analyze_in_names():
 # Module names found in two places, each pair holding the same thing seen from two layers or shells.
 SAME_MEANING = {
     "convert": "the convert subcommand: cli/convert.py on the command line, server/convert.py in the server",
+    "plugins": "Gazebo plugins: the plugins package knows them, semantics/checks/plugins.py checks them, queries/plugins.py "
+               "answers the features about them",
     "pose": "poses: semantics/pose.py re-exports the pose math, interface/pose.py reads the pose forms a model parser may return",
     "reader": "reading a format as its reference does: formats/urdf/reader.py as urdfdom, formats/mjcf/reader.py as MuJoCo",
     "to_model": "into the document model: formats/urdf/to_model.py a URDF, interface/to_model.py a model parser's interface model",

@@ -19,6 +19,7 @@ from ..semantics.frames import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Re
 from ..text import Span
 from ..xml import XmlElement
 from .results import Location
+from .scope_frames import node_for_element
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,22 +216,6 @@ def definition_location(analysis: Analysis, node: FrameNode) -> Location | None:
     if span is None:
         return None
     return Location(path, span)
-
-
-def node_for_element(analysis: Analysis, el: XmlElement) -> FrameNode | None:
-    """The frame an element of this document declares (an include stands for its model)."""
-    g = analysis.graphs
-    if g is None:
-        return None
-    if el.tag == "include":
-        for inc, scope in g.included:
-            if inc.element is el:
-                return scope.node
-        return None
-    for n in g.nodes:
-        if n is not WORLD_SENTINEL and getattr(n.entity, "element", None) is el:
-            return n
-    return None
 
 
 def scope_of_element(analysis: Analysis, el: XmlElement) -> Scope | None:

@@ -14,7 +14,7 @@ from ..semantics.frames import FrameNode
 from ..semantics.checks.plugins import enclosing_scope, plugin_references, scope_entities
 from ..text import Span
 from ..xml import XmlElement
-from .frames import node_for_element
+from .scope_frames import node_for_element
 from .results import Writer
 
 ROLE_WORDS = {

@@ -10,9 +10,13 @@ graphs and starts afresh). What a request still does is filter the list.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ..semantics.frames import FrameGraphs, FrameNode, Scope
+from ..semantics.frames import WORLD_SENTINEL, FrameGraphs, FrameNode, Scope
+
+if TYPE_CHECKING:
+    from ..semantics.analysis import Analysis
+    from ..xml import XmlElement
 
 Step = Callable[[FrameNode], "FrameNode | None"]
 
@@ -71,3 +75,19 @@ def reaching(graphs: FrameGraphs, scope: Scope, target: FrameNode, step: Step) -
     found.discard(id(target))
     ids = {id(n) for _name, n in scope_frames(graphs, scope)}
     return found & ids
+
+
+def node_for_element(analysis: Analysis, el: XmlElement) -> FrameNode | None:
+    """The frame an element of this document declares (an include stands for its model)."""
+    g = analysis.graphs
+    if g is None:
+        return None
+    if el.tag == "include":
+        for inc, scope in g.included:
+            if inc.element is el:
+                return scope.node
+        return None
+    for n in g.nodes:
+        if n is not WORLD_SENTINEL and getattr(n.entity, "element", None) is el:
+            return n
+    return None
