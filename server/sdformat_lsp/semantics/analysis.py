@@ -346,7 +346,7 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
                 elif options.expand_xacro and _uses_xacro(path, text) and _is_xacro(path, xml):
                     from .xacro_documents import analyze_xacro  # here: only a xacro document needs the processor
 
-                    analyze_xacro(result, options)
+                    analyze_xacro(result, options, analyze)
                 else:
                     _analyze_into(result, options, stop)
                     if path is not None and "<mesh" in text and xml.root is not None and xml.root.tag in ("sdf", "robot"):

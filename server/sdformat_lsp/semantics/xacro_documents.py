@@ -41,7 +41,7 @@ import os
 import re
 import threading
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Diagnostic, Related
 from ..text import LineIndex, Span
@@ -158,10 +158,10 @@ def _finder(base_dir: str | None, options: "Options"):
     return find
 
 
-def analyze_xacro(result: "Analysis", options: "Options") -> None:
-    """Fill ``result`` (the analysis of a xacro document's own text) from its expansion."""
+def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[..., "Analysis"]) -> None:
+    """Fill ``result`` (the analysis of a xacro document's own text) from its expansion, analysed with
+    ``analyze`` (handed in by ``analysis.analyze``, which imports this module: no import back)."""
     from ..formats.xacro import expand
-    from .analysis import analyze
 
     text = _without_half_typed(result)
     if text is None:
@@ -174,7 +174,7 @@ def analyze_xacro(result: "Analysis", options: "Options") -> None:
                        documents=_documents())
     fragment = is_fragment(result.xml)
     library = fragment or is_library(result.xml, expansion.text)
-    sources = _sources(expansion, path, texts)
+    sources = _sources(expansion, path, texts, type(result))
     place = _Placer(result, expansion, path, sources)
     out: list[Diagnostic] = []
     for d in expansion.errors if not fragment else ():
@@ -233,9 +233,9 @@ def _without_half_typed(result: "Analysis") -> str | None:
     return text if not any(d.is_error for d in parse(text).problems) else None
 
 
-def _sources(expansion: "Expansion", path: str, texts: dict[str, str]) -> dict:
-    """The text and lines of every other file the expansion read (as it read them), to place spans in them."""
-    from .analysis import Analysis
+def _sources(expansion: "Expansion", path: str, texts: dict[str, str], Analysis: type) -> dict:
+    """The text and lines of every other file the expansion read (as it read them), to place spans in them
+    (``Analysis``: the analysis type, from the document's own analysis)."""
 
     out: dict = {}
     for f in expansion.files:
