@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.viewer.conftest import CHROMIUM, FLAGS  # noqa: E402
+from tests.viewer.conftest import CHROMIUM, FLAGS
 
 
 def main() -> int:
@@ -27,7 +27,6 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=1)
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
-
     from sdformat_lsp.semantics import Options
     from sdformat_lsp.viewer.http import ViewServer
 
