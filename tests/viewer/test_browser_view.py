@@ -212,7 +212,9 @@ def test_obj_files_are_drawn_with_their_mtl_materials(browser, view_server, tmp_
     page, errors = open_view(browser, server)
     try:
         by = ids(page)
-        colors = lambda name: page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by[name])
+        def colors(name):
+            return page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by[name])
+
         assert colors("red") == ["ff0000"]  # the .mtl beside the OBJ (its name has a space), served with it
         assert colors("blue") == ["0000ff"]  # a visual's <material> wins over the file's own
         assert colors("no_mtl") and colors("no_mtl") != ["ff0000"]  # without its .mtl: drawn, in a default colour
