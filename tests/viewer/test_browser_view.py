@@ -92,6 +92,7 @@ def test_meshes_sliders_and_placeholder(browser, view_server, model_dir):
         # the Blender material stays opaque (three.js alone would draw it with opacity 0)
         assert page.evaluate("(id) => window.__sdfViewApi.opacityOf(id)", by["dae"]) == 1
         # nothing is drawn while nothing changes (no animation loop)
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         before = page.evaluate("window.__sdfView.renders")
         page.wait_for_timeout(1000)
         assert page.evaluate("window.__sdfView.renders") == before

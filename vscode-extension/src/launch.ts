@@ -423,6 +423,7 @@ export function spawnServer(sc: ServerCommand, options: SpawnOptions = {}): Prom
     });
     child.on('spawn', () => {
       spawned = true;
+      dropWritesAfterExit(child, () => exit !== undefined);
       resolve({
         process: child,
         serverCommand: sc,
@@ -441,6 +442,32 @@ export function spawnServer(sc: ServerCommand, options: SpawnOptions = {}): Prom
       });
     });
   });
+}
+
+/**
+ * Makes a write to the server's stdin that fails because the server has exited
+ * succeed silently. vscode-jsonrpc's WriteableStreamMessageWriter returns the
+ * promise of a message body's write outside its try, so EPIPE from a server
+ * that died during startup would reject where nothing handles it; the exit is
+ * what we report (classifyEarlyExit), and a message to a dead process cannot
+ * arrive anyway. Other write errors still reach the writer.
+ */
+export function dropWritesAfterExit(child: cp.ChildProcess, hasExited: () => boolean): void {
+  const stdin = child.stdin;
+  if (!stdin) {
+    return;
+  }
+  const gone = (error: NodeJS.ErrnoException | null | undefined) =>
+    !!error && (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || hasExited());
+  const write = stdin.write.bind(stdin) as (...args: unknown[]) => boolean;
+  stdin.write = ((...args: unknown[]) => {
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      const callback = last as (error?: Error | null) => void;
+      args[args.length - 1] = (error?: NodeJS.ErrnoException | null) => callback(gone(error) ? null : error);
+    }
+    return write(...args);
+  }) as typeof stdin.write;
 }
 
 /**

@@ -217,6 +217,18 @@ describe('start failure detection', () => {
     );
   });
 
+  it('a message written to a server that has exited is dropped, not an EPIPE rejection', { skip: !hasPython && `${PYTHON} not available` }, async () => {
+    const server = await spawnServer({ command: PYTHON, args: ['-c', 'import sys; sys.stdin.close()'], source: 'setting' });
+    await server.exited;
+    const stdin = server.process.stdin!;
+    const big = 'x'.repeat(1 << 20); // more than a pipe holds, so the write reaches the closed pipe
+    const errors: Array<Error | null | undefined> = [];
+    for (let i = 0; i < 3; i++) {
+      errors.push(await new Promise((done) => stdin.write(big, 'utf8', (error) => done(error))));
+    }
+    assert.deepEqual(errors, [null, null, null]);
+  });
+
   it('classifies a server that dies at startup', { skip: !hasPython && `${PYTHON} not available` }, async () => {
     // The real interpreter, a module that does not exist: what `python -m sdformat_lsp` does when not installed.
     const sc = { command: PYTHON, args: ['-m', 'sdformat_lsp_surely_missing_4711'], source: 'default' as const };
