@@ -60,10 +60,15 @@ def generate(root: Path, n: int) -> int:
 
 
 def run(root: Path, jobs: int) -> tuple[float, bytes, int]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "server"), os.environ.get("PYTHONPATH", "")]), NO_COLOR="1")
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "server"), os.environ.get("PYTHONPATH", "")]), NO_COLOR="1"
+    )
     started = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", "--jobs", str(jobs), "--no-config", str(root)],
-                       capture_output=True, env=env)
+    r = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", "--jobs", str(jobs), "--no-config", str(root)],
+        capture_output=True,
+        env=env,
+    )
     return time.perf_counter() - started, r.stdout, r.returncode
 
 
@@ -95,8 +100,12 @@ def main() -> int:
             return 1
         s, p = statistics.median(serial), statistics.median(parallel)
         print(f"--jobs 1:  median {s:7.2f} s   min {min(serial):7.2f} s   ({1000 * s / args.docs:.1f} ms per document)")
-        print(f"--jobs {args.jobs}:  median {p:7.2f} s   min {min(parallel):7.2f} s   ({1000 * p / args.docs:.1f} ms per document)")
-        print(f"speed-up (jobs 1 / jobs {args.jobs}): {s / p:.2f}x   (ideal {min(args.jobs, cores)}x; the same report both ways)")
+        print(
+            f"--jobs {args.jobs}:  median {p:7.2f} s   min {min(parallel):7.2f} s   ({1000 * p / args.docs:.1f} ms per document)"
+        )
+        print(
+            f"speed-up (jobs 1 / jobs {args.jobs}): {s / p:.2f}x   (ideal {min(args.jobs, cores)}x; the same report both ways)"
+        )
     return 0
 
 

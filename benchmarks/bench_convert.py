@@ -38,15 +38,19 @@ def tree(n: int, seed: int = 1) -> str:
     top, nested = [], {f"sub{k}": [] for k in range(n // 100)}
     where = ["" if i == 0 or rng.random() < 0.9 else rng.choice(list(nested) or [""]) for i in range(n)]
     for i in range(n):
-        body = f'<link name="L{i}">{pose(f"L{i - 1}" if i and where[i] == where[i - 1] and rng.random() < 0.5 else None)}' \
-               f"<inertial><mass>1</mass></inertial><visual name=\"v\"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual></link>"
+        body = (
+            f'<link name="L{i}">{pose(f"L{i - 1}" if i and where[i] == where[i - 1] and rng.random() < 0.5 else None)}'
+            f'<inertial><mass>1</mass></inertial><visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual></link>'
+        )
         (nested[where[i]] if where[i] else top).append(body)
     for i in range(1, n):
         p = rng.randrange(max(0, i - 20), i)
         name = lambda k: f"{where[k]}::L{k}" if where[k] else f"L{k}"  # noqa: E731
         kind = rng.choice(("revolute", "prismatic", "continuous", "fixed"))
-        top.append(f'<joint name="J{i}" type="{kind}">{pose() if rng.random() < 0.3 else ""}<parent>{name(p)}</parent>'
-                   f'<child>{name(i)}</child><axis><xyz expressed_in="__model__">0 0 1</xyz></axis></joint>')
+        top.append(
+            f'<joint name="J{i}" type="{kind}">{pose() if rng.random() < 0.3 else ""}<parent>{name(p)}</parent>'
+            f'<child>{name(i)}</child><axis><xyz expressed_in="__model__">0 0 1</xyz></axis></joint>'
+        )
     models = "".join(f'<model name="{m}">{pose()}{"".join(links)}</model>' for m, links in nested.items() if links)
     return f'<?xml version="1.0"?>\n<sdf version="1.9"><model name="big">{"".join(top)}{models}</model></sdf>\n'
 

@@ -58,10 +58,14 @@ def main() -> int:
         return 0
     print(f"{'case':22} {'lines':>7} {'median ms':>10} {'min ms':>8} {'peak MB':>8} errors")
     for case in CASES:
-        cmd = [sys.executable, __file__, "--child", case, "--repeat", str(args.repeat)] + (["--no-schema"] if args.no_schema else [])
+        cmd = [sys.executable, __file__, "--child", case, "--repeat", str(args.repeat)] + (
+            ["--no-schema"] if args.no_schema else []
+        )
         out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
         t = out["times"]
-        print(f"{case:22} {out['lines']:>7} {1000 * statistics.median(t):>10.1f} {1000 * min(t):>8.1f} {out['peak_mb']:>8.1f} {out['errors']}")
+        print(
+            f"{case:22} {out['lines']:>7} {1000 * statistics.median(t):>10.1f} {1000 * min(t):>8.1f} {out['peak_mb']:>8.1f} {out['errors']}"
+        )
     return 0
 
 

@@ -50,7 +50,10 @@ def shapes_world(rows: int = 1000) -> str:
     and a sphere per row, each a model with one link: inertial, collision, visual with material)."""
     out = ['<?xml version="1.0" ?>', '<sdf version="1.6">', '  <world name="shapes">']
     out += ['    <physics name="1ms" type="ignored">', "      <max_step_size>0.001</max_step_size>", "    </physics>"]
-    out += ['    <plugin filename="gz-sim-scene-broadcaster-system" name="gz::sim::systems::SceneBroadcaster">', "    </plugin>"]
+    out += [
+        '    <plugin filename="gz-sim-scene-broadcaster-system" name="gz::sim::systems::SceneBroadcaster">',
+        "    </plugin>",
+    ]
     for i in range(rows):
         x = -750.0 + 1.5 * i
         for kind, y, geometry, mass, rgba in _SHAPES:
@@ -60,8 +63,12 @@ def shapes_world(rows: int = 1000) -> str:
                 f'      <link name="{kind}_link">',
                 "        <inertial>",
                 "          <inertia>",
-                f"            <ixx>{mass}</ixx>", "            <ixy>0</ixy>", "            <ixz>0</ixz>",
-                f"            <iyy>{mass}</iyy>", "            <iyz>0</iyz>", f"            <izz>{mass}</izz>",
+                f"            <ixx>{mass}</ixx>",
+                "            <ixy>0</ixy>",
+                "            <ixz>0</ixz>",
+                f"            <iyy>{mass}</iyy>",
+                "            <iyz>0</iyz>",
+                f"            <izz>{mass}</izz>",
                 "          </inertia>",
                 f"          <mass>{mass}.0</mass>",
                 "        </inertial>",
@@ -82,25 +89,37 @@ def shapes_world(rows: int = 1000) -> str:
 def scrambled(text: str) -> str:
     """The same document with every line's indentation changed (and trailing spaces added)."""
     lines = text.split("\n")
-    return "\n".join((" " * (i % 7)) + line.lstrip() + ("  " if i % 5 == 0 and line.strip() else "") for i, line in enumerate(lines))
+    return "\n".join(
+        (" " * (i % 7)) + line.lstrip() + ("  " if i % 5 == 0 and line.strip() else "") for i, line in enumerate(lines)
+    )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--3k-shapes", dest="shapes", metavar="PATH", help="gz-sim's examples/worlds/3k_shapes.sdf itself")
-    ap.add_argument("--input", choices=("shapes", "generated"), default="shapes",
-                    help="shapes: laid out as 3k_shapes.sdf (default); generated: generate.py's world (joints, frames, relative_to)")
+    ap.add_argument(
+        "--input",
+        choices=("shapes", "generated"),
+        default="shapes",
+        help="shapes: laid out as 3k_shapes.sdf (default); generated: generate.py's world (joints, frames, relative_to)",
+    )
     ap.add_argument("--models", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--commands", action="store_true",
-                    help="also time the whole commands (a process each, start-up included) on the same file, by CPU of the child processes")
+    ap.add_argument(
+        "--commands",
+        action="store_true",
+        help="also time the whole commands (a process each, start-up included) on the same file, by CPU of the child processes",
+    )
     args = ap.parse_args()
     if args.shapes:
         data = Path(args.shapes).read_bytes()
         name, path = Path(args.shapes).name, str(Path(args.shapes).resolve())
     elif args.input == "shapes":
         data = shapes_world(args.models // 3).encode()
-        name, path = f"3k_shapes-like world ({args.models // 3 * 3} models, SDFormat 1.6)", str(HERE / "generated" / "shapes.sdf")
+        name, path = (
+            f"3k_shapes-like world ({args.models // 3 * 3} models, SDFormat 1.6)",
+            str(HERE / "generated" / "shapes.sdf"),
+        )
     else:
         data = large_world(args.models).encode()
         name, path = f"generated world ({args.models} models)", str(HERE / "generated" / "world.sdf")
@@ -147,7 +166,9 @@ def main() -> int:
     base = statistics.median(cpu["check"])
     for k in jobs:
         med = statistics.median(cpu[k])
-        print(f"  {k:15} {med * 1000:9.1f} ms CPU   {med / base:5.2f}x check   ({statistics.median(wall[k]) * 1000:.1f} ms wall)")
+        print(
+            f"  {k:15} {med * 1000:9.1f} ms CPU   {med / base:5.2f}x check   ({statistics.median(wall[k]) * 1000:.1f} ms wall)"
+        )
     changed = sum(1 for a, b in zip(messy.split("\n"), format_text(messy).split("\n")) if a != b)
     print(f"  (format rewrote {changed} of {lines} lines)")
     if args.commands:
@@ -165,17 +186,29 @@ def commands(path: str, data: bytes, repeat: int) -> None:
         doc = os.path.join(tmp, os.path.basename(path))
         with open(doc, "wb") as f:
             f.write(data)  # print and check read it; format reads standard input (the file stays as it is)
-        jobs = {"check": ["check", doc], "format -": ["format", "-"], "format --check": ["format", "--check", doc],
-                "print": ["print", doc], "print --resolve-poses": ["print", "--resolve-poses", doc]}
+        jobs = {
+            "check": ["check", doc],
+            "format -": ["format", "-"],
+            "format --check": ["format", "--check", doc],
+            "print": ["print", doc],
+            "print --resolve-poses": ["print", "--resolve-poses", doc],
+        }
         cpu: dict[str, list[float]] = {k: [] for k in jobs}
         for _ in range(repeat):
             for k, argv in jobs.items():
                 before = os.times()
                 with open(doc, "rb") as stdin:
-                    subprocess.run([sys.executable, "-m", "sdformat_lsp", *argv], stdin=stdin if argv[-1] == "-" else subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+                    subprocess.run(
+                        [sys.executable, "-m", "sdformat_lsp", *argv],
+                        stdin=stdin if argv[-1] == "-" else subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        check=False,
+                    )
                 after = os.times()
-                cpu[k].append(after.children_user - before.children_user + after.children_system - before.children_system)
+                cpu[k].append(
+                    after.children_user - before.children_user + after.children_system - before.children_system
+                )
     base = statistics.median(cpu["check"])
     print(f"whole commands (a process each, start-up included), CPU of the child process, median of {repeat}:")
     for k, ts in cpu.items():

@@ -33,14 +33,14 @@ sys.path.insert(0, str(HERE.parent / "server"))
 def model_sdf(i: int) -> str:
     links = "\n".join(
         f'    <link name="link{j}">\n      <pose>{0.1 * j} 0 {0.05 * i} 0 0 {0.01 * j}</pose>\n'
-        f'      <inertial><mass>1</mass></inertial>\n'
+        f"      <inertial><mass>1</mass></inertial>\n"
         f'      <visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual>\n'
         f'      <collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>\n    </link>'
         for j in range(6)
     )
     joints = "\n".join(
         f'    <joint name="joint{j}" type="revolute">\n      <parent>link{j - 1}</parent>\n      <child>link{j}</child>\n'
-        f'      <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>\n    </joint>'
+        f"      <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>\n    </joint>"
         for j in range(1, 6)
     )
     return f"""<?xml version="1.0"?>
@@ -100,9 +100,13 @@ def make_tree(root: Path, n_includes: int, n_models: int) -> Path:
             pose = f"<placement_frame>mount</placement_frame><pose>{k % 25} {k // 25} 1 0 0 0</pose>"
         else:
             pose = f"<pose>{k % 25} {k // 25} 0 0 0 0</pose>"
-        body.append(f"    <include>\n      <uri>model://model{m}</uri>\n      <name>robot{k}</name>\n      {pose}\n    </include>")
+        body.append(
+            f"    <include>\n      <uri>model://model{m}</uri>\n      <name>robot{k}</name>\n      {pose}\n    </include>"
+        )
     world = root / "world.sdf"
-    world.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <world name="w">\n' + "\n".join(body) + "\n  </world>\n</sdf>\n")
+    world.write_text(
+        '<?xml version="1.0"?>\n<sdf version="1.9">\n  <world name="w">\n' + "\n".join(body) + "\n  </world>\n</sdf>\n"
+    )
     return world
 
 
@@ -135,10 +139,16 @@ def main() -> int:
             warms.append(time.perf_counter() - t0)
             frames = len(a.frames())
             errors = sum(1 for d in a.diagnostics if d.severity == Severity.ERROR)
-        print(f"world: {args.includes} includes of {args.models} distinct models (each including one more), {frames} frames, {errors} errors")
+        print(
+            f"world: {args.includes} includes of {args.models} distinct models (each including one more), {frames} frames, {errors} errors"
+        )
         print(f"first cold run in this process (imports, schema tables loaded): {1000 * colds[0]:8.1f} ms")
-        print(f"cold (empty cache): median {1000 * statistics.median(colds):8.1f} ms   min {1000 * min(colds):8.1f} ms   target < 3000 ms")
-        print(f"warm (cache kept):  median {1000 * statistics.median(warms):8.1f} ms   min {1000 * min(warms):8.1f} ms   target < 1000 ms")
+        print(
+            f"cold (empty cache): median {1000 * statistics.median(colds):8.1f} ms   min {1000 * min(colds):8.1f} ms   target < 3000 ms"
+        )
+        print(
+            f"warm (cache kept):  median {1000 * statistics.median(warms):8.1f} ms   min {1000 * min(warms):8.1f} ms   target < 1000 ms"
+        )
     return 0
 
 

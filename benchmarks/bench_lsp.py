@@ -91,7 +91,11 @@ class Bench:
 
     async def open(self, uri: str, text: str) -> None:
         done = self.wait_for(uri, 1)
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="sdformat", version=1, text=text)))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=uri, language_id="sdformat", version=1, text=text)
+            )
+        )
         await asyncio.wait_for(done, 120)
 
     async def edits(self, uri: str, text: str, n: int) -> list[float]:
@@ -134,9 +138,24 @@ class Bench:
         times: dict[str, list[float]] = {"hover": [], "completion": [], "definition": []}
         for pos in positions:
             for name, call in (
-                ("hover", lambda pos=pos: self.client.text_document_hover_async(types.HoverParams(text_document=doc, position=pos))),
-                ("completion", lambda pos=pos: self.client.text_document_completion_async(types.CompletionParams(text_document=doc, position=pos))),
-                ("definition", lambda pos=pos: self.client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=pos))),
+                (
+                    "hover",
+                    lambda pos=pos: self.client.text_document_hover_async(
+                        types.HoverParams(text_document=doc, position=pos)
+                    ),
+                ),
+                (
+                    "completion",
+                    lambda pos=pos: self.client.text_document_completion_async(
+                        types.CompletionParams(text_document=doc, position=pos)
+                    ),
+                ),
+                (
+                    "definition",
+                    lambda pos=pos: self.client.text_document_definition_async(
+                        types.DefinitionParams(text_document=doc, position=pos)
+                    ),
+                ),
             ):
                 t0 = time.perf_counter()
                 await call()
@@ -163,7 +182,9 @@ async def run(edits: int, requests: int, editor: str) -> None:
             rows = {"edit -> diagnostics": await bench.edits(uri, text, edits)}
             rows.update(await bench.requests(uri, text, requests))
             for measure, values in rows.items():
-                print(f"{name:20} {measure:22} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}")
+                print(
+                    f"{name:20} {measure:22} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}"
+                )
     finally:
         await bench.stop()
 
@@ -172,7 +193,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=20)
     ap.add_argument("--requests", type=int, default=40)
-    ap.add_argument("--client", default="vscode-extension", choices=("vscode-extension", "visual-studio-code", "neovim"))
+    ap.add_argument(
+        "--client", default="vscode-extension", choices=("vscode-extension", "visual-studio-code", "neovim")
+    )
     args = ap.parse_args()
     asyncio.run(run(args.edits, args.requests, args.client))
     return 0

@@ -66,7 +66,9 @@ async def run(edits: int, models: int) -> float:
             )
             await asyncio.wait_for(done, 600)  # generous: a loaded machine
             await bench.client.text_document_hover_async(types.HoverParams(text_document=doc, position=ref_pos))
-            await bench.client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=ref_pos))
+            await bench.client.text_document_definition_async(
+                types.DefinitionParams(text_document=doc, position=ref_pos)
+            )
             if (i + 1) % 10 == 0:
                 print(f"RSS after {i + 1:3} edits:        {rss_mb(pid):8.1f} MB")
         last = rss_mb(pid)
@@ -80,7 +82,9 @@ async def run(edits: int, models: int) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=100)
-    ap.add_argument("--models", type=int, default=3313, help="models in the generated world (3313: about 113,000 lines)")
+    ap.add_argument(
+        "--models", type=int, default=3313, help="models in the generated world (3313: about 113,000 lines)"
+    )
     args = ap.parse_args()
     ratio = asyncio.run(run(args.edits, args.models))
     return 0 if ratio <= 1.3 else 1

@@ -49,7 +49,9 @@ def world_of(mb: float) -> str:
 def peak_of_check(path: Path) -> tuple[int, float, int]:
     """(peak bytes, seconds, exit code) of ``check`` in a child process."""
     t0 = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "sdformat_lsp", "check", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sdformat_lsp", "check", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     out = proc.stdout.read() if proc.stdout else b""
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -94,12 +96,19 @@ def gb(n: int) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mb", type=float, default=DEFAULT_MAX_BYTES / MB, help="size of the world in MiB (default: the maximum document size)")
+    ap.add_argument(
+        "--mb",
+        type=float,
+        default=DEFAULT_MAX_BYTES / MB,
+        help="size of the world in MiB (default: the maximum document size)",
+    )
     ap.add_argument("--skip-server", action="store_true")
     args = ap.parse_args()
     text = world_of(args.mb)
-    print(f"world: {text.count(chr(10)):,} lines, {len(text):,} characters ({len(text) / MB:.1f} MiB); "
-          f"maximum document size {DEFAULT_MAX_BYTES:,} bytes")
+    print(
+        f"world: {text.count(chr(10)):,} lines, {len(text):,} characters ({len(text) / MB:.1f} MiB); "
+        f"maximum document size {DEFAULT_MAX_BYTES:,} bytes"
+    )
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "world.sdf"

@@ -50,7 +50,7 @@ def unclosed_elements(n: int, d: Path):
 
 
 def mismatched_end_tags(n: int, d: Path):
-    return model("".join(f"<link name=\"a{i}\"><visual name=\"v\"></link></visual>\n" for i in range(n))), None
+    return model("".join(f'<link name="a{i}"><visual name="v"></link></visual>\n' for i in range(n))), None
 
 
 def long_names(n: int, d: Path):
@@ -63,15 +63,21 @@ def long_values(n: int, d: Path):
 
 
 def long_text_in_pieces(n: int, d: Path):
-    return model('<link name="t"><sensor name="s" type="camera"><topic>' + "a<!--c-->" * n + "</topic></sensor></link>\n"), None
+    return model(
+        '<link name="t"><sensor name="s" type="camera"><topic>' + "a<!--c-->" * n + "</topic></sensor></link>\n"
+    ), None
 
 
 def bare_less_than_in_text(n: int, d: Path):
-    return model('<link name="t"><sensor name="s" type="camera"><topic>' + "a < b " * n + "</topic></sensor></link>\n"), None
+    return model(
+        '<link name="t"><sensor name="s" type="camera"><topic>' + "a < b " * n + "</topic></sensor></link>\n"
+    ), None
 
 
 def deep_nesting(n: int, d: Path):
-    return '<sdf version="1.9">' + "".join(f'<model name="m{i}">' for i in range(n)) + '<link name="L"/>' + "</model>" * n + "</sdf>", None
+    return '<sdf version="1.9">' + "".join(
+        f'<model name="m{i}">' for i in range(n)
+    ) + '<link name="L"/>' + "</model>" * n + "</sdf>", None
 
 
 def long_attached_to_cycle(n: int, d: Path):
@@ -79,8 +85,12 @@ def long_attached_to_cycle(n: int, d: Path):
 
 
 def long_relative_to_chain(n: int, d: Path):
-    return model("".join(f'<frame name="f{i}" attached_to="L"><pose relative_to="{"L" if i == 0 else f"f{i - 1}"}">0 0 1 0 0 0</pose></frame>\n'
-                         for i in range(n))), None
+    return model(
+        "".join(
+            f'<frame name="f{i}" attached_to="L"><pose relative_to="{"L" if i == 0 else f"f{i - 1}"}">0 0 1 0 0 0</pose></frame>\n'
+            for i in range(n)
+        )
+    ), None
 
 
 def long_lines(n: int, d: Path):
@@ -108,7 +118,9 @@ def wide_fan_out(n: int, d: Path):
     """One model file included ``n`` times (every instance placed)."""
     part = d / "part.sdf"
     if not part.exists():
-        part.write_text('<sdf version="1.9"><model name="p"><link name="pl"/><frame name="pf" attached_to="pl"/></model></sdf>')
+        part.write_text(
+            '<sdf version="1.9"><model name="p"><link name="pl"/><frame name="pf" attached_to="pl"/></model></sdf>'
+        )
     body = "".join(f"<include><uri>part.sdf</uri><name>p{i}</name></include>\n" for i in range(n))
     return '<sdf version="1.9"><world name="w">' + body + "</world></sdf>", str(d / f"fan{n}.sdf")
 
@@ -135,8 +147,11 @@ def include_tree(n: int, d: Path):
     for i in range(TREE_FILES):
         f = tree / f"t{i}.sdf"
         if not f.exists():
-            inc = "" if i == TREE_FILES - 1 else "".join(
-                f"<include><uri>t{i + 1}.sdf</uri><name>c{k}</name></include>" for k in range(4))
+            inc = (
+                ""
+                if i == TREE_FILES - 1
+                else "".join(f"<include><uri>t{i + 1}.sdf</uri><name>c{k}</name></include>" for k in range(4))
+            )
             f.write_text(f'<sdf version="1.9"><model name="m{i}"><link name="l"/>{inc}</model></sdf>')
     return (tree / "t0.sdf").read_text(), str(tree / "t0.sdf"), n
 
@@ -205,11 +220,15 @@ def main() -> int:
             e = exponent(sizes, times)
             worst = max(worst, e)
             flag = "" if e <= TARGET else "  <-- above 1.2"
-            print(f"{name:28} {base:>7} {1000 * times[0]:>9.1f} {1000 * times[1]:>8.1f} {1000 * times[2]:>8.1f} {1000 * times[3]:>8.1f} {e:>9.2f}{flag}")
+            print(
+                f"{name:28} {base:>7} {1000 * times[0]:>9.1f} {1000 * times[1]:>8.1f} {1000 * times[2]:>8.1f} {1000 * times[3]:>8.1f} {e:>9.2f}{flag}"
+            )
         if not args.only or args.only in "include tree":
             text, path, _ = include_tree(0, d)
             t = timed(text, path, repeats)
-            print(f"include tree 11x4 at the default budget ({Options().max_included_instances:,} instances): {1000 * t:.1f} ms")
+            print(
+                f"include tree 11x4 at the default budget ({Options().max_included_instances:,} instances): {1000 * t:.1f} ms"
+            )
     print(f"largest exponent: {worst:.2f} (target <= {TARGET})")
     return 0 if worst <= TARGET else 1
 

@@ -115,7 +115,9 @@ def measure(ours: list[str], ref: list[str] | None, env: dict[str, str], runs: i
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sdf-check", help="libsdformat's sdf_check (from ../shared/perf)")
-    ap.add_argument("--build", metavar="PREFIX", help="build sdf_check into PREFIX when it is not found (needs MIRRORS)")
+    ap.add_argument(
+        "--build", metavar="PREFIX", help="build sdf_check into PREFIX when it is not found (needs MIRRORS)"
+    )
     ap.add_argument("--3k-shapes", dest="shapes", metavar="PATH", help="gz-sim's examples/worlds/3k_shapes.sdf")
     ap.add_argument("--runs", type=int, default=5, help="counted runs per tool and input (default 5)")
     ap.add_argument("--warmup", type=int, default=1, help="runs not counted, first (default 1)")
@@ -124,7 +126,11 @@ def main() -> int:
     ref_exe = find_sdf_check(args.sdf_check, args.build)
     # Byte-compile the package first, as installing it does: a checkout run with
     # PYTHONDONTWRITEBYTECODE would otherwise compile every module on every run.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "server" / "sdformat_lsp")], check=False, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "server" / "sdformat_lsp")],
+        check=False,
+        stdout=subprocess.DEVNULL,
+    )
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "server") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     ours_cmd = [sys.executable, "-m", "sdformat_lsp", "check"]
@@ -145,7 +151,9 @@ def main() -> int:
         else:
             print(f"note: {args.shapes} not found; 3k_shapes.sdf skipped", file=sys.stderr)
 
-    print(f"python {sys.version.split()[0]}; {args.runs} runs after {args.warmup} warm-up, medians; whole process, cold")
+    print(
+        f"python {sys.version.split()[0]}; {args.runs} runs after {args.warmup} warm-up, medians; whole process, cold"
+    )
     print(f"reference: {ref_exe or 'sdf_check not found (reference columns skipped)'}")
     head = f"{'input':34} {'lines':>7} {'libsdformat ms':>14} {'ours ms':>8} {'ratio':>6} {'pairwise':>8} {'cpu ratio':>9} {'peak MB ref / ours':>19} {'exit ref/ours':>13}"
     print(head)
@@ -162,9 +170,13 @@ def main() -> int:
                     f" {r['ref_mb']:>9.0f} / {r['ours_mb']:<7.0f} {exits_ref:>6}/{exits_ours:<6}"
                 )
             else:
-                print(f"{name:34} {lines:>7} {'-':>14} {r['ours_ms']:>8.0f} {'-':>6} {'-':>8} {'-':>9} {'- / ':>12}{r['ours_mb']:<7.0f} {'-/':>7}{exits_ours:<6}")
+                print(
+                    f"{name:34} {lines:>7} {'-':>14} {r['ours_ms']:>8.0f} {'-':>6} {'-':>8} {'-':>9} {'- / ':>12}{r['ours_mb']:<7.0f} {'-/':>7}{exits_ours:<6}"
+                )
         floor = measure([sys.executable, "-c", "import lxml.etree"], None, env, args.runs, args.warmup)
-        print(f"{'floor: python + import lxml.etree':34} {'':>7} {'':>14} {floor['ours_ms']:>8.0f} {'':>6} {'':>8} {'':>9} {'':>12}{floor['ours_mb']:<7.0f}")
+        print(
+            f"{'floor: python + import lxml.etree':34} {'':>7} {'':>14} {floor['ours_ms']:>8.0f} {'':>6} {'':>8} {'':>9} {'':>12}{floor['ours_mb']:<7.0f}"
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -48,7 +48,9 @@ def _position(text: str, offset: int) -> types.Position:
 class XacroBench(Bench):
     async def open_as(self, uri: str, text: str, language: str) -> None:
         done = self.wait_for(uri, 1)
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text))
+        )
         await asyncio.wait_for(done, 120)
 
     async def toggle(self, uri: str, text: str, anchor: str, n: int, watch: str | None = None) -> list[float]:
@@ -68,7 +70,11 @@ class XacroBench(Bench):
             self.client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
                     types.VersionedTextDocumentIdentifier(version=version, uri=uri),
-                    [types.TextDocumentContentChangePartial(range=types.Range(pos, types.Position(pos.line, pos.character + 1)), text=new)],
+                    [
+                        types.TextDocumentContentChangePartial(
+                            range=types.Range(pos, types.Position(pos.line, pos.character + 1)), text=new
+                        )
+                    ],
                 )
             )
             t1 = await asyncio.wait_for(done, 60)
@@ -132,7 +138,9 @@ async def run(edits: int) -> None:
     rows["analysis CPU (in-process)"] = cpu_per_analysis(top, edits)
     print(f"{'measure':28} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for measure, values in rows.items():
-        print(f"{measure:28} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}")
+        print(
+            f"{measure:28} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}"
+        )
 
 
 def main() -> int:

@@ -10,8 +10,10 @@ def _model_body(
 ) -> None:
     for i in range(links):
         lines.append(f'{indent}<link name="{prefix}link{i}">')
-        lines.append(f"{indent}  <pose>{rng.uniform(-1, 1):.4f} {rng.uniform(-1, 1):.4f} {rng.uniform(0, 1):.4f} 0 0 {rng.uniform(-3, 3):.4f}</pose>")
-        lines.append(f'{indent}  <inertial><mass>1</mass></inertial>')
+        lines.append(
+            f"{indent}  <pose>{rng.uniform(-1, 1):.4f} {rng.uniform(-1, 1):.4f} {rng.uniform(0, 1):.4f} 0 0 {rng.uniform(-3, 3):.4f}</pose>"
+        )
+        lines.append(f"{indent}  <inertial><mass>1</mass></inertial>")
         if collisions:
             lines.append(f'{indent}  <collision name="c">')
             lines.append(f"{indent}    <geometry><box><size>0.1 0.1 0.1</size></box></geometry>")
@@ -24,7 +26,9 @@ def _model_body(
         lines.append(f'{indent}  <pose relative_to="{prefix}link{i - 1}">0 0 0.1 0 0 0</pose>')
         lines.append(f"{indent}  <parent>{prefix}link{i - 1}</parent>")
         lines.append(f"{indent}  <child>{prefix}link{i}</child>")
-        lines.append(f'{indent}  <axis><xyz expressed_in="__model__">0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>')
+        lines.append(
+            f'{indent}  <axis><xyz expressed_in="__model__">0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>'
+        )
         lines.append(f"{indent}</joint>")
     for i in range(links):
         lines.append(f'{indent}<frame name="{prefix}frame{i}" attached_to="{prefix}link{i}">')

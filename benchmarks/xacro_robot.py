@@ -22,7 +22,11 @@ INERTIAL = """    <inertial>
 def _properties(n: int) -> str:
     rows = [f'  <xacro:property name="p{i}" value="{0.01 * (i + 1):.3f}"/>' for i in range(n)]
     rows += [f'  <xacro:property name="mass{i}" value="${{p{i} * 10 + 1}}"/>' for i in range(n)]
-    return '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n' + "\n".join(rows) + "\n</robot>\n"
+    return (
+        '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        + "\n".join(rows)
+        + "\n</robot>\n"
+    )
 
 
 def _wheel() -> str:
@@ -47,11 +51,16 @@ def _wheel() -> str:
       <axis xyz="0 ${{reflect}} 0"/>
     </joint>
   </xacro:macro>""")
-    return '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n' + "\n".join(body) + "\n</robot>\n"
+    return (
+        '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        + "\n".join(body)
+        + "\n</robot>\n"
+    )
 
 
 def _arm() -> str:
-    body = ["""  <xacro:macro name="segment" params="name parent length mass">
+    body = [
+        """  <xacro:macro name="segment" params="name parent length mass">
     <link name="${name}">
       <inertial>
         <origin xyz="0 0 ${length/2}" rpy="0 0 0"/>
@@ -68,7 +77,8 @@ def _arm() -> str:
       <axis xyz="0 1 0"/>
       <limit lower="${-pi/2}" upper="${pi/2}" effort="10" velocity="1"/>
     </joint>
-  </xacro:macro>"""]
+  </xacro:macro>"""
+    ]
     for k in range(VARIANTS):
         calls = "\n".join(
             f'    <xacro:segment name="${{prefix}}_s{j}" parent="{"${parent}" if j == 0 else "${prefix}_s" + str(j - 1)}" '
@@ -83,7 +93,11 @@ def _arm() -> str:
       <joint name="${{prefix}}_tool{k}_joint" type="fixed"><parent link="${{prefix}}_s5"/><child link="${{prefix}}_tool{k}"/></joint>
     </xacro:if>
   </xacro:macro>""")
-    return '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n' + "\n".join(body) + "\n</robot>\n"
+    return (
+        '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        + "\n".join(body)
+        + "\n</robot>\n"
+    )
 
 
 def _sensors() -> str:
@@ -106,7 +120,11 @@ def _sensors() -> str:
       </sensor>
     </gazebo>
   </xacro:macro>""")
-    return '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n' + "\n".join(body) + "\n</robot>\n"
+    return (
+        '<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        + "\n".join(body)
+        + "\n</robot>\n"
+    )
 
 
 def _top(n_wheels: int, n_arms: int, n_cameras: int) -> str:
@@ -121,13 +139,15 @@ def _top(n_wheels: int, n_arms: int, n_cameras: int) -> str:
         '  <link name="base_link">',
         INERTIAL.format(mass="mass0"),
         '    <visual><geometry><box size="1 0.6 0.2"/></geometry></visual>',
-        '  </link>',
+        "  </link>",
     ]
     for i in range(n_wheels):
         side = "left" if i % 2 == 0 else "right"
-        rows.append(f'  <xacro:wheel{i % VARIANTS} prefix="{side}{i}" parent="base_link" reflect="{1 if side == "left" else -1}">')
+        rows.append(
+            f'  <xacro:wheel{i % VARIANTS} prefix="{side}{i}" parent="base_link" reflect="{1 if side == "left" else -1}">'
+        )
         rows.append(f'    <origin xyz="{0.1 * i:.1f} {0.3 if side == "left" else -0.3} 0" rpy="0 0 0"/>')
-        rows.append(f'  </xacro:wheel{i % VARIANTS}>')
+        rows.append(f"  </xacro:wheel{i % VARIANTS}>")
     rows.append('  <xacro:if value="$(arg with_arms)">')
     for i in range(n_arms):
         rows.append(f'    <xacro:arm{i % VARIANTS} prefix="arm{i}" parent="base_link"/>')
@@ -142,7 +162,9 @@ def write_robot(root: Path, n_wheels: int = 40, n_arms: int = 12, n_cameras: int
     """Write the package under ``root``; returns the top document's path."""
     pkg = root / "bench_description"
     (pkg / "urdf").mkdir(parents=True, exist_ok=True)
-    (pkg / "package.xml").write_text("<?xml version='1.0'?>\n<package format='3'><name>bench_description</name></package>\n")
+    (pkg / "package.xml").write_text(
+        "<?xml version='1.0'?>\n<package format='3'><name>bench_description</name></package>\n"
+    )
     (pkg / "urdf" / "properties.xacro").write_text(_properties(PROPERTIES))
     (pkg / "urdf" / "wheels.xacro").write_text(_wheel())
     (pkg / "urdf" / "arms.xacro").write_text(_arm())

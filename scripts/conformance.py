@@ -158,7 +158,9 @@ def main() -> int:
     if args.verbose:
         for r in report.results:
             if not r.verdict_ok:
-                print(f"VERDICT {r.name}: libsdformat {'valid' if r.expected_valid else 'invalid'} {sorted(r.expected_codes)}, ours {sorted(r.our_codes)}")
+                print(
+                    f"VERDICT {r.name}: libsdformat {'valid' if r.expected_valid else 'invalid'} {sorted(r.expected_codes)}, ours {sorted(r.our_codes)}"
+                )
             elif not r.expected_valid and not r.codes_ok:
                 print(f"CODES   {r.name}: libsdformat {sorted(r.expected_codes)}, ours {sorted(r.our_codes)}")
         for f in report.pose_failures:

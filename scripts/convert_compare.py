@@ -75,7 +75,17 @@ def one(path: Path, args, env: dict, out_dir: Path) -> dict:
         return {"kind": "world" if original.get("root_kind") == "world" else "unloadable"}
     if original.get("errors"):
         return {"kind": "refused by libsdformat"}
-    cmd = [sys.executable, "-m", "sdformat_lsp", "convert", "--to", "urdf", "--name-separator", "::", str(path)]  # compared by scoped name
+    cmd = [
+        sys.executable,
+        "-m",
+        "sdformat_lsp",
+        "convert",
+        "--to",
+        "urdf",
+        "--name-separator",
+        "::",
+        str(path),
+    ]  # compared by scoped name
     cmd += [a for d in args.resource_path for a in ("--resource-path", d)]
     if args.lossy:
         cmd.append("--lossy")
@@ -112,8 +122,11 @@ def _light_joints(robot) -> set[str]:
             mass[link.get("name")] = float(m.get("value")) if m is not None else 0.0
         except (TypeError, ValueError):
             mass[link.get("name")] = 0.0
-    parent = {j.find("child").get("link"): (j.get("name"), j.find("parent").get("link")) for j in robot.findall("joint")
-              if j.find("child") is not None and j.find("parent") is not None}
+    parent = {
+        j.find("child").get("link"): (j.get("name"), j.find("parent").get("link"))
+        for j in robot.findall("joint")
+        if j.find("child") is not None and j.find("parent") is not None
+    }
     out = set()
     for joint in robot.findall("joint"):
         link, seen = joint.find("child").get("link") if joint.find("child") is not None else None, set()
@@ -160,12 +173,16 @@ def main() -> int:
     light = [p for r in results for p in r.get("light", [])]
     for p in light:
         print(f"{p} (below a link lighter than {LIGHT:g} kg: libsdformat 12 drops it, main keeps it)")
-    print(f"{len(files)} files: {kinds['world']} worlds, {kinds['unloadable']} unloadable, "
-          f"{kinds['refused by libsdformat']} models libsdformat 12 refuses, {models} models")
-    print(f"converted {kinds['converted']} of {models} models ({kinds['refused']} refused); "
-          f"{moving} moving joints in converted models; {bad} models disagree ({len(problems)} problems); "
-          f"{len(light)} joints below links libsdformat 12 takes for massless, in "
-          f"{sum(1 for r in results if r.get('light'))} models")
+    print(
+        f"{len(files)} files: {kinds['world']} worlds, {kinds['unloadable']} unloadable, "
+        f"{kinds['refused by libsdformat']} models libsdformat 12 refuses, {models} models"
+    )
+    print(
+        f"converted {kinds['converted']} of {models} models ({kinds['refused']} refused); "
+        f"{moving} moving joints in converted models; {bad} models disagree ({len(problems)} problems); "
+        f"{len(light)} joints below links libsdformat 12 takes for massless, in "
+        f"{sum(1 for r in results if r.get('light'))} models"
+    )
     return 0
 
 

@@ -127,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.corpus.mkdir(parents=True, exist_ok=True)
     ledger = args.corpus / "COMMITS.tsv"
-    recorded = dict(line.split("\t", 1) for line in ledger.read_text().splitlines() if "\t" in line) \
-        if ledger.exists() else {}
+    recorded = (
+        dict(line.split("\t", 1) for line in ledger.read_text().splitlines() if "\t" in line) if ledger.exists() else {}
+    )
     missing = 0
     for repo in args.repos or SETS[args.set]:
         line = lay_out(repo, args.mirrors, args.corpus, recorded)

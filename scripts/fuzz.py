@@ -26,11 +26,23 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--minutes", type=float, default=30.0)
-    ap.add_argument("--run-minutes", type=float, default=6.0, help="the longest one run takes; none starts with less time left")
+    ap.add_argument(
+        "--run-minutes", type=float, default=6.0, help="the longest one run takes; none starts with less time left"
+    )
     ap.add_argument("--stats", default="fuzz-stats.json")
     args = ap.parse_args()
     end = time.time() + args.minutes * 60
-    total = {"runs": 0, "failed_runs": 0, "edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "publications": 0, "documents": 0, "hypothesis_seeds": []}
+    total = {
+        "runs": 0,
+        "failed_runs": 0,
+        "edits": 0,
+        "changes_messages": 0,
+        "requests": 0,
+        "checkpoints": 0,
+        "publications": 0,
+        "documents": 0,
+        "hypothesis_seeds": [],
+    }
     seeds: set[str] = set()
     code = 0
     while time.time() + args.run_minutes * 60 < end:
@@ -38,8 +50,18 @@ def main() -> int:
         part = Path(args.stats).with_suffix(f".run{total['runs']}.json").resolve()
         env = dict(os.environ, SDFORMAT_FUZZ_STATS=str(part))
         env["PYTHONPATH"] = str(ROOT / "server") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", str(ROOT / "tests" / "fuzz"),
-               "--hypothesis-profile=long", f"--hypothesis-seed={seed}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            str(ROOT / "tests" / "fuzz"),
+            "--hypothesis-profile=long",
+            f"--hypothesis-seed={seed}",
+        ]
         print(f"run {total['runs']}: hypothesis seed {seed}", flush=True)
         rc = subprocess.call(cmd, env=env, cwd=ROOT, timeout=max(60.0, end - time.time()))
         total["runs"] += 1

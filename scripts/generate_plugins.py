@@ -142,7 +142,9 @@ ROS1_PARAM = re.compile(
 ROS1_JOINT = re.compile(r"\bgetJoint\s*\(\s*[\w.>\-]+\s*,\s*\"(?P<name>\w+)\"")
 STRING = re.compile(r'^"((?:\\.|[^"\\])*)"$')
 LITERAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFuUlL]*$|^(true|false)$")
-ASSIGNED = re.compile(r"(?:auto|sdf::ElementPtr|sdf::ElementConstPtr|ElementPtr|const\s+auto|std::shared_ptr<[^>]*>)?\s*&?\s*(?P<var>[A-Za-z_]\w*)\s*=\s*$")
+ASSIGNED = re.compile(
+    r"(?:auto|sdf::ElementPtr|sdf::ElementConstPtr|ElementPtr|const\s+auto|std::shared_ptr<[^>]*>)?\s*&?\s*(?P<var>[A-Za-z_]\w*)\s*=\s*$"
+)
 
 
 def _split_args(args: str) -> list[str]:
@@ -190,7 +192,9 @@ class Reading:
         self.targets: dict[str, set[str]] = {}  # identifier -> parameters whose value it holds
 
     def param(self, name: str) -> dict:
-        return self.params.setdefault(name, {"type": None, "default": None, "repeats": False, "required": False, "names": None})
+        return self.params.setdefault(
+            name, {"type": None, "default": None, "repeats": False, "required": False, "names": None}
+        )
 
     def typed(self, name: str, cpp: str | None) -> None:
         if cpp is None:
@@ -216,7 +220,10 @@ def read_parameters(sources: list[str], constants: dict[str, str] | None = None)
     texts = [strip_comments(s) for s in sources]
     consts = dict(constants or {})
     for t in texts:
-        for m in re.finditer(r"(?:constexpr|const)\s+(?:char\s+(\w+)\s*\[\s*\]|std::string(?:_view)?\s+(\w+)|auto\s+(\w+)|char\s*\*\s*const\s+(\w+))\s*(?:=|\{)\s*\"(\w+)\"", t):
+        for m in re.finditer(
+            r"(?:constexpr|const)\s+(?:char\s+(\w+)\s*\[\s*\]|std::string(?:_view)?\s+(\w+)|auto\s+(\w+)|char\s*\*\s*const\s+(\w+))\s*(?:=|\{)\s*\"(\w+)\"",
+            t,
+        ):
             name = next(g for g in m.groups()[:4] if g)
             consts[name] = m.group(5)
     var_elem: dict[str, str] = {}  # element pointer variable -> the parameter it points to
@@ -226,7 +233,14 @@ def read_parameters(sources: list[str], constants: dict[str, str] | None = None)
             recv_var = re.split(r"->|\.", recv)[-1]
             parent = var_elem.get(recv_var)
             if meth == "GetFirstElement" or (meth == "GetNextElement" and not args):
-                if recv_var in var_elem or recv_var.lstrip("_") in ("sdf", "sdfClone", "sdfPtr", "sdf_", "elem", "element"):
+                if recv_var in var_elem or recv_var.lstrip("_") in (
+                    "sdf",
+                    "sdfClone",
+                    "sdfPtr",
+                    "sdf_",
+                    "elem",
+                    "element",
+                ):
                     r.open_reasons.append(f"{meth}() walks the children")
                 continue
             if meth == "Get" and not args:
@@ -333,7 +347,11 @@ def _required(r: Reading, texts: list[str]) -> None:
                 if not ERROR_LOG.search(body) or not re.search(r"\breturn\b", body):
                     continue
                 inner = any(m.group(1) in c for c in r.children.values())
-                if m.group(1) in r.params and not inner and not re.search(r"\bHasElement\b|\belse\b", entry[max(0, m.start() - 60) : m.start()]):
+                if (
+                    m.group(1) in r.params
+                    and not inner
+                    and not re.search(r"\bHasElement\b|\belse\b", entry[max(0, m.start() - 60) : m.start()])
+                ):
                     r.params[m.group(1)]["required"] = True
 
 
@@ -342,7 +360,9 @@ def _passed_on(r: Reading, texts: list[str]) -> None:
     a Python module) may be read there for any name: the plugin is open."""
     defined = set()
     for t in texts:
-        defined |= set(re.findall(r"(?:::|\b)(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?(?:override\s*)?\{", t))
+        defined |= set(
+            re.findall(r"(?:::|\b)(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?(?:override\s*)?\{", t)
+        )
     for t in texts:
         for entry in _entry_bodies(t):
             for m in re.finditer(r"([\w:]+)\s*(?:<[^<>;]*>)?\s*\(([^;{}]*?\b_?sdf\b[^;{}]*?)\)", entry):
@@ -354,7 +374,12 @@ def _passed_on(r: Reading, texts: list[str]) -> None:
                     for name, kind in KNOWN_READERS[callee]:
                         r.param(name)["type"] = kind
                     continue
-                if callee in defined or callee in ("if", "while", "for", "return", "Load", "Configure") or callee[:1].islower() and callee in ("static_cast", "const_pointer_cast", "std"):
+                if (
+                    callee in defined
+                    or callee in ("if", "while", "for", "return", "Load", "Configure")
+                    or callee[:1].islower()
+                    and callee in ("static_cast", "const_pointer_cast", "std")
+                ):
                     continue
                 r.open_reasons.append(f"passes its element to {m.group(1)}")
 
@@ -442,7 +467,9 @@ def read_header_doc(header: str) -> dict[str, dict]:
         body = item[m.end() :].lower()
         name = m.group(1)
         out[name] = {
-            "repeats": bool(re.search(r"multiple times|more than once|repeat|one or more|can be specified multiple", body)),
+            "repeats": bool(
+                re.search(r"multiple times|more than once|repeat|one or more|can be specified multiple", body)
+            ),
             "required": bool(re.search(r"\brequired\b|must be (?:specified|set|provided|present)|must appear", body))
             and not re.search(r"\bnot required\b|\boptional\b", body),
         }
@@ -453,7 +480,9 @@ def read_header_doc(header: str) -> dict[str, dict]:
 
 
 def git(gitdir: Path, *args: str) -> str:
-    return subprocess.run(["git", "--git-dir", str(gitdir), *args], check=True, capture_output=True, text=True, errors="replace").stdout
+    return subprocess.run(
+        ["git", "--git-dir", str(gitdir), *args], check=True, capture_output=True, text=True, errors="replace"
+    ).stdout
 
 
 _TREES: dict[tuple[str, str], list[str]] = {}
@@ -473,7 +502,9 @@ def show(gitdir: Path, rev: str, path: str) -> str:
     """A file's text at ``rev``, through one ``git cat-file --batch`` per mirror."""
     proc = _READERS.get(str(gitdir))
     if proc is None:
-        proc = subprocess.Popen(["git", "--git-dir", str(gitdir), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        proc = subprocess.Popen(
+            ["git", "--git-dir", str(gitdir), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         _READERS[str(gitdir)] = proc
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(f"{rev}:{path}\n".encode())
@@ -520,7 +551,11 @@ def gz_sim(gitdir: Path, rev: str = "HEAD", label: str = "gz-sim") -> tuple[dict
         files = [p for p in tree(gitdir, commit, f"src/systems/{d}") if p.endswith((".cc", ".hh", ".h", ".cpp"))]
         files = [p for p in files if "_TEST" not in p and "/test" not in p]
         texts = {p: show(gitdir, commit, p) for p in files}
-        cmake = show(gitdir, commit, f"src/systems/{d}/CMakeLists.txt") if f"src/systems/{d}/CMakeLists.txt" in tree(gitdir, commit, f"src/systems/{d}") else ""
+        cmake = (
+            show(gitdir, commit, f"src/systems/{d}/CMakeLists.txt")
+            if f"src/systems/{d}/CMakeLists.txt" in tree(gitdir, commit, f"src/systems/{d}")
+            else ""
+        )
         libs = re.findall(r"(?:gz|ign)_add_system\s*\(\s*([\w\-]+)", cmake)
         if not libs:
             continue
@@ -568,7 +603,9 @@ def gz_gui(gitdir: Path, rev: str = "HEAD", label: str = "gz-gui") -> tuple[dict
     version = re.search(r"project\s*\((?:\s*gz-gui|\s*ignition-gui)(\d*)", show(gitdir, commit, "CMakeLists.txt"))
     source = {"repo": "gazebosim/gz-gui", "commit": commit, "major": version.group(1) if version else ""}
     # the window settings every plugin takes, read by Plugin::Load (<gz-gui>, formerly <ignition-gui>)
-    common = re.findall(r"_pluginElem->FirstChildElement\(\s*\"([\w\-]+)\"", strip_comments(show(gitdir, commit, "src/Plugin.cc")))
+    common = re.findall(
+        r"_pluginElem->FirstChildElement\(\s*\"([\w\-]+)\"", strip_comments(show(gitdir, commit, "src/Plugin.cc"))
+    )
     plugins = []
     dirs = sorted({p.split("/")[2] for p in tree(gitdir, commit, "src/plugins") if p.count("/") >= 3})
     for d in dirs:
@@ -638,7 +675,10 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
             if s in files:
                 texts.append(show(gitdir, commit, s))
             stem = Path(s).stem
-            for h in (f"gazebo_plugins/include/gazebo_plugins/{stem}.h", f"gazebo_plugins/include/gazebo_plugins/{stem}.hpp"):
+            for h in (
+                f"gazebo_plugins/include/gazebo_plugins/{stem}.h",
+                f"gazebo_plugins/include/gazebo_plugins/{stem}.hpp",
+            ):
                 if h in files:
                     texts.append(show(gitdir, commit, h))
         code = "\n".join(strip_comments(t) for t in texts)
@@ -646,7 +686,10 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
             continue
         helpers = []
         if re.search(r"\bGazeboRos(Ptr)?\b", code):  # the ROS 1 helper (robotNamespace, rosDebugLevel, ...)
-            for helper in ("gazebo_plugins/src/gazebo_ros_utils.cpp", "gazebo_plugins/include/gazebo_plugins/gazebo_ros_utils.h"):
+            for helper in (
+                "gazebo_plugins/src/gazebo_ros_utils.cpp",
+                "gazebo_plugins/include/gazebo_plugins/gazebo_ros_utils.h",
+            ):
                 if helper in files:
                     helpers.append(show(gitdir, commit, helper))
         reading = read_parameters(texts)
@@ -683,7 +726,13 @@ ROS_BRANCHES = ("ros2", "foxy", "noetic-devel", "melodic-devel", "kinetic-devel"
 
 
 def _has_branch(gitdir: Path, branch: str) -> bool:
-    return subprocess.run(["git", "--git-dir", str(gitdir), "rev-parse", "--verify", "-q", f"refs/heads/{branch}"], capture_output=True).returncode == 0
+    return (
+        subprocess.run(
+            ["git", "--git-dir", str(gitdir), "rev-parse", "--verify", "-q", f"refs/heads/{branch}"],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
 
 
 def generate(mirror: Path, pinned: dict | None = None) -> dict:
@@ -774,7 +823,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--mirror", type=Path, default=MIRROR)
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--check", action="store_true", help="regenerate from the commits the committed table records and fail when it differs")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="regenerate from the commits the committed table records and fail when it differs",
+    )
     args = parser.parse_args(argv)
     pinned = json.loads(args.out.read_text())["sources"] if args.check and args.out.exists() else None
     data = generate(args.mirror, pinned)

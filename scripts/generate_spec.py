@@ -238,17 +238,22 @@ def write(out_dir: Path, files: dict[str, bytes]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec-dir", type=Path, default=DEFAULT_SPEC_DIR,
-                        help="folder holding 1.0 ... 1.12 (default: ../shared/sdformat-spec)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="folder for the tables (default: server/sdformat_lsp/spec/data)")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 when the committed tables are stale")
+    parser.add_argument(
+        "--spec-dir",
+        type=Path,
+        default=DEFAULT_SPEC_DIR,
+        help="folder holding 1.0 ... 1.12 (default: ../shared/sdformat-spec)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help="folder for the tables (default: server/sdformat_lsp/spec/data)"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when the committed tables are stale"
+    )
     args = parser.parse_args(argv)
     files = build(args.spec_dir.resolve())
     if args.check:
-        stale = [n for n, d in files.items()
-                 if not (args.out / n).exists() or (args.out / n).read_bytes() != d]
+        stale = [n for n, d in files.items() if not (args.out / n).exists() or (args.out / n).read_bytes() != d]
         extra = [p.name for p in args.out.glob("*.json") if p.name not in files]
         for name in stale + extra:
             print(f"stale: {name}", file=sys.stderr)

@@ -97,7 +97,8 @@ def main(argv=None):
             say(
                 "could not make a virtual environment with %s:\n  %s\n"
                 "  On Debian or Ubuntu: sudo apt install python3-venv (or python3-pip), then run this again;\n"
-                "  or install with pipx or uv instead (docs/install.md)." % (sys.executable, problem.replace("\n", "\n  "))
+                "  or install with pipx or uv instead (docs/install.md)."
+                % (sys.executable, problem.replace("\n", "\n  "))
             )
             return 1
 
@@ -105,7 +106,10 @@ def main(argv=None):
     command = [bin_path(venv, "python"), "-m", "pip", "install", "--disable-pip-version-check"]
     command += [] if args.verbose else ["--quiet"]
     command += ["--editable", target] if args.editable else [target]
-    say("installing sdformat-lsp%s with Python %s into %s ..." % (" [%s]" % args.extras if args.extras else "", version, venv))
+    say(
+        "installing sdformat-lsp%s with Python %s into %s ..."
+        % (" [%s]" % args.extras if args.extras else "", version, venv)
+    )
     if subprocess.call(command) != 0:
         say("pip failed (above); nothing else was changed")
         return 1

@@ -68,8 +68,17 @@ def main(argv: list[str] | None = None) -> int:
         mujoco = None
         print("mujoco is not installed: our reading only, no comparison", file=sys.stderr)
     files = sorted(str(p) for r in args.roots for p in Path(r).rglob("*.xml"))
-    counts = dict(mjcf=0, loaded=0, clean=0, ours_errors_where_loaded=0, crashes=0, generated=0,
-                  compared=0, mismatched=0, missing=0)
+    counts = dict(
+        mjcf=0,
+        loaded=0,
+        clean=0,
+        ours_errors_where_loaded=0,
+        crashes=0,
+        generated=0,
+        compared=0,
+        mismatched=0,
+        missing=0,
+    )
     worst = 0.0
     shown: dict[str, list[str]] = {}
 
@@ -122,7 +131,14 @@ def main(argv: list[str] | None = None) -> int:
 
         items = []
         for i in range(1, model.nbody):
-            items.append((ours(model.body(i).name or f"body{i}", "link", "body"), model.body(i).name, data.xpos[i], data.xquat[i]))
+            items.append(
+                (
+                    ours(model.body(i).name or f"body{i}", "link", "body"),
+                    model.body(i).name,
+                    data.xpos[i],
+                    data.xquat[i],
+                )
+            )
         for i in range(model.nsite):
             if model.site(i).name:
                 site = model.site(i).name
@@ -161,11 +177,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind} ({len(items)}):")
         for line in items[: args.show]:
             print("  " + line.rstrip().replace("\n", "\n  "))
-    print(f"MJCF files: {counts['mjcf']}; MuJoCo loads {counts['loaded']}; read without errors by us: {counts['clean']}; "
-          f"with errors from us where MuJoCo loads them: {counts['ours_errors_where_loaded']}; "
-          f"crashes: {counts['crashes']}")
-    print(f"frames compared with MuJoCo: {counts['compared']} (files with generated bodies or aligned free joints skipped: {counts['generated']}); "
-          f"beyond {args.tolerance:g}: {counts['mismatched']}; missing: {counts['missing']}; largest difference: {worst:.3g}")
+    print(
+        f"MJCF files: {counts['mjcf']}; MuJoCo loads {counts['loaded']}; read without errors by us: {counts['clean']}; "
+        f"with errors from us where MuJoCo loads them: {counts['ours_errors_where_loaded']}; "
+        f"crashes: {counts['crashes']}"
+    )
+    print(
+        f"frames compared with MuJoCo: {counts['compared']} (files with generated bodies or aligned free joints skipped: {counts['generated']}); "
+        f"beyond {args.tolerance:g}: {counts['mismatched']}; missing: {counts['missing']}; largest difference: {worst:.3g}"
+    )
     bad = counts["ours_errors_where_loaded"] or counts["crashes"] or counts["mismatched"] or counts["missing"]
     return 1 if bad else 0
 

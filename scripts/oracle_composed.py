@@ -133,7 +133,9 @@ class Generator:
                 names.extend((f"{name}::{n}", k) for n, k in sub)
             elif act == "include":
                 d = r.choice(allowed)
-                merge = r.random() < 0.3 and d.name not in merges and not (d.merges & merges) and d.name not in used_dirs
+                merge = (
+                    r.random() < 0.3 and d.name not in merges and not (d.merges & merges) and d.name not in used_dirs
+                )
                 parts = [f"<uri>model://{d.name}</uri>"]
                 inc_name = d.name
                 if not merge and (r.random() < 0.8 or d.name in used_dirs):
@@ -173,7 +175,9 @@ class Generator:
                 names.append((name, "frame"))
             elif act == "joint":
                 links_here = [n for n, k in names if k == "link"]
-                parents = links_here if links_here and r.random() < 0.7 else [n for n, k in names if k in ("link", "frame")]
+                parents = (
+                    links_here if links_here and r.random() < 0.7 else [n for n, k in names if k in ("link", "frame")]
+                )
                 children = [n for n, k in names if k in ("link", "frame", "model")]
                 if not parents or not children:
                     continue
@@ -199,7 +203,13 @@ class Generator:
         merges: set[str] = set()
         exports = self.body(1, list(self.dirs), lines, merges)
         static = "<static>true</static>" if self.rng.random() < 0.15 else ""
-        text = [f'<?xml version="1.0"?>\n<sdf version="{VERSION}">', f'<model name="{d.name}"{self.canonical(exports)}>{static}', *lines, "</model>", "</sdf>\n"]
+        text = [
+            f'<?xml version="1.0"?>\n<sdf version="{VERSION}">',
+            f'<model name="{d.name}"{self.canonical(exports)}>{static}',
+            *lines,
+            "</model>",
+            "</sdf>\n",
+        ]
         path = root / d.name
         path.mkdir(parents=True, exist_ok=True)
         (path / "model.sdf").write_text("\n".join(text))
@@ -238,11 +248,25 @@ class Generator:
                     names.extend([(name, "model"), *((f"{name}::{n}", k) for n, k in sub)])
             for _ in range(self.rng.randint(0, 2)):
                 if names:
-                    lines.append(f'<frame name="{self.uid("WF")}" attached_to="{self.rng.choice(names)[0]}">{self.pose(names)}</frame>')
-            text = [f'<?xml version="1.0"?>\n<sdf version="{VERSION}">', '<world name="w">', *lines, "</world>", "</sdf>\n"]
+                    lines.append(
+                        f'<frame name="{self.uid("WF")}" attached_to="{self.rng.choice(names)[0]}">{self.pose(names)}</frame>'
+                    )
+            text = [
+                f'<?xml version="1.0"?>\n<sdf version="{VERSION}">',
+                '<world name="w">',
+                *lines,
+                "</world>",
+                "</sdf>\n",
+            ]
         else:
             sub = self.body(0, self.dirs, lines, set())
-            text = [f'<?xml version="1.0"?>\n<sdf version="{VERSION}">', f'<model name="top"{self.canonical(sub)}>', *lines, "</model>", "</sdf>\n"]
+            text = [
+                f'<?xml version="1.0"?>\n<sdf version="{VERSION}">',
+                f'<model name="top"{self.canonical(sub)}>',
+                *lines,
+                "</model>",
+                "</sdf>\n",
+            ]
         main = dest / "main.sdf"
         main.write_text("\n".join(text))
         (dest / "merged_in_included_files.txt").write_text("".join(f"{n} {st}\n" for n, st in sorted(self.inner)))
@@ -276,7 +300,12 @@ def reading_differs(oracle: str, main_file: Path) -> bool:
         name, _, static = line.partition(" ")
         path = models / name / "model.sdf"
         if static:
-            text = re.sub(r'(<model name="[^"]*"[^>]*>)(<static>true</static>)?', rf"\1<static>{static}</static>", path.read_text(), count=1)
+            text = re.sub(
+                r'(<model name="[^"]*"[^>]*>)(<static>true</static>)?',
+                rf"\1<static>{static}</static>",
+                path.read_text(),
+                count=1,
+            )
             path = models / name / f"alone_static_{static}.sdf"
             path.write_text(text)
         alone = run_oracle(oracle, str(path), str(models))
@@ -397,13 +426,18 @@ def compare(path: str, oracle: str, resource_dir: str | None = None, out: dict |
     if out is None:
         out = run_oracle(oracle, path, resource_dir)
     with libsdformat12_proxy_poses():
-        ours = load_file(path, Options(resource_paths=(resource_dir,) if resource_dir else (), include_cache=IncludeCache()))
+        ours = load_file(
+            path, Options(resource_paths=(resource_dir,) if resource_dir else (), include_cache=IncludeCache())
+        )
         check = out.get("check") or {}
         theirs_valid = bool(check.get("ign_sdf_check_valid"))
         if theirs_valid == ours.has_errors:
             codes = sorted({e["code"] for e in out.get("errors", [])})
             mine = sorted({f"{d.code}: {d.message}" for d in ours.diagnostics if d.is_error})
-            return [f"{path}: verdict: libsdformat {codes or 'valid'}, ours {mine or 'valid'}" + (" (oracle valid)" if theirs_valid else "")]
+            return [
+                f"{path}: verdict: libsdformat {codes or 'valid'}, ours {mine or 'valid'}"
+                + (" (oracle valid)" if theirs_valid else "")
+            ]
         if not theirs_valid:
             return []
         return frame_problems(ours, out, path)
@@ -425,6 +459,7 @@ def frame_problems(ours: Analysis, out: dict, path: str, tally: dict | None = No
 
     def bump(key: str) -> None:
         count[key] = count.get(key, 0) + 1
+
     for e in out.get("poses", []):
         spath = [p for p in e["scope"].split("::") if p] if e["scope"] else []
         label = f"{e['scope']}::{e['name']}" if e["scope"] else e["name"]
@@ -439,12 +474,16 @@ def frame_problems(ours: Analysis, out: dict, path: str, tally: dict | None = No
             bump("missing")
             continue
         if e.get("relative_to_scope") is not None and not e.get("resolve_errors"):
-            mine = ours.pose_in_scope(node) if spath else transform_of(node.entity.pose)  # the root: its pose as written
+            mine = (
+                ours.pose_in_scope(node) if spath else transform_of(node.entity.pose)
+            )  # the root: its pose as written
             theirs = Transform.from_xyzrpy(*e["relative_to_scope"])
             bump("pose")
             if mine is None or not _close(mine, theirs):
                 bump("pose_differs")
-                problems.append(f"{path}: {label}: pose ours {mine.as_list() if mine else None} != libsdformat {e['relative_to_scope']}")
+                problems.append(
+                    f"{path}: {label}: pose ours {mine.as_list() if mine else None} != libsdformat {e['relative_to_scope']}"
+                )
         base = scope
         if e["kind"] == "frame" and e.get("attached_to") is not None:
             mine_at = relative_name(g, g.attached_link(node), base)
@@ -457,7 +496,9 @@ def frame_problems(ours: Analysis, out: dict, path: str, tally: dict | None = No
             bump("attached")
             if mine_at != e["canonical_link"]:
                 bump("attached_differs")
-                problems.append(f"{path}: model {label}: attached to ours {mine_at} != libsdformat canonical {e['canonical_link']}")
+                problems.append(
+                    f"{path}: model {label}: attached to ours {mine_at} != libsdformat canonical {e['canonical_link']}"
+                )
         elif e["kind"] == "joint":
             joint = node.entity
             for key, ref in (("parent_link", joint.parent), ("child_link", joint.child)):
@@ -480,7 +521,9 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--keep", metavar="DIR", help="write the documents here and keep them")
-    ap.add_argument("-v", "--verbose", action="store_true", help="print every disagreement, not only the first per document")
+    ap.add_argument(
+        "-v", "--verbose", action="store_true", help="print every disagreement, not only the first per document"
+    )
     args = ap.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="oracle_composed_"))
     clean = 0

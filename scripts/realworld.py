@@ -83,7 +83,9 @@ class Verdict:
     first: str = ""
     counts: Counter = field(default_factory=Counter)  # ours: warnings and informations by code
     noise: list = field(default_factory=list)  # ours: "severity CODE line: message" of each of them
-    remote_only: bool = False  # ours: a remote (Fuel) include is unavailable; libsdformat's: its only failed lookups are remote
+    remote_only: bool = (
+        False  # ours: a remote (Fuel) include is unavailable; libsdformat's: its only failed lookups are remote
+    )
 
 
 @dataclass
@@ -166,9 +168,21 @@ def ours(task: tuple) -> Verdict:
     errors = [d for d in diags if d.severity == Severity.ERROR]
     said = [d for d in diags if d.severity in (Severity.WARNING, Severity.INFORMATION)]
     noise = Counter(d.code for d in said)
-    lines = [f"{d.severity.name.lower()} {d.code} L{a.lines.position(d.span.start, 'utf-32')[0] + 1}: {d.message[:200]}" for d in said if d.path in (None, a.path)]
-    lines += [f"{d.severity.name.lower()} {d.code} in {d.path}: {d.message[:200]}" for d in said if d.path not in (None, a.path)]
-    shown = errors[0] if errors else next((d for d in diags if d.severity == Severity.INFORMATION and d.code == "URI_REMOTE"), None)
+    lines = [
+        f"{d.severity.name.lower()} {d.code} L{a.lines.position(d.span.start, 'utf-32')[0] + 1}: {d.message[:200]}"
+        for d in said
+        if d.path in (None, a.path)
+    ]
+    lines += [
+        f"{d.severity.name.lower()} {d.code} in {d.path}: {d.message[:200]}"
+        for d in said
+        if d.path not in (None, a.path)
+    ]
+    shown = (
+        errors[0]
+        if errors
+        else next((d for d in diags if d.severity == Severity.INFORMATION and d.code == "URI_REMOTE"), None)
+    )
     first = f"{shown.code}: {shown.message}" if shown else ""
     remote = any(d.code == "URI_REMOTE" for d in diags)
     return Verdict(not errors, {d.code for d in errors}, first[:300], noise, lines, remote)
@@ -183,7 +197,15 @@ def reference(sdf_check: str, path: str, search: tuple, timeout: int) -> Verdict
         env.pop(k, None)
     env["GZ_SIM_RESOURCE_PATH"] = env["SDF_PATH"] = os.pathsep.join(search)
     try:
-        p = subprocess.run([sdf_check, path], capture_output=True, text=True, errors="replace", timeout=timeout, env=env, cwd=os.path.dirname(path))
+        p = subprocess.run(
+            [sdf_check, path],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            env=env,
+            cwd=os.path.dirname(path),
+        )
     except subprocess.TimeoutExpired:
         return Verdict(False, {"TIMEOUT"}, f"TIMEOUT after {timeout} s")
     if p.returncode == 0:
@@ -242,7 +264,9 @@ def report(docs: list[Doc], has_ref: bool, show_noise: bool = False, out=sys.std
         strict = sum(d.ours.valid == d.ref.valid for d in docs)
         fuel = sum(agree(d) and d.ours.valid != d.ref.valid for d in docs)
         ok = strict + fuel
-        w(f"verdict agreement: {ok}/{n} = {100 * ok / max(1, n):.1f}% ({fuel} by the Fuel-offline deviation; strict {strict}/{n} = {100 * strict / max(1, n):.1f}%)")
+        w(
+            f"verdict agreement: {ok}/{n} = {100 * ok / max(1, n):.1f}% ({fuel} by the Fuel-offline deviation; strict {strict}/{n} = {100 * strict / max(1, n):.1f}%)"
+        )
         both_invalid = [d for d in docs if not d.ours.valid and not d.ref.valid]
         strict = sum(bool(d.ours.codes & d.ref.codes) for d in both_invalid)
         codes = sum(codes_agree(d) for d in both_invalid)
@@ -269,7 +293,10 @@ def report(docs: list[Doc], has_ref: bool, show_noise: bool = False, out=sys.std
             f"{with_fuel}/{n_fuel} = {with_fuel / max(1, n_fuel):.2f} (their URI_REMOTE information included)"
         )
     if noise:
-        w("  by code: " + ", ".join(f"{c} {k}" for c, k in sorted(((k, c) for c, k in noise.items()), reverse=True)[:10]))
+        w(
+            "  by code: "
+            + ", ".join(f"{c} {k}" for c, k in sorted(((k, c) for c, k in noise.items()), reverse=True)[:10])
+        )
     if show_noise:
         w("\nwarnings and informations on valid documents:")
         for d in valid:
@@ -282,32 +309,57 @@ def report(docs: list[Doc], has_ref: bool, show_noise: bool = False, out=sys.std
     if bad:
         w(f"\nverdict disagreements ({len(bad)}):")
         for d in bad:
-            w(f"- {d.path}\n    libsdformat: {'valid' if d.ref.valid else d.ref.first}\n    ours:        {'valid' if d.ours.valid else d.ours.first}")
-    deviating = [d for d in docs if not d.ours.valid and not d.ref.valid and codes_agree(d) and not d.ours.codes & d.ref.codes]
+            w(
+                f"- {d.path}\n    libsdformat: {'valid' if d.ref.valid else d.ref.first}\n    ours:        {'valid' if d.ours.valid else d.ours.first}"
+            )
+    deviating = [
+        d for d in docs if not d.ours.valid and not d.ref.valid and codes_agree(d) and not d.ours.codes & d.ref.codes
+    ]
     if deviating:
         w(f"\ncodes agreeing by a documented deviation ({len(deviating)}):")
         for d in deviating:
             w(f"- {d.path}: libsdformat {sorted(d.ref.codes)}, ours {sorted(d.ours.codes)}")
     fuel = [d for d in docs if agree(d) and d.ours.valid != d.ref.valid]
     if fuel:
-        w(f"\nverdicts agreeing by the Fuel-offline deviation: {len(fuel)} (libsdformat cannot download: URI_LOOKUP on remote URIs only)")
+        w(
+            f"\nverdicts agreeing by the Fuel-offline deviation: {len(fuel)} (libsdformat cannot download: URI_LOOKUP on remote URIs only)"
+        )
     if wrong_codes:
         w(f"\ncode disagreements ({len(wrong_codes)}):")
         for d in wrong_codes:
-            w(f"- {d.path}\n    libsdformat: {sorted(d.ref.codes)} {d.ref.first}\n    ours:        {sorted(d.ours.codes)} {d.ours.first}")
+            w(
+                f"- {d.path}\n    libsdformat: {sorted(d.ref.codes)} {d.ref.first}\n    ours:        {sorted(d.ours.codes)} {d.ours.first}"
+            )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("paths", nargs="*", help="directories or files (default: $REALWORLD_CORPUS or %s, with --repos)" % DEFAULT_CORPUS)
-    ap.add_argument("--reference", help="libsdformat's check program (default: $SDF_CHECK or %s when it exists)" % DEFAULT_REFERENCE)
+    ap.add_argument(
+        "paths",
+        nargs="*",
+        help="directories or files (default: $REALWORLD_CORPUS or %s, with --repos)" % DEFAULT_CORPUS,
+    )
+    ap.add_argument(
+        "--reference", help="libsdformat's check program (default: $SDF_CHECK or %s when it exists)" % DEFAULT_REFERENCE
+    )
     ap.add_argument("--no-reference", action="store_true", help="only the project's columns")
-    ap.add_argument("--repos", action="store_true", help="each directory directly under a given directory is a repository with its own model search path")
+    ap.add_argument(
+        "--repos",
+        action="store_true",
+        help="each directory directly under a given directory is a repository with its own model search path",
+    )
     ap.add_argument("--jobs", "-j", type=int, default=2, help="processes at once (default and maximum 2)")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per document and tool (default 60)")
-    ap.add_argument("--exclude", action="append", default=None, help="skip paths matching GLOB (default: %s)" % ", ".join(DEFAULT_EXCLUDE))
+    ap.add_argument(
+        "--exclude",
+        action="append",
+        default=None,
+        help="skip paths matching GLOB (default: %s)" % ", ".join(DEFAULT_EXCLUDE),
+    )
     ap.add_argument("--urdf", action="store_true", help="also .urdf documents (libsdformat converts them to SDFormat)")
-    ap.add_argument("--noise", action="store_true", help="also list every warning and information on the documents counted as valid")
+    ap.add_argument(
+        "--noise", action="store_true", help="also list every warning and information on the documents counted as valid"
+    )
     args = ap.parse_args()
     paths = args.paths
     if not paths:

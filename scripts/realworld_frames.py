@@ -74,7 +74,9 @@ def _env(paths: list[str]) -> dict[str, str]:
     return env
 
 
-_PARENT_NOT_FOUND = re.compile(r"parent frame with name\[(.*?)\] specified by joint with name\[.*?\] not found in model")
+_PARENT_NOT_FOUND = re.compile(
+    r"parent frame with name\[(.*?)\] specified by joint with name\[.*?\] not found in model"
+)
 
 
 def _nested_model_parent_refused(out: dict) -> bool:
@@ -150,8 +152,11 @@ def main() -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (each runs the oracle and sdformat-lsp)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many documents per ROOT")
     ap.add_argument("-v", "--verbose", action="store_true", help="every disagreement, not only the first per document")
-    ap.add_argument("--shared-path", action="store_true",
-                    help="one search path for every document: the model directories of all ROOTs (in the order given)")
+    ap.add_argument(
+        "--shared-path",
+        action="store_true",
+        help="one search path for every document: the model directories of all ROOTs (in the order given)",
+    )
     ap.add_argument("roots", nargs="+")
     args = ap.parse_args()
     jobs = []

@@ -143,8 +143,9 @@ if [ "$status" = 5 ]; then
 fi
 
 # The linter and the type checker, as configured in pyproject.toml (also in .pre-commit-config.yaml).
-echo "test.sh: ruff check and mypy"
+echo "test.sh: ruff check, ruff format --check and mypy"
 "$full_venv/bin/ruff" check server tests scripts benchmarks || status=1
+"$full_venv/bin/ruff" format --check server tests scripts benchmarks || status=1
 "$full_venv/bin/mypy" || status=1
 
 # A quick part on the newest interpreter: the layers below the server, and the CLI.

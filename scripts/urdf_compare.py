@@ -62,8 +62,13 @@ def main_check(binary: str, path: Path) -> list[str]:
         return ["TIMEOUT"]
     if proc.returncode == 0:
         return []
-    codes = sorted({w.rstrip(":") for w in (proc.stdout + proc.stderr).replace("Error Code ", "Error_Code_").split()
-                    if w.startswith("Error_Code_")})
+    codes = sorted(
+        {
+            w.rstrip(":")
+            for w in (proc.stdout + proc.stderr).replace("Error Code ", "Error_Code_").split()
+            if w.startswith("Error_Code_")
+        }
+    )
     return [c.replace("Error_Code_", "E") for c in codes] or [f"exit {proc.returncode}"]
 
 
@@ -74,8 +79,11 @@ def ours(path: Path) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--oracle", default=str(ROOT.parent / "shared" / "oracle" / "bin" / "sdf_oracle"),
-                    help="libsdformat 12 oracle (sdf_oracle)")
+    ap.add_argument(
+        "--oracle",
+        default=str(ROOT.parent / "shared" / "oracle" / "bin" / "sdf_oracle"),
+        help="libsdformat 12 oracle (sdf_oracle)",
+    )
     ap.add_argument("--main-check", help="a check program of libsdformat's main branch (prints Valid., exit 0)")
     ap.add_argument("--jobs", type=int, default=1, help="reference programs run in parallel (default 1)")
     ap.add_argument("--quiet", action="store_true", help="only the grouped disagreements and the figures")
@@ -88,11 +96,15 @@ def main() -> int:
     if args.main_check:
         references.append(("libsdformat main", args.main_check, main_check))
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        theirs = {name: list(pool.map(lambda f, b=binary, run=run: run(b, f), files)) for name, binary, run in references}
+        theirs = {
+            name: list(pool.map(lambda f, b=binary, run=run: run(b, f), files)) for name, binary, run in references
+        }
     mine = [ours(f) for f in files]
     if args.json:
-        rows = [{"file": str(f), "ours": m, **{name: theirs[name][i] for name, _, _ in references}}
-                for i, (f, m) in enumerate(zip(files, mine))]
+        rows = [
+            {"file": str(f), "ours": m, **{name: theirs[name][i] for name, _, _ in references}}
+            for i, (f, m) in enumerate(zip(files, mine))
+        ]
         Path(args.json).write_text(json.dumps(rows, indent=1))
 
     for name, _, _ in references:
@@ -111,8 +123,11 @@ def main() -> int:
         pct = 100.0 * agree / len(files) if files else 100.0
         print(f"{name} verdict agreement: {agree}/{len(files)} = {pct:.1f}%")
     if len(references) == 2:
-        split = [(f, a, b, m) for f, a, b, m in zip(files, theirs["libsdformat 12"], theirs["libsdformat main"], mine)
-                 if bool(a) != bool(b)]
+        split = [
+            (f, a, b, m)
+            for f, a, b, m in zip(files, theirs["libsdformat 12"], theirs["libsdformat main"], mine)
+            if bool(a) != bool(b)
+        ]
         with_main = sum(bool(b) == bool(m) for _, _, b, m in split)
         print(f"libsdformat 12 and main disagree on {len(split)} file(s); ours sides with main on {with_main}")
     return 0

@@ -47,8 +47,17 @@ def main() -> int:
     ap.add_argument("--version", default=pinned.lstrip("^~"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(["npm", "pack", f"three@{args.version}", "--silent"], cwd=tmp, capture_output=True,
-                             text=True, check=True).stdout.strip().splitlines()[-1]
+        out = (
+            subprocess.run(
+                ["npm", "pack", f"three@{args.version}", "--silent"],
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            .stdout.strip()
+            .splitlines()[-1]
+        )
         with tarfile.open(Path(tmp) / out) as tar:
             tar.extractall(tmp, filter="data") if sys.version_info >= (3, 12) else tar.extractall(tmp)  # noqa: S202
         src = Path(tmp) / "package"
@@ -58,7 +67,9 @@ def main() -> int:
             target = DEST / (rel.replace("build/", "").replace("examples/jsm/", "addons/"))
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src / rel, target)
-        (DEST / "VERSION").write_text(f"three {args.version} from the npm registry (npm pack), by scripts/vendor_three.py\n")
+        (DEST / "VERSION").write_text(
+            f"three {args.version} from the npm registry (npm pack), by scripts/vendor_three.py\n"
+        )
     size = sum(p.stat().st_size for p in DEST.rglob("*") if p.is_file())
     print(f"vendored three {args.version}: {len(FILES)} files, {size / 1e6:.2f} MB in {DEST.relative_to(ROOT)}")
     return 0

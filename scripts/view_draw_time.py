@@ -39,20 +39,26 @@ def main() -> int:
                 page = browser.new_page(viewport={"width": 1200, "height": 800})
                 t0 = time.monotonic()
                 page.goto(server.url)
-                page.wait_for_function("window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.drawMs !== null",
-                                       timeout=300000)
+                page.wait_for_function(
+                    "window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.drawMs !== null",
+                    timeout=300000,
+                )
                 wall = time.monotonic() - t0
                 s = page.evaluate("window.__sdfView")
                 fps = page.evaluate("window.__sdfViewApi.orbit(30)")
-                print(f"run {run + 1}: drawn in {s['drawMs'] / 1000:.2f} s (page), {wall:.2f} s from opening the page; "
-                      f"{s['frames']} frames, {s['visuals']} visuals, {s['meshes']} meshes, {s['placeholders']} placeholders, "
-                      f"{s.get('parseMs')} ms parsing meshes, {s.get('renderMs')} ms in {s['renders']} draws; orbit {fps:.1f} frames/s")
+                print(
+                    f"run {run + 1}: drawn in {s['drawMs'] / 1000:.2f} s (page), {wall:.2f} s from opening the page; "
+                    f"{s['frames']} frames, {s['visuals']} visuals, {s['meshes']} meshes, {s['placeholders']} placeholders, "
+                    f"{s.get('parseMs')} ms parsing meshes, {s.get('renderMs')} ms in {s['renders']} draws; orbit {fps:.1f} frames/s"
+                )
                 r = page.evaluate("""(() => { const e = performance.getEntriesByType('resource').filter(x => x.name.includes('/f/'));
                     const img = e.filter(x => /\\.(png|jpe?g|tga|bmp|gif)$/i.test(x.name));
                     const t = (a) => a.length ? [Math.round(Math.min(...a.map(x => x.startTime))), Math.round(Math.max(...a.map(x => x.responseEnd))),
                                                   Math.round(a.reduce((s, x) => s + (x.responseEnd - x.startTime), 0) / a.length)] : null;
                     return { files: e.length, images: img.length, all: t(e), imgs: t(img) }; })()""")
-                print(f"  files fetched: {r['files']} ({r['images']} images); first start, last end, mean duration (ms): {r['all']}; images: {r['imgs']}")
+                print(
+                    f"  files fetched: {r['files']} ({r['images']} images); first start, last end, mean duration (ms): {r['all']}; images: {r['imgs']}"
+                )
                 page.close()
             browser.close()
     finally:

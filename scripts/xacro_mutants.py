@@ -26,8 +26,29 @@ from xacro_oracle import RosXacro, packages_index  # noqa: E402
 from sdformat_lsp.formats.xacro import expand  # noqa: E402
 from sdformat_lsp.formats.xacro.equivalence import first_difference  # noqa: E402
 
-SNIPPETS = ["${", "}", "$(", ")", "<", "/", "xacro:", "${a.b}", "${1/0}", "**", "*", ":=", "^|", "name", " ", "", "x",
-            "1", ".", "'", "${x}"]
+SNIPPETS = [
+    "${",
+    "}",
+    "$(",
+    ")",
+    "<",
+    "/",
+    "xacro:",
+    "${a.b}",
+    "${1/0}",
+    "**",
+    "*",
+    ":=",
+    "^|",
+    "name",
+    " ",
+    "",
+    "x",
+    "1",
+    ".",
+    "'",
+    "${x}",
+]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,17 +82,23 @@ def main(argv: list[str] | None = None) -> int:
         elif ours.ok:
             verdict = "only ROS fails"
         else:
-            verdict = "both fail" if all(d.path for d in ours.errors if d.severity == 1) else "both fail, ours unlocated"
+            verdict = (
+                "both fail" if all(d.path for d in ours.errors if d.severity == 1) else "both fail, ours unlocated"
+            )
         stats[verdict] = stats.get(verdict, 0) + 1
         if verdict not in ("same", "both fail") and shown < 10:
             shown += 1
-            print(f"  {verdict}: {f}: ROS: {(theirs.get('error') or '')[:120]!r}; ours: "
-                  f"{[d.message[:100] for d in ours.errors if d.severity == 1][:2]}")
+            print(
+                f"  {verdict}: {f}: ROS: {(theirs.get('error') or '')[:120]!r}; ours: "
+                f"{[d.message[:100] for d in ours.errors if d.severity == 1][:2]}"
+            )
     ros.close()
     total = sum(stats.values())
     agree = stats.get("same", 0) + stats.get("both fail", 0)
-    print(f"mutants: {total}; same verdict and document: {agree} ({100.0 * agree / max(total, 1):.1f}%); "
-          + ", ".join(f"{k} {v}" for k, v in sorted(stats.items())))
+    print(
+        f"mutants: {total}; same verdict and document: {agree} ({100.0 * agree / max(total, 1):.1f}%); "
+        + ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
+    )
     return 0
 
 

@@ -38,7 +38,7 @@ def packages_index(roots: list[str]) -> dict[str, str]:
     return found
 
 
-_SHIM = '''
+_SHIM = """
 import json, os
 _INDEX = json.loads(os.environ["XACRO_ORACLE_PACKAGES"])
 class PackageNotFoundError(KeyError):
@@ -48,9 +48,9 @@ def get_package_share_directory(name, print_warning=True):
         return _INDEX[name]
     except KeyError:
         raise PackageNotFoundError("package '%s' not found" % name) from None
-'''
+"""
 
-_DRIVER = r'''
+_DRIVER = r"""
 import io, json, sys, time, contextlib
 import xacro
 for line in sys.stdin:
@@ -70,7 +70,7 @@ for line in sys.stdin:
     answer["seconds"] = time.process_time() - start
     answer["path"] = job["path"]
     print(json.dumps(answer), flush=True)
-'''
+"""
 
 
 class RosXacro:

@@ -15,7 +15,12 @@ try:  # the fuzzer's long profile, for `pytest tests/fuzz --hypothesis-profile=l
     from hypothesis import HealthCheck, settings
 
     settings.register_profile(
-        "long", max_examples=300, stateful_step_count=80, deadline=None, suppress_health_check=list(HealthCheck), database=None
+        "long",
+        max_examples=300,
+        stateful_step_count=80,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
     )
 except ImportError:  # pragma: no cover - hypothesis is a test extra
     pass
@@ -43,7 +48,10 @@ def oracle(tmp_path_factory) -> str:
     src = SHARED / "oracle"
     if not (src / "build.sh").exists():
         pytest.skip("../shared/oracle is not available")
-    if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", "sdformat12"], capture_output=True).returncode != 0:
+    if (
+        shutil.which("pkg-config") is None
+        or subprocess.run(["pkg-config", "--exists", "sdformat12"], capture_output=True).returncode != 0
+    ):
         pytest.skip("libsdformat12 development files are not installed")
     dest = tmp_path_factory.mktemp("oracle")
     shutil.copytree(src, dest / "oracle", dirs_exist_ok=True)

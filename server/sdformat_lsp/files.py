@@ -61,7 +61,9 @@ def check_path(path: str) -> os.stat_result:
         raise FileRefused(path, _os_reason(exc), "unreadable") from None
     kind = special_kind(st.st_mode)
     if kind is not None:
-        raise FileRefused(path, f"it is {kind}, not a regular file", "directory" if stat.S_ISDIR(st.st_mode) else "special")
+        raise FileRefused(
+            path, f"it is {kind}, not a regular file", "directory" if stat.S_ISDIR(st.st_mode) else "special"
+        )
     return st
 
 

@@ -274,7 +274,7 @@ def resolve_package_uri(
     uri = uri.strip()
     if not uri.startswith("package://"):
         return None
-    rel = urllib.parse.unquote(uri[len("package://"):]).strip("/")
+    rel = urllib.parse.unquote(uri[len("package://") :]).strip("/")
     name, _, rest = rel.partition("/")
     pkg = find_package(name, base_dir, package_paths, env, workspace_roots)
     if pkg.path is None:
@@ -284,6 +284,13 @@ def resolve_package_uri(
 
 
 __all__ = [
-    "CRAWL_TTL", "MAX_CRAWL_DIRS", "PackageLookup", "PackageUri", "find_package", "forget_crawls", "manifest_name",
-    "repository_root", "resolve_package_uri",
+    "CRAWL_TTL",
+    "MAX_CRAWL_DIRS",
+    "PackageLookup",
+    "PackageUri",
+    "find_package",
+    "forget_crawls",
+    "manifest_name",
+    "repository_root",
+    "resolve_package_uri",
 ]

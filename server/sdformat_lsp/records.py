@@ -51,8 +51,16 @@ __all__ = ["record"]
 _OWN_ONLY = ("__eq__", "__hash__", "__setattr__", "__delattr__")
 
 
-def _record(cls=None, /, *, slots: bool = False, init: bool = True, eq: bool = True, frozen: bool = True,
-           unsafe_hash: bool = False):
+def _record(
+    cls=None,
+    /,
+    *,
+    slots: bool = False,
+    init: bool = True,
+    eq: bool = True,
+    frozen: bool = True,
+    unsafe_hash: bool = False,
+):
     """``@record`` or ``@record(slots=True)``: a frozen dataclass (see the module).
 
     ``eq=False``: compared and hashed by identity, as ``@dataclass(eq=False)``. ``frozen=False``:

@@ -22,7 +22,9 @@ def fixture_repo(root: Path) -> Path:
     repo = root / "models"
     (repo / "robots" / "arm").mkdir(parents=True)
     (repo / "robots" / "arm" / "model.sdf").write_text(VALID)
-    (repo / "robots" / "arm" / "model.config").write_text('<model><name>arm</name><sdf version="1.8">model.sdf</sdf></model>\n')
+    (repo / "robots" / "arm" / "model.config").write_text(
+        '<model><name>arm</name><sdf version="1.8">model.sdf</sdf></model>\n'
+    )
     (repo / "worlds").mkdir()
     (repo / "worlds" / "broken.sdf").write_text(BROKEN)
     (repo / "README.md").write_text("models\n")
@@ -52,7 +54,9 @@ def test_the_documented_workflow_writes_annotations_and_a_valid_sarif_log(tmp_pa
     results = []
     for step in checks:
         cmd = step["run"].replace("sdformat-lsp check", f"{exe} check", 1)
-        results.append(subprocess.run(["bash", "-c", cmd], cwd=repo, env=env, capture_output=True, text=True, timeout=120))
+        results.append(
+            subprocess.run(["bash", "-c", cmd], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+        )
     annotations, sarif_step = results
     assert annotations.returncode == 1  # the job fails on the error...
     assert annotations.stdout.startswith("::error file=worlds/broken.sdf,line=4,col=34,")
@@ -61,11 +65,20 @@ def test_the_documented_workflow_writes_annotations_and_a_valid_sarif_log(tmp_pa
     schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
     jsonschema.validators.validator_for(schema)(schema).validate(log)
     [result] = log["runs"][0]["results"]
-    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "worlds/broken.sdf", "uriBaseId": "SRCROOT"}
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "worlds/broken.sdf",
+        "uriBaseId": "SRCROOT",
+    }
     # a configuration error is not hidden by the `|| [ $? -eq 1 ]` of the SARIF step
     (repo / "sdformat-lsp.toml").write_text("fail-on = 3\n")
-    bad = subprocess.run(["bash", "-c", checks[1]["run"].replace("sdformat-lsp check", f"{exe} check", 1)], cwd=repo, env=env,
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        ["bash", "-c", checks[1]["run"].replace("sdformat-lsp check", f"{exe} check", 1)],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode != 0 and "sdformat-lsp.toml:1: fail-on" in bad.stderr  # the step fails
 
 
@@ -86,7 +99,9 @@ def test_the_hook_definition():
         assert not files.search(name), name
 
 
-@pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None, reason="git or pre-commit is not installed")
+@pytest.mark.skipif(
+    shutil.which("git") is None or shutil.which("pre-commit") is None, reason="git or pre-commit is not installed"
+)
 def test_pre_commit_try_repo_runs_the_hook(tmp_path):
     """Installs the hook's environment from this checkout (the dependencies from the base interpreter's
     site-packages where they are, else from the package index: under scripts/test.sh they live in a
@@ -100,11 +115,21 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path):
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "models"], check=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the hook runs what pre-commit installed
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), VIRTUALENV_SYSTEM_SITE_PACKAGES="1",
-               PIP_NO_BUILD_ISOLATION="0", NO_COLOR="1")
+    env.update(
+        PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"),
+        VIRTUALENV_SYSTEM_SITE_PACKAGES="1",
+        PIP_NO_BUILD_ISOLATION="0",
+        NO_COLOR="1",
+    )
     started = time.monotonic()
-    r = subprocess.run(["pre-commit", "try-repo", str(ROOT), "sdformat-lsp-check", "--all-files", "--color", "never"],
-                       cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        ["pre-commit", "try-repo", str(ROOT), "sdformat-lsp-check", "--all-files", "--color", "never"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     elapsed = time.monotonic() - started
     out = r.stdout + r.stderr
     if "Installing environment" in out and "sdformat-lsp check" not in out.split("Installing environment")[-1]:
@@ -115,7 +140,9 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path):
     print(f"pre-commit try-repo took {elapsed:.1f} s")
 
 
-@pytest.mark.skipif(shutil.which("git") is None or shutil.which("pre-commit") is None, reason="git or pre-commit is not installed")
+@pytest.mark.skipif(
+    shutil.which("git") is None or shutil.which("pre-commit") is None, reason="git or pre-commit is not installed"
+)
 def test_pre_commit_format_hook_reindents_and_fails_once(tmp_path):
     """The format hook rewrites a badly indented file (pre-commit then fails, as for any fixer) and
     passes on the result."""
@@ -134,6 +161,8 @@ def test_pre_commit_format_hook_reindents_and_fails_once(tmp_path):
     run = ["pre-commit", "try-repo", str(ROOT), "sdformat-lsp-format", "--all-files", "--color", "never"]
     first = subprocess.run(run, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 1, first.stdout + first.stderr
-    assert (repo / "m.sdf").read_text() == ugly.replace('<model name="m">\n      <link', '  <model name="m">\n    <link').replace("</model>", "  </model>")
+    assert (repo / "m.sdf").read_text() == ugly.replace(
+        '<model name="m">\n      <link', '  <model name="m">\n    <link'
+    ).replace("</model>", "  </model>")
     second = subprocess.run(run, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0, second.stdout + second.stderr

@@ -47,13 +47,22 @@ URDF = """<robot name="r">
 XACRO = '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="w" value="1"/><link name="a"/></robot>\n'
 
 COMMANDS = (
-    ("check",), ("check", "--frames"), ("check", "--format", "sarif"),
-    ("convert", "--to", "urdf"), ("convert", "--to", "sdf"),
-    ("format", "--check"), ("format", "--diff"),
-    ("graph",), ("graph", "--kind", "kinematic"), ("graph", "--kind", "relative-to", "--format", "mermaid"),
-    ("inertial-stats",), ("inertial-stats", "--format", "json"),
-    ("print",), ("print", "--resolve-poses"),
-    ("xacro",), ("xacro", "--deps"),
+    ("check",),
+    ("check", "--frames"),
+    ("check", "--format", "sarif"),
+    ("convert", "--to", "urdf"),
+    ("convert", "--to", "sdf"),
+    ("format", "--check"),
+    ("format", "--diff"),
+    ("graph",),
+    ("graph", "--kind", "kinematic"),
+    ("graph", "--kind", "relative-to", "--format", "mermaid"),
+    ("inertial-stats",),
+    ("inertial-stats", "--format", "json"),
+    ("print",),
+    ("print", "--resolve-poses"),
+    ("xacro",),
+    ("xacro", "--deps"),
 )
 
 
@@ -64,9 +73,13 @@ def hostile(tmp_path_factory) -> dict[str, str]:
     (d / "only_xacro").mkdir()
     (d / "only_xacro" / "robot.urdf.xacro").write_text(XACRO)
     files = {
-        "model.sdf": MODEL, "world.world": WORLD, "robot.urdf": URDF, "robot.xacro": XACRO,
+        "model.sdf": MODEL,
+        "world.world": WORLD,
+        "robot.urdf": URDF,
+        "robot.xacro": XACRO,
         "half.sdf": '<sdf version="1.9">\n  <model name="m">\n    <link name="a">\n      <visual name="v"><geometry><box><size>1 1',
-        "empty.sdf": "", "mujoco.xml": '<mujoco><worldbody><body><geom size="1"/></body></worldbody></mujoco>',
+        "empty.sdf": "",
+        "mujoco.xml": '<mujoco><worldbody><body><geom size="1"/></body></worldbody></mujoco>',
         "model.config": '<?xml version="1.0"?>\n<model><name>m</name><sdf version="1.9">model.sdf</sdf></model>\n',
         "old.sdf": '<sdf version="1.0"><model name="x"><link name="l"/></model></sdf>',
     }
@@ -110,17 +123,37 @@ def _with_closed_reader(*args: str, cwd: str) -> subprocess.CompletedProcess:
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first byte is written: `... | head -0`
     try:
-        return subprocess.run([sys.executable, "-m", "sdformat_lsp", *args], stdout=write_end, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL, cwd=cwd, env=env, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "sdformat_lsp", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+            env=env,
+            timeout=120,
+        )
     finally:
         os.close(write_end)
 
 
-@pytest.mark.parametrize("command", [("check",), ("check", "--frames"), ("check", "--format", "json"), ("inertial-stats",),
-                                     ("graph", "--kind", "kinematic"), ("print",), ("format", "--diff")], ids=" ".join)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("check",),
+        ("check", "--frames"),
+        ("check", "--format", "json"),
+        ("inertial-stats",),
+        ("graph", "--kind", "kinematic"),
+        ("print",),
+        ("format", "--diff"),
+    ],
+    ids=" ".join,
+)
 def test_a_closed_output_pipe_ends_quietly(command, tmp_path):
-    (tmp_path / "model.sdf").write_text(MODEL.replace("<link name=\"a\"/>", "<link name=\"a\"/><statik/>").replace('"1.9">', '"1.9">\n    '))
-    (tmp_path / "b.sdf").write_text(MODEL.replace("<link name=\"b\"/>", "<link name=\"b\"/><statik/>"))
+    (tmp_path / "model.sdf").write_text(
+        MODEL.replace('<link name="a"/>', '<link name="a"/><statik/>').replace('"1.9">', '"1.9">\n    ')
+    )
+    (tmp_path / "b.sdf").write_text(MODEL.replace('<link name="b"/>', '<link name="b"/><statik/>'))
     target = "model.sdf" if command[0] != "check" else "."
     r = _with_closed_reader(*command, target, cwd=str(tmp_path))
     err = r.stderr.decode("utf-8", "replace")
@@ -143,7 +176,9 @@ def test_a_directory_with_nothing_to_check_says_so(hostile, capsys):
 def test_the_kinematic_graph_draws_the_world_a_joint_hangs_from(hostile, capsys):
     assert main(["graph", "--kind", "kinematic", hostile["model.sdf"]]) == 0
     out = capsys.readouterr().out
-    assert '"world" [label="world", shape=doubleoctagon];' in out and '"world" -> "a" [label="to_world (fixed)"];' in out
+    assert (
+        '"world" [label="world", shape=doubleoctagon];' in out and '"world" -> "a" [label="to_world (fixed)"];' in out
+    )
 
 
 def _process(*args: str, **kw) -> subprocess.Popen:
@@ -158,7 +193,14 @@ def test_view_refuses_or_serves_and_never_raises(name, hostile):
     not a file with exit 2; neither with a traceback."""
     import select
 
-    p = _process("view", "--no-browser", hostile[name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    p = _process(
+        "view",
+        "--no-browser",
+        hostile[name],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
     assert p.stdout is not None
     said = b""
     try:

@@ -26,23 +26,44 @@ def paths_of(out: str) -> list[str]:
 
 
 def test_directory_is_searched_recursively_for_sdformat_urdf_and_model_config(tmp_path, capsys):
-    tree(tmp_path, {
-        "a.sdf": VALID, "w/b.world": VALID, "w/deep/c.urdf": URDF,
-        "m/model.config": '<model><name>m</name><sdf version="1.8">model.sdf</sdf></model>', "m/model.sdf": VALID,
-        "notes.txt": "x", "x.xml": "<x/>",
-    })
+    tree(
+        tmp_path,
+        {
+            "a.sdf": VALID,
+            "w/b.world": VALID,
+            "w/deep/c.urdf": URDF,
+            "m/model.config": '<model><name>m</name><sdf version="1.8">model.sdf</sdf></model>',
+            "m/model.sdf": VALID,
+            "notes.txt": "x",
+            "x.xml": "<x/>",
+        },
+    )
     code, out, _ = check(capsys, "--format", "json", "-j", "1", ".", cwd=tmp_path)
     assert code == 0
     assert paths_of(out) == ["a.sdf", "m/model.config", "m/model.sdf", "w/b.world", "w/deep/c.urdf"]
 
 
 def test_hidden_and_excluded_paths_are_skipped(tmp_path, capsys):
-    tree(tmp_path, {"a.sdf": VALID, ".hidden/b.sdf": BROKEN, ".c.sdf": BROKEN, "build/d.sdf": BROKEN,
-                    "src/build/e.sdf": BROKEN, "src/f.gen.sdf": BROKEN, "src/g.sdf": VALID})
-    code, out, _ = check(capsys, "--format", "json", "-j", "1", "--exclude", "build", "--exclude", "*.gen.sdf", ".", cwd=tmp_path)
+    tree(
+        tmp_path,
+        {
+            "a.sdf": VALID,
+            ".hidden/b.sdf": BROKEN,
+            ".c.sdf": BROKEN,
+            "build/d.sdf": BROKEN,
+            "src/build/e.sdf": BROKEN,
+            "src/f.gen.sdf": BROKEN,
+            "src/g.sdf": VALID,
+        },
+    )
+    code, out, _ = check(
+        capsys, "--format", "json", "-j", "1", "--exclude", "build", "--exclude", "*.gen.sdf", ".", cwd=tmp_path
+    )
     assert paths_of(out) == ["a.sdf", "src/g.sdf"] and code == 0
     # a pattern with a slash is anchored at the working directory
-    code, out, _ = check(capsys, "--format", "json", "-j", "1", "--exclude", "src/build/**", "--exclude", ".hidden", "src", cwd=tmp_path)
+    code, out, _ = check(
+        capsys, "--format", "json", "-j", "1", "--exclude", "src/build/**", "--exclude", ".hidden", "src", cwd=tmp_path
+    )
     assert paths_of(out) == ["src/f.gen.sdf", "src/g.sdf"]
     # an excluded file named explicitly is skipped too (pre-commit passes every staged file)
     code, out, _ = check(capsys, "--format", "json", "--exclude", "build", "build/d.sdf", "a.sdf", cwd=tmp_path)
@@ -51,9 +72,20 @@ def test_hidden_and_excluded_paths_are_skipped(tmp_path, capsys):
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_gitignore_is_honoured_where_git_is_present(tmp_path, capsys):
-    tree(tmp_path, {"a.sdf": VALID, "out/b.sdf": BROKEN, "gen.sdf": BROKEN, "tracked.sdf": VALID, ".gitignore": "out/\ngen.sdf\ntracked.sdf\n"})
+    tree(
+        tmp_path,
+        {
+            "a.sdf": VALID,
+            "out/b.sdf": BROKEN,
+            "gen.sdf": BROKEN,
+            "tracked.sdf": VALID,
+            ".gitignore": "out/\ngen.sdf\ntracked.sdf\n",
+        },
+    )
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    subprocess.run(["git", "-C", str(tmp_path), "add", "-f", "tracked.sdf"], check=True)  # tracked files are never ignored
+    subprocess.run(
+        ["git", "-C", str(tmp_path), "add", "-f", "tracked.sdf"], check=True
+    )  # tracked files are never ignored
     code, out, _ = check(capsys, "--format", "json", ".", cwd=tmp_path)
     assert paths_of(out) == ["a.sdf", "tracked.sdf"] and code == 0
     code, out, _ = check(capsys, "--format", "json", "--no-gitignore", ".", cwd=tmp_path)
@@ -72,7 +104,13 @@ def test_stdin_with_a_name_resolves_includes_and_configuration_from_it(tmp_path)
     entry = json.loads(r.stdout)["files"][0]
     assert entry["path"] == "proj/world.sdf" and entry["diagnostics"] == []
     # the same text under another name: the include is not found; the config's fail-on applies
-    r = run("-", "--stdin-filename", "proj/sub/world.sdf", cwd=tmp_path, stdin=doc + "<!-- sdformat-lsp: disable XML_ERROR -->")
+    r = run(
+        "-",
+        "--stdin-filename",
+        "proj/sub/world.sdf",
+        cwd=tmp_path,
+        stdin=doc + "<!-- sdformat-lsp: disable XML_ERROR -->",
+    )
     assert r.returncode == 1
     assert "proj/sub/world.sdf:1:" in r.stdout and "URI_LOOKUP" in r.stdout
     # without a name
@@ -121,7 +159,10 @@ def test_bad_inputs_are_one_line_each_and_the_rest_is_checked(tmp_path):
     assert "character device" in by_path["device.sdf"] and "character device" in by_path["/dev/zero"]
     assert "broken symbolic link" in by_path["dangling.sdf"]
     assert "no such file" in by_path["nonexistent.sdf"]
-    assert "symlink loop" in by_path[os.path.join("sub", "loop")] and "warning[FILE_READ]" in by_path[os.path.join("sub", "loop")]
+    assert (
+        "symlink loop" in by_path[os.path.join("sub", "loop")]
+        and "warning[FILE_READ]" in by_path[os.path.join("sub", "loop")]
+    )
     for bad in ("binary.sdf", "pipe.sdf", "device.sdf", "dangling.sdf", "nonexistent.sdf", "/dev/zero"):
         assert sum(1 for h in heads if h.startswith(bad + ":")) == 1, bad
     assert "bad.sdf:4:" in r.stdout  # the others are still checked
@@ -151,7 +192,9 @@ def test_unreadable_file_by_the_operating_system(tmp_path, capsys, monkeypatch):
     code, out, _ = check(capsys, "--color", "never", "-j", "1", ".", cwd=tmp_path)
     assert code == 1
     lines = [line for line in out.splitlines() if not line.startswith(" ")]
-    assert lines == ["secret.sdf:1:1: error[FILE_READ] cannot read " + str(tmp_path / "secret.sdf") + ": Permission denied"]
+    assert lines == [
+        "secret.sdf:1:1: error[FILE_READ] cannot read " + str(tmp_path / "secret.sdf") + ": Permission denied"
+    ]
 
 
 def test_characters_no_output_encoding_can_hold_are_printed_escaped(tmp_path):

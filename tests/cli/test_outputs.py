@@ -21,7 +21,9 @@ def files(tmp_path):
     (tmp_path / "cycle.sdf").write_text(CYCLE)
     (tmp_path / "warn.sdf").write_text(WARNS)
     (tmp_path / "ok.sdf").write_text(VALID)
-    (tmp_path / "uni.sdf").write_text('<sdf version="1.8">\n<model name="m"><link name="l"/><frame name="f" attached_to="😀x"/></model>\n</sdf>\n')
+    (tmp_path / "uni.sdf").write_text(
+        '<sdf version="1.8">\n<model name="m"><link name="l"/><frame name="f" attached_to="😀x"/></model>\n</sdf>\n'
+    )
     return tmp_path
 
 
@@ -54,7 +56,10 @@ def test_frames_of_several_files_each_under_a_heading(files, capsys):
     lines = out.splitlines()
     assert "ok.sdf:" in lines and "warn.sdf:" in lines
     ok = lines.index("ok.sdf:")
-    assert lines[ok + 1:ok + 3] == ["  model __model__: [0 0 0 0 0 0] attached to l", "  link  l: [0 0 0 0 0 0] attached to l"]
+    assert lines[ok + 1 : ok + 3] == [
+        "  model __model__: [0 0 0 0 0 0] attached to l",
+        "  link  l: [0 0 0 0 0 0] attached to l",
+    ]
     code, out, _ = check(capsys, "--color", "never", "--frames", "ok.sdf", cwd=files)
     assert "ok.sdf:" not in out.splitlines()  # one file: no heading
 
@@ -62,7 +67,10 @@ def test_frames_of_several_files_each_under_a_heading(files, capsys):
 def test_summary_counts_every_severity_and_says_what_is_hidden(files, capsys):
     code, out, err = check(capsys, "--severity", "error", "warn.sdf", "bad.sdf", cwd=files)
     assert "UNUSED_SUPPRESSION" not in out
-    assert err.strip() == "2 files checked: 1 error, 1 warning, 0 info, 0 hints (1 warning not shown: use --severity to see them)"
+    assert (
+        err.strip()
+        == "2 files checked: 1 error, 1 warning, 0 info, 0 hints (1 warning not shown: use --severity to see them)"
+    )
 
 
 def test_fail_on_and_exit_codes(files, capsys):
@@ -100,7 +108,19 @@ def _validator():
 
 def test_sarif_validates_against_the_official_schema(files, capsys):
     validator = _validator()
-    code, out, _ = check(capsys, "--format", "sarif", "--severity", "hint", "bad.sdf", "cycle.sdf", "warn.sdf", "uni.sdf", "missing.sdf", cwd=files)
+    code, out, _ = check(
+        capsys,
+        "--format",
+        "sarif",
+        "--severity",
+        "hint",
+        "bad.sdf",
+        "cycle.sdf",
+        "warn.sdf",
+        "uni.sdf",
+        "missing.sdf",
+        cwd=files,
+    )
     assert code == 1
     log = json.loads(out)
     errors = sorted(validator.iter_errors(log), key=str)
@@ -112,7 +132,12 @@ def test_sarif_validates_against_the_official_schema(files, capsys):
         assert r["shortDescription"]["text"] and r["fullDescription"]["text"]
         assert r["helpUri"].endswith("docs/diagnostics.md#" + r["id"].lower())
     results = run_["results"]
-    assert {r["ruleId"] for r in results} >= {"FRAME_ATTACHED_TO_INVALID", "FRAME_ATTACHED_TO_CYCLE", "UNUSED_SUPPRESSION", "FILE_READ"}
+    assert {r["ruleId"] for r in results} >= {
+        "FRAME_ATTACHED_TO_INVALID",
+        "FRAME_ATTACHED_TO_CYCLE",
+        "UNUSED_SUPPRESSION",
+        "FILE_READ",
+    }
     bad = next(r for r in results if r["ruleId"] == "FRAME_ATTACHED_TO_INVALID" and "bad.sdf" in json.dumps(r))
     loc = bad["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"] == {"uri": "bad.sdf", "uriBaseId": "SRCROOT"}
@@ -134,10 +159,16 @@ def test_sarif_of_a_clean_run_is_valid_too(files, capsys):
 
 
 def test_github_annotations(files, capsys):
-    code, out, _ = check(capsys, "--format", "github", "--severity", "hint", "bad.sdf", "cycle.sdf", "warn.sdf", cwd=files)
+    code, out, _ = check(
+        capsys, "--format", "github", "--severity", "hint", "bad.sdf", "cycle.sdf", "warn.sdf", cwd=files
+    )
     lines = out.splitlines()
-    assert lines[0].startswith("::error file=bad.sdf,line=4,col=34,endLine=4,endColumn=37,title=FRAME_ATTACHED_TO_INVALID::")
-    assert any(line.startswith("::warning file=warn.sdf,line=2,") and "title=UNUSED_SUPPRESSION::" in line for line in lines)
+    assert lines[0].startswith(
+        "::error file=bad.sdf,line=4,col=34,endLine=4,endColumn=37,title=FRAME_ATTACHED_TO_INVALID::"
+    )
+    assert any(
+        line.startswith("::warning file=warn.sdf,line=2,") and "title=UNUSED_SUPPRESSION::" in line for line in lines
+    )
     cyc = next(line for line in lines if "FRAME_ATTACHED_TO_CYCLE" in line)
     assert "%0Acycle.sdf:4:" in cyc and "\n" not in cyc  # related locations on the same line, escaped
     assert len(lines) == 3

@@ -99,7 +99,9 @@ def test_follows_the_file_as_it_is_saved(served):
     t = server.token
     first = json.loads(get(server, f"/api/frames?token={t}")[1])
     done: list[dict] = []
-    waiter = threading.Thread(target=lambda: done.append(json.loads(get(server, f"/api/wait?token={t}&version={first['version']}")[1])))
+    waiter = threading.Thread(
+        target=lambda: done.append(json.loads(get(server, f"/api/wait?token={t}&version={first['version']}")[1]))
+    )
     waiter.start()
     time.sleep(0.3)
     (root / "model.sdf").write_text(MODEL.replace('<link name="k"><pose>1 0 0', '<link name="k"><pose>2 0 0'))
@@ -112,8 +114,12 @@ def test_follows_the_file_as_it_is_saved(served):
 
 def test_the_command_prints_a_local_url_with_a_token_and_stops(tmp_path):
     (tmp_path / "model.sdf").write_text(MODEL)
-    p = subprocess.Popen([sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "model.sdf"), "--no-browser"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "model.sdf"), "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = p.stdout.readline()
         assert line.startswith("sdformat-lsp view: http://127.0.0.1:") and "/?token=" in line, line
@@ -123,6 +129,10 @@ def test_the_command_prints_a_local_url_with_a_token_and_stops(tmp_path):
     finally:
         p.terminate()
         p.wait(30)
-    missing = subprocess.run([sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "nope.sdf"), "--no-browser"],
-                             capture_output=True, text=True, timeout=60)
+    missing = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "nope.sdf"), "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert missing.returncode == 2 and "not a file" in missing.stderr

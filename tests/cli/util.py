@@ -33,12 +33,21 @@ def check(capsys, *args: str, cwd: Path | None = None) -> tuple[int, str, str]:
     return code, out, err
 
 
-def run(*args: str, cwd: Path | None = None, stdin: str | bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+def run(
+    *args: str, cwd: Path | None = None, stdin: str | bytes | None = None, env: dict | None = None
+) -> subprocess.CompletedProcess:
     e = dict(os.environ)
     e["PYTHONPATH"] = os.pathsep.join([str(ROOT / "server"), e.get("PYTHONPATH", "")])
     e.update(env or {})
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    r = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", *args], input=data, capture_output=True, cwd=cwd or ROOT, env=e, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", *args],
+        input=data,
+        capture_output=True,
+        cwd=cwd or ROOT,
+        env=e,
+        timeout=120,
+    )
     r.stdout = r.stdout.decode("utf-8", "replace")
     r.stderr = r.stderr.decode("utf-8", "replace")
     return r

@@ -19,7 +19,7 @@ def _pose(rng: random.Random, ref: str | None, version: tuple[int, int]) -> str:
     rpy = [rng.uniform(-math.pi, math.pi) for _ in range(3)]
     if rng.random() < 0.15:
         rpy[1] = math.copysign(math.pi / 2, rpy[1])  # gimbal lock
-    return f'<pose{attrs}>{xyz} {" ".join(f"{v:.9f}" for v in rpy)}</pose>'
+    return f"<pose{attrs}>{xyz} {' '.join(f'{v:.9f}' for v in rpy)}</pose>"
 
 
 def _model(rng: random.Random, name: str, depth: int, version: tuple[int, int], lines: list[str]) -> list[str]:
@@ -35,8 +35,10 @@ def _model(rng: random.Random, name: str, depth: int, version: tuple[int, int], 
         frames.append(f"L{i}")
     for i in range(1, nlinks):
         ref = rng.choice(frames) if rng.random() < 0.5 else None
-        lines.append(f'<joint name="J{i}" type="revolute">{_pose(rng, ref, version)}<parent>L{i - 1}</parent><child>L{i}</child>'
-                     f'<axis><xyz>0 0 1</xyz></axis></joint>')
+        lines.append(
+            f'<joint name="J{i}" type="revolute">{_pose(rng, ref, version)}<parent>L{i - 1}</parent><child>L{i}</child>'
+            f"<axis><xyz>0 0 1</xyz></axis></joint>"
+        )
         frames.append(f"J{i}")
     nested: list[str] = []
     if depth < 2 and version >= (1, 8):

@@ -9,7 +9,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "sdformat_lsp", *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", *args], capture_output=True, text=True, cwd=cwd, timeout=60
+    )
 
 
 def test_valid_example_exits_zero_and_lists_frames():
@@ -28,7 +30,9 @@ def test_text_output_has_one_based_positions():
 
 def test_json_output(tmp_path):
     f = tmp_path / "m.sdf"
-    f.write_text('<sdf version="1.8">\n<model name="M1"><link name="L1"/><frame name="F" attached_to="F"/></model></sdf>')
+    f.write_text(
+        '<sdf version="1.8">\n<model name="M1"><link name="L1"/><frame name="F" attached_to="F"/></model></sdf>'
+    )
     r = run("check", "--format", "json", "--frames", str(f))
     assert r.returncode == 1
     data = json.loads(r.stdout)
@@ -65,7 +69,9 @@ def test_default_prints_errors_and_warnings_only(tmp_path):
     import os
 
     env = {**os.environ, **env_home}
-    quiet = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", str(f)], capture_output=True, text=True, env=env, timeout=60)
+    quiet = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", str(f)], capture_output=True, text=True, env=env, timeout=60
+    )
     assert quiet.returncode == 0 and quiet.stdout == "", quiet.stdout
     loud = subprocess.run(
         [sys.executable, "-m", "sdformat_lsp", "check", "--severity", "info", "--format", "json", str(f)],

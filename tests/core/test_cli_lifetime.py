@@ -35,7 +35,9 @@ def test_program_output_is_complete_and_exit_code_kept(tmp_path):
     links = "".join(f'<frame name="f{i}" attached_to="missing{i}"/>' for i in range(2000))
     f = tmp_path / "many.sdf"
     f.write_text(f'<sdf version="1.9"><model name="m"><link name="l"/>{links}</model></sdf>')
-    r = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", str(f)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", str(f)], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert r.returncode == 1
     heads = [line for line in r.stdout.splitlines() if not line.startswith(" ")]  # without source lines and carets
     assert len(heads) == 2000 and all("FRAME_ATTACHED_TO_INVALID" in line for line in heads)
@@ -45,6 +47,12 @@ def test_program_output_is_complete_and_exit_code_kept(tmp_path):
 def test_program_exit_zero_on_valid_file_with_json(tmp_path):
     f = tmp_path / "ok.sdf"
     f.write_text('<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>')
-    r = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", "--format", "json", str(f)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", "--format", "json", str(f)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 0
     assert r.stdout.rstrip().endswith("}")

@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "server" / "sdformat_lsp"
 
 # a code literal handed to a diagnostic constructor, or a module constant naming a code
-_CALL = re.compile(r"\b(?:error|warning|info|hint|Diagnostic|ModelFileProblem)\(\s*(?:\"(?:error|warning)\",\s*)?\"([A-Z][A-Z0-9_]+)\"")
+_CALL = re.compile(
+    r"\b(?:error|warning|info|hint|Diagnostic|ModelFileProblem)\(\s*(?:\"(?:error|warning)\",\s*)?\"([A-Z][A-Z0-9_]+)\""
+)
 _CONST = re.compile(r"^[A-Z_]+ = \"([A-Z][A-Z0-9_]+)\"\s*(?:#.*)?$", re.M)
 _NOT_CODES = {"HOME"}
 

@@ -127,7 +127,11 @@ def test_links_without_relative_to_in_their_text_are_not_walked_for_inner_poses(
         version = version_tuple(a.document.version)
         fast = FrameGraphs(a.document.root, version, None, xml=a.xml)
         slow = FrameGraphs(a.document.root, version, None)
-        assert [(r.text, r.span, s.name) for r, s in fast.inner_poses] == [(r.text, r.span, s.name) for r, s in slow.inner_poses]
-        assert [(r.ref.span, r.target is None) for r in fast.resolutions] == [(r.ref.span, r.target is None) for r in slow.resolutions]
+        assert [(r.text, r.span, s.name) for r, s in fast.inner_poses] == [
+            (r.text, r.span, s.name) for r, s in slow.inner_poses
+        ]
+        assert [(r.ref.span, r.target is None) for r in fast.resolutions] == [
+            (r.ref.span, r.target is None) for r in slow.resolutions
+        ]
         found += len(slow.inner_poses)
     assert found > 30

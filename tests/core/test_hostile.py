@@ -7,7 +7,13 @@ from sdformat_lsp.xml import decode_source
 
 
 def deep(n: int) -> str:
-    return '<sdf version="1.8">' + "".join(f'<model name="m{i}">' for i in range(n)) + '<link name="L"/>' + "</model>" * n + "</sdf>"
+    return (
+        '<sdf version="1.8">'
+        + "".join(f'<model name="m{i}">' for i in range(n))
+        + '<link name="L"/>'
+        + "</model>" * n
+        + "</sdf>"
+    )
 
 
 def cycle(n: int) -> str:
@@ -15,9 +21,11 @@ def cycle(n: int) -> str:
     return f'<sdf version="1.8"><model name="m"><link name="L"/>{frames}</model></sdf>'
 
 
-LAUGHS = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">' + "".join(
-    f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)
-) + ']><sdf version="1.8"><model name="&j;"><link name="L"/></model></sdf>'
+LAUGHS = (
+    '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
+    + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9))
+    + ']><sdf version="1.8"><model name="&j;"><link name="L"/></model></sdf>'
+)
 
 CASES = {
     "empty": "",
@@ -32,7 +40,10 @@ CASES = {
     "stray-end-tags": "</a></b><sdf version='1.8'></model></link><model name='m'><link name='L'/></model></sdf></sdf>",
     # a '<' typed into a long attribute value: the tag never ends, and the look ahead for its end
     # tag must not try each shorter tag name in turn (quadratic: minutes for this one)
-    "lt-in-long-attribute": '<sdf version="1.8"><model name="m"><link name="' + "n" * 100_000 + "<" + "n" * 100_000
+    "lt-in-long-attribute": '<sdf version="1.8"><model name="m"><link name="'
+    + "n" * 100_000
+    + "<"
+    + "n" * 100_000
     + '"></link><link name="b"></link></model></sdf>',
     "attribute-soup": '<sdf version="1.8" version="1.9"><model name="m" name=><link name="L" a="b c=d/></model></sdf>',
 }

@@ -45,12 +45,16 @@ def _model(rng: random.Random, name: str, lines: list[str], depth: int = 0, pose
     for i in range(n):
         ref = rng.choice(frames[:i] + ["__model__"]) if rng.random() < 0.5 else None
         mass = rng.choice(["1", "0", "-1", "2.5"])
-        lines.append(f'  <link name="L{i}">{_pose(rng, ref)}<inertial><mass>{mass}</mass></inertial>'
-                     f'<visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual></link>')
+        lines.append(
+            f'  <link name="L{i}">{_pose(rng, ref)}<inertial><mass>{mass}</mass></inertial>'
+            f'<visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual></link>'
+        )
     for i in range(1, n):
         kind = rng.choice(["revolute", "fixed", "ball", "prismatic"])
-        lines.append(f'  <joint name="J{i}" type="{kind}"><parent>L{i - 1}</parent><child>{rng.choice(frames)}</child>'
-                     f"<axis><xyz>0 0 1</xyz></axis></joint>")
+        lines.append(
+            f'  <joint name="J{i}" type="{kind}"><parent>L{i - 1}</parent><child>{rng.choice(frames)}</child>'
+            f"<axis><xyz>0 0 1</xyz></axis></joint>"
+        )
     for i in range(rng.randint(0, 2)):
         target = rng.choice(frames + ["missing"] if rng.random() < 0.1 else frames)
         lines.append(f'  <frame name="F{i}" attached_to="{target}">{_pose(rng, rng.choice([None, target]))}</frame>')
@@ -80,7 +84,9 @@ def random_world(seed: int, models: int = 12) -> str:
         if rng.random() < 0.1:
             lines.append(f'<light name="l{m}" type="point">{_pose(rng, rng.choice(names))}</light>')
         if rng.random() < 0.1 and len(names) > 1:
-            lines.append(f'<joint name="wj{m}" type="fixed"><parent>{rng.choice(names)}</parent><child>{rng.choice(exported)}</child></joint>')
+            lines.append(
+                f'<joint name="wj{m}" type="fixed"><parent>{rng.choice(names)}</parent><child>{rng.choice(exported)}</child></joint>'
+            )
     lines += ["</world>", "</sdf>"]
     return "\n".join(lines) + "\n"
 
@@ -91,8 +97,12 @@ def random_root_model(seed: int, models: int = 10) -> str:
     lines.append('<link name="base"/>')
     lines.append('<frame name="f0" attached_to="base"/>')
     for i in range(3):  # the root model's own links, joints and frames, with poses
-        lines.append(f'<link name="r{i}">{_pose(rng, rng.choice([None, "base", "f0"]))}<inertial><mass>{rng.choice(["1", "0"])}</mass></inertial></link>')
-        lines.append(f'<joint name="rj{i}" type="revolute">{_pose(rng, rng.choice([None, "base"]))}<parent>base</parent><child>r{i}</child><axis><xyz>0 0 1</xyz></axis></joint>')
+        lines.append(
+            f'<link name="r{i}">{_pose(rng, rng.choice([None, "base", "f0"]))}<inertial><mass>{rng.choice(["1", "0"])}</mass></inertial></link>'
+        )
+        lines.append(
+            f'<joint name="rj{i}" type="revolute">{_pose(rng, rng.choice([None, "base"]))}<parent>base</parent><child>r{i}</child><axis><xyz>0 0 1</xyz></axis></joint>'
+        )
         lines.append(f'<frame name="rf{i}" attached_to="r{i}">{_pose(rng, rng.choice([None, "f0", f"r{i}"]))}</frame>')
     exported: list[str] = []
     for m in range(models):
@@ -111,7 +121,9 @@ def _edit(rng: random.Random, text: str) -> str:
         if ms:
             m = rng.choice(ms)
             s, e = m.span(1)
-            value = rng.choice([" ".join(f"{rng.uniform(-3, 3):.2f}" for _ in range(6)), "1 2 3", "x", "", "0 0 0 0 0 0 0"])
+            value = rng.choice(
+                [" ".join(f"{rng.uniform(-3, 3):.2f}" for _ in range(6)), "1 2 3", "x", "", "0 0 0 0 0 0 0"]
+            )
             return text[:s] + value + text[e:]
     if kind < 0.5:  # a name renamed (or a reference changed)
         ms = list(re.finditer(r'(?:name|attached_to|relative_to)="([^"]*)"', text))
@@ -142,7 +154,7 @@ def _edit(rng: random.Random, text: str) -> str:
     # a character typed or removed anywhere
     at = rng.randrange(len(text))
     if rng.random() < 0.5:
-        return text[:at] + rng.choice("<>/\"= a1:") + text[at:]
+        return text[:at] + rng.choice('<>/"= a1:') + text[at:]
     return text[:at] + text[at + 1 :]
 
 
@@ -179,7 +191,11 @@ def _run(text: str, seed: int, steps: int, path: str) -> tuple[int, int]:
 @pytest.mark.parametrize("seed", range(6))
 def test_random_edits_of_worlds_equal_full_analysis(seed, tmp_path):
     fast, steps = _run(random_world(seed), 100 + seed, 120, str(tmp_path / "w.sdf"))
-    assert fast >= 5, (fast, steps, incremental.refusals)  # the fast path is taken (test_typical_edits_take_the_fast_path pins which)
+    assert fast >= 5, (
+        fast,
+        steps,
+        incremental.refusals,
+    )  # the fast path is taken (test_typical_edits_take_the_fast_path pins which)
 
 
 @pytest.mark.parametrize("seed", range(4))

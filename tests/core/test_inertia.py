@@ -63,14 +63,28 @@ def test_an_inertial_offset_moves_the_centre_of_mass():
 def test_cli_text_and_json(tmp_path):
     path = tmp_path / "m.sdf"
     path.write_text(DOC)
-    run = subprocess.run([sys.executable, "-m", "sdformat_lsp", "inertial-stats", "--format", "json", str(path)], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "inertial-stats", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     models = {m["model"]: m for m in json.loads(run.stdout)["files"][0]["models"]}
     assert models["m"]["mass"] == 4 and models["m"]["links"] == 2 and math.isclose(models["m"]["inertia"]["iyy"], 4.3)
-    text = subprocess.run([sys.executable, "-m", "sdformat_lsp", "inertial-stats", str(path)], capture_output=True, text=True, timeout=60)
+    text = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "inertial-stats", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert "model 'm': 2 link(s)" in text.stdout and "total mass: 4" in text.stdout
-    (tmp_path / "bad.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l"><pose>1 2</pose></link></model></sdf>')
-    bad = subprocess.run([sys.executable, "-m", "sdformat_lsp", "inertial-stats", str(tmp_path / "bad.sdf")], capture_output=True, text=True, timeout=60)
+    (tmp_path / "bad.sdf").write_text(
+        '<sdf version="1.9"><model name="m"><link name="l"><pose>1 2</pose></link></model></sdf>'
+    )
+    bad = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "inertial-stats", str(tmp_path / "bad.sdf")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 1 and bad.stdout == "" and "bad.sdf:1:" in bad.stderr and bad.stderr.count("\n") == 1
 
 
@@ -87,19 +101,28 @@ def test_a_massless_moving_link_is_a_warning_pointing_at_the_joint():
     assert [(d.code, d.severity.name) for d in found] == [("LINK_MASSLESS_MOVING", "WARNING")]
     assert "joint 'j'" in found[0].message and found[0].related
     # fixed joints, and static models, are fine
-    assert not warnings_of('<link name="a"/><link name="b"><inertial><mass>0</mass></inertial></link>' + MOVING.replace("revolute", "fixed"))
-    assert not warnings_of('<link name="a"/><link name="b"><inertial><mass>0</mass></inertial></link>' + MOVING, "<static>true</static>")
+    assert not warnings_of(
+        '<link name="a"/><link name="b"><inertial><mass>0</mass></inertial></link>'
+        + MOVING.replace("revolute", "fixed")
+    )
+    assert not warnings_of(
+        '<link name="a"/><link name="b"><inertial><mass>0</mass></inertial></link>' + MOVING, "<static>true</static>"
+    )
 
 
 def test_a_model_without_mass_and_a_singular_inertia():
     found = warnings_of('<link name="a"><inertial><mass>0</mass></inertial></link>')
     assert [d.code for d in found] == ["LINK_MASS_NOT_POSITIVE"]
-    singular = warnings_of('<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>0</izz></inertia></inertial></link>')
+    singular = warnings_of(
+        '<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>0</izz></inertia></inertial></link>'
+    )
     assert [d.code for d in singular] == ["LINK_INERTIA_SINGULAR"] and singular[0].severity.name == "WARNING"
     # negative mass and the triangle inequality stay libsdformat's errors, not repeated as warnings
     neg = warnings_of('<link name="a"><inertial><mass>-1</mass></inertial></link>')
     assert [(d.code, d.severity.name) for d in neg] == [("LINK_INERTIA_INVALID", "ERROR")]
-    tri = warnings_of('<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial></link>')
+    tri = warnings_of(
+        '<link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial></link>'
+    )
     assert [(d.code, d.severity.name) for d in tri] == [("LINK_INERTIA_INVALID", "ERROR")]
 
 
@@ -108,11 +131,21 @@ def test_examples_have_no_inertial_warnings():
 
     for path in Path(__file__).resolve().parents[2].joinpath("examples").glob("*.sdf"):
         diags = analyze(path.read_text(), str(path)).diagnostics
-        assert not [d for d in diags if d.code in ("LINK_MASSLESS_MOVING", "LINK_MASS_NOT_POSITIVE", "LINK_INERTIA_SINGULAR")], path
+        assert not [
+            d for d in diags if d.code in ("LINK_MASSLESS_MOVING", "LINK_MASS_NOT_POSITIVE", "LINK_INERTIA_SINGULAR")
+        ], path
 
 
 def test_check_reports_the_warnings_and_still_exits_0(tmp_path):
     path = tmp_path / "w.sdf"
-    path.write_text(f'<sdf version="1.9"><model name="m"><link name="a"/><link name="b"><inertial><mass>0</mass></inertial></link>{MOVING}</model></sdf>')
-    run = subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", str(path)], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0 and "warning[LINK_MASSLESS_MOVING]" in run.stdout and "note: joint 'j' moves link 'b'" in run.stdout
+    path.write_text(
+        f'<sdf version="1.9"><model name="m"><link name="a"/><link name="b"><inertial><mass>0</mass></inertial></link>{MOVING}</model></sdf>'
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert (
+        run.returncode == 0
+        and "warning[LINK_MASSLESS_MOVING]" in run.stdout
+        and "note: joint 'j' moves link 'b'" in run.stdout
+    )

@@ -28,7 +28,11 @@ def test_without_ensurepip_the_environment_uses_the_system_pip(tmp_path, monkeyp
 
     def run(command, *args, **kwargs):
         if command == [sys.executable, "-m", "venv", venv]:  # what Debian's python3 answers without python3-venv
-            return subprocess.CompletedProcess(command, 1, stdout=b"The virtual environment was not created successfully because ensurepip is not available.")
+            return subprocess.CompletedProcess(
+                command,
+                1,
+                stdout=b"The virtual environment was not created successfully because ensurepip is not available.",
+            )
         return real_run(command, *args, **kwargs)
 
     monkeypatch.setattr(install.subprocess, "run", run)
@@ -52,7 +56,12 @@ def test_an_old_python_is_told_the_minimum(tmp_path):
     if not runs:
         pytest.skip("no Python 3.9 here")
     old = runs[0]
-    run = subprocess.run([str(old), str(ROOT / "scripts" / "install.py"), "--venv", str(tmp_path / "v")], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [str(old), str(ROOT / "scripts" / "install.py"), "--venv", str(tmp_path / "v")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 1
     assert "needs Python 3.10 or newer" in run.stderr
     assert not (tmp_path / "v").exists()

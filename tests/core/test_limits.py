@@ -22,7 +22,9 @@ needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on t
 def _cli(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "server"))
     # the timeout only guards against a hang (the bug was a block forever), it measures nothing
-    return subprocess.run([sys.executable, "-m", "sdformat_lsp", "check", *args], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "check", *args], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 @needs_fifo
@@ -106,7 +108,9 @@ def test_a_model_config_that_is_a_fifo_is_refused(tmp_path):
     model.mkdir(parents=True)
     os.mkfifo(model / "model.config")
     text = '<sdf version="1.9"><world name="w"><include><uri>model://m</uri></include></world></sdf>'
-    a = analyze(text, str(tmp_path / "w.sdf"), Options(resource_paths=(str(tmp_path / "models"),), include_cache=IncludeCache()))
+    a = analyze(
+        text, str(tmp_path / "w.sdf"), Options(resource_paths=(str(tmp_path / "models"),), include_cache=IncludeCache())
+    )
     assert any(d.code in ("FILE_READ", "URI_LOOKUP") and "FIFO" in d.message for d in a.diagnostics), a.diagnostics
 
 

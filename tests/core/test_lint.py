@@ -1,7 +1,7 @@
 """The linter and the type checker pass, as configured in pyproject.toml (issue 28).
 
-``ruff check`` (pyflakes, pycodestyle, bugbear) over the package, the tests, the scripts and the
-benchmarks, and ``mypy`` over the package: what scripts/test.sh and .pre-commit-config.yaml run,
+``ruff check`` (pyflakes, pycodestyle, bugbear) and ``ruff format --check`` over the package, the
+tests, the scripts and the benchmarks, and ``mypy`` over the package: what scripts/test.sh and .pre-commit-config.yaml run,
 here so that a plain pytest run says it too. Skip when the tools are not installed (they are in
 the test extras).
 """
@@ -25,9 +25,28 @@ def _tool(name: str) -> str | None:
 
 @pytest.mark.skipif(_tool("ruff") is None, reason="ruff is not installed (pip install -e .[test])")
 def test_ruff_check_passes():
-    r = subprocess.run([_tool("ruff"), "check", "--no-cache", "server", "tests", "scripts", "benchmarks"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [_tool("ruff"), "check", "--no-cache", "server", "tests", "scripts", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.skipif(_tool("ruff") is None, reason="ruff is not installed (pip install -e .[test])")
+def test_the_tree_is_formatted():
+    """One layout everywhere, so that a diff shows what changed (ruff's version is pinned in the test
+    extras: another version may fold lines differently)."""
+    r = subprocess.run(
+        [_tool("ruff"), "format", "--check", "--no-cache", "server", "tests", "scripts", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, "run `ruff format server tests scripts benchmarks`:\n" + r.stdout + r.stderr
 
 
 @pytest.mark.skipif(_tool("mypy") is None, reason="mypy is not installed (pip install -e .[test])")

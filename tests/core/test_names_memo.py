@@ -22,7 +22,7 @@ _PIECES = [
     '<sensor name="s" type="camera"><camera name="a"/><camera name="a"/></sensor>',  # repeats inside
     '<plugin name="p" filename="f"><x name="d"/><x name="d"/></plugin>',  # free-form: never judged
     '<gz:extra name="e"><y name="d"/><y name="d"/></gz:extra>',
-    '<inertial><mass>1</mass></inertial>',
+    "<inertial><mass>1</mass></inertial>",
 ]
 
 
@@ -77,7 +77,15 @@ def _mixed_document(rng: random.Random) -> str:
             body = "".join(rng.choice(_MORE_PIECES) for _ in range(rng.randint(0, 4)))
             name = f"L{j}" if rng.random() < 0.8 else "c"  # sometimes named as a frame beside it
             parts.append(f'<link name="{name}">{body}</link>')
-        parts.append(rng.choice(("", '<frame name="c"/>', '<joint name="L0" type="fixed"><parent>world</parent><child>L0</child></joint>')))
+        parts.append(
+            rng.choice(
+                (
+                    "",
+                    '<frame name="c"/>',
+                    '<joint name="L0" type="fixed"><parent>world</parent><child>L0</child></joint>',
+                )
+            )
+        )
         parts.append(rng.choice(("", _MORE_PIECES[-3])))
         models.append(f'<model name="m{i if rng.random() < 0.9 else 0}">{"".join(parts)}</model>')
     return f'<sdf version="{version}"><world name="w">{"".join(models)}</world></sdf>'

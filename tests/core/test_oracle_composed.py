@@ -44,8 +44,19 @@ def test_generator_writes_composed_documents(tmp_path):
     texts = []
     for seed in range(40):
         main = mod.generate(seed, tmp_path / f"doc_{seed}")
-        texts.append(main.read_text() + "".join(p.read_text() for p in (tmp_path / f"doc_{seed}" / "models").glob("*/model.sdf")))
+        texts.append(
+            main.read_text() + "".join(p.read_text() for p in (tmp_path / f"doc_{seed}" / "models").glob("*/model.sdf"))
+        )
         assert all((d / "model.config").exists() for d in (tmp_path / f"doc_{seed}" / "models").iterdir())
     text = "".join(texts)
-    for needle in ('merge="true"', "<placement_frame>", "<static>", "::", "<joint", "canonical_link=", "<world", "<model name=\"top\""):
+    for needle in (
+        'merge="true"',
+        "<placement_frame>",
+        "<static>",
+        "::",
+        "<joint",
+        "canonical_link=",
+        "<world",
+        '<model name="top"',
+    ):
         assert needle in text, needle

@@ -20,7 +20,9 @@ def fresh():
 
 def pkg(directory, name, manifest=None):
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "package.xml").write_text(manifest or f"<?xml version='1.0'?>\n<package format='3'>\n  <name>{name}</name>\n</package>\n")
+    (directory / "package.xml").write_text(
+        manifest or f"<?xml version='1.0'?>\n<package format='3'>\n  <name>{name}</name>\n</package>\n"
+    )
     return directory
 
 
@@ -121,9 +123,7 @@ def test_package_uris_of_includes_and_meshes_use_the_same_lookup(tmp_path):
     third = tmp_path / "third_party"
     model = pkg(third / "deep" / "robot_pkg", "robot_pkg")
     (model / "m").mkdir()
-    (model / "m" / "model.sdf").write_text(
-        "<sdf version='1.9'><model name='m'><link name='l'/></model></sdf>"
-    )
+    (model / "m" / "model.sdf").write_text("<sdf version='1.9'><model name='m'><link name='l'/></model></sdf>")
     (model / "m" / "model.config").write_text("<model><sdf version='1.9'>model.sdf</sdf></model>")
     doc = tmp_path / "elsewhere" / "w.sdf"
     doc.parent.mkdir()
@@ -134,4 +134,6 @@ def test_package_uris_of_includes_and_meshes_use_the_same_lookup(tmp_path):
     msgs = [d.message for d in missing.diagnostics if d.code == "URI_LOOKUP"]
     assert len(msgs) == 1 and "package 'robot_pgk' was not found" in msgs[0] and str(third) in msgs[0]
     hit = lookup("package://robot_pkg/m/model.sdf", str(doc.parent), package_paths=(str(third),), env={})
-    assert hit.path == str(model / "m" / "model.sdf") and hit.package is not None and hit.package.source == "package-paths"
+    assert (
+        hit.path == str(model / "m" / "model.sdf") and hit.package is not None and hit.package.source == "package-paths"
+    )

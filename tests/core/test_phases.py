@@ -24,14 +24,21 @@ def only(text: str, code: str):
 
 
 def test_valid_model_has_no_errors():
-    text = model('<link name="L1"/><link name="L2"><pose relative_to="L1">1 0 0 0 0 0</pose></link>'
-                 '<joint name="J" type="fixed"><parent>L1</parent><child>L2</child></joint>'
-                 '<frame name="F" attached_to="J"/>')
+    text = model(
+        '<link name="L1"/><link name="L2"><pose relative_to="L1">1 0 0 0 0 0</pose></link>'
+        '<joint name="J" type="fixed"><parent>L1</parent><child>L2</child></joint>'
+        '<frame name="F" attached_to="J"/>'
+    )
     assert errors(text) == []
 
 
 def test_missing_name_and_parent():
-    d, s = only(model('<link/>', "1.9").replace("<link/>", '<link name="L"/><joint name="J" type="fixed"><child>L</child></joint>'), "ELEMENT_MISSING")
+    d, s = only(
+        model("<link/>", "1.9").replace(
+            "<link/>", '<link name="L"/><joint name="J" type="fixed"><child>L</child></joint>'
+        ),
+        "ELEMENT_MISSING",
+    )
     assert "<parent>" in d.message
     d, s = only(model('<link name="L"/><frame attached_to="L"/>'), "ATTRIBUTE_MISSING")
     assert s == "frame" and d.fixes
@@ -62,19 +69,50 @@ def test_names_reserved_and_duplicate():
 
 
 def test_sibling_names_of_different_types_before_1_7_fail_the_check():
-    d, s = only(model('<link name="L"/><link name="a"/><joint name="a" type="fixed"><parent>L</parent><child>a</child></joint>', "1.6"), "PARSING_ERROR")
+    d, s = only(
+        model(
+            '<link name="L"/><link name="a"/><joint name="a" type="fixed"><parent>L</parent><child>a</child></joint>',
+            "1.6",
+        ),
+        "PARSING_ERROR",
+    )
     assert s == "a"
 
 
 def test_joint_parent_child():
-    d, s = only(model('<link name="link1"/><link name="L2"/><joint name="J" type="fixed"><parent>link_1</parent><child>L2</child></joint>'), "JOINT_PARENT_LINK_INVALID")
+    d, s = only(
+        model(
+            '<link name="link1"/><link name="L2"/><joint name="J" type="fixed"><parent>link_1</parent><child>L2</child></joint>'
+        ),
+        "JOINT_PARENT_LINK_INVALID",
+    )
     assert s == "link_1" and "did you mean 'link1'" in d.message and d.fixes[0].new_text == "link1"
-    d, s = only(model('<link name="L"/><joint name="J" type="fixed"><parent>L</parent><child>world</child></joint>'), "JOINT_CHILD_LINK_INVALID")
-    d, s = only(model('<link name="L"/><joint name="J" type="fixed"><parent>L</parent><child>L</child></joint>'), "JOINT_PARENT_SAME_AS_CHILD")
-    d, s = only(model('<link name="L"/><frame name="F" attached_to="L"/><joint name="J" type="fixed"><parent>L</parent><child>F</child></joint>'), "JOINT_PARENT_SAME_AS_CHILD")
+    d, s = only(
+        model('<link name="L"/><joint name="J" type="fixed"><parent>L</parent><child>world</child></joint>'),
+        "JOINT_CHILD_LINK_INVALID",
+    )
+    d, s = only(
+        model('<link name="L"/><joint name="J" type="fixed"><parent>L</parent><child>L</child></joint>'),
+        "JOINT_PARENT_SAME_AS_CHILD",
+    )
+    d, s = only(
+        model(
+            '<link name="L"/><frame name="F" attached_to="L"/><joint name="J" type="fixed"><parent>L</parent><child>F</child></joint>'
+        ),
+        "JOINT_PARENT_SAME_AS_CHILD",
+    )
     assert "attached to link 'L'" in d.message
-    d, s = only(model('<link name="L"/><frame name="F" attached_to="L"/><joint name="J" type="fixed"><parent>L</parent><child>F</child></joint>', "1.7"), "JOINT_CHILD_LINK_INVALID")
-    assert errors(model('<link name="L"/><joint name="J" type="fixed"><parent>world</parent><child>L</child></joint>')) == []
+    d, s = only(
+        model(
+            '<link name="L"/><frame name="F" attached_to="L"/><joint name="J" type="fixed"><parent>L</parent><child>F</child></joint>',
+            "1.7",
+        ),
+        "JOINT_CHILD_LINK_INVALID",
+    )
+    assert (
+        errors(model('<link name="L"/><joint name="J" type="fixed"><parent>world</parent><child>L</child></joint>'))
+        == []
+    )
 
 
 def test_canonical_link():
@@ -88,7 +126,9 @@ def test_canonical_link():
 def test_attached_to_invalid_and_cycle():
     d, s = only(model('<link name="L"/><frame name="F" attached_to="missing"/>'), "FRAME_ATTACHED_TO_INVALID")
     assert s == "missing"
-    text = model('<link name="L"/><frame name="A" attached_to="B"/><frame name="B" attached_to="A"/><frame name="C" attached_to="A"/>')
+    text = model(
+        '<link name="L"/><frame name="A" attached_to="B"/><frame name="B" attached_to="A"/><frame name="C" attached_to="A"/>'
+    )
     d, s = only(text, "FRAME_ATTACHED_TO_CYCLE")
     assert s == "B" and len(d.related) == 2
     d, s = only(model('<link name="L"/><frame name="A" attached_to="A"/>'), "FRAME_ATTACHED_TO_CYCLE")
@@ -97,7 +137,9 @@ def test_attached_to_invalid_and_cycle():
 def test_relative_to_invalid_cycle_and_top_level():
     d, s = only(model('<link name="L"><pose relative_to="nope">0 0 0 0 0 0</pose></link>'), "POSE_RELATIVE_TO_INVALID")
     assert s == "nope"
-    text = model('<link name="L"/><frame name="A" attached_to="L"><pose relative_to="B"/></frame><frame name="B" attached_to="L"><pose relative_to="A"/></frame>')
+    text = model(
+        '<link name="L"/><frame name="A" attached_to="L"><pose relative_to="B"/></frame><frame name="B" attached_to="L"><pose relative_to="A"/></frame>'
+    )
     d, s = only(text, "POSE_RELATIVE_TO_CYCLE")
     assert len(d.related) == 2
     text = '<sdf version="1.9"><model name="m"><pose relative_to="L"/><link name="L"/></model></sdf>'
@@ -109,7 +151,10 @@ def test_scopes_only_go_down():
     text = model('<link name="L"/><model name="n"><link name="NL"><pose relative_to="L"/></link></model>')
     d, s = only(text, "POSE_RELATIVE_TO_INVALID")
     assert "outside" in d.message
-    assert errors(model('<link name="L"><pose relative_to="n::NL"/></link><model name="n"><link name="NL"/></model>')) == []
+    assert (
+        errors(model('<link name="L"><pose relative_to="n::NL"/></link><model name="n"><link name="NL"/></model>'))
+        == []
+    )
 
 
 def test_axis_and_mimic():
@@ -128,9 +173,11 @@ def test_versions():
 
 
 def test_world_frames_and_models():
-    text = ('<sdf version="1.10"><world name="w"><frame name="F"><pose>1 0 0 0 0 0</pose></frame>'
-            '<model name="M"><pose relative_to="F">0 1 0 0 0 0</pose><link name="L"/><frame name="MF" attached_to="L"/></model>'
-            '<frame name="G" attached_to="M::MF"/></world></sdf>')
+    text = (
+        '<sdf version="1.10"><world name="w"><frame name="F"><pose>1 0 0 0 0 0</pose></frame>'
+        '<model name="M"><pose relative_to="F">0 1 0 0 0 0</pose><link name="L"/><frame name="MF" attached_to="L"/></model>'
+        '<frame name="G" attached_to="M::MF"/></world></sdf>'
+    )
     a = analyze(text)
     assert not a.has_errors
     frames = {f["name"]: f for f in a.frames()}
@@ -139,9 +186,11 @@ def test_world_frames_and_models():
 
 
 def test_resolved_pose_math():
-    text = model('<link name="L"><pose>1 0 0 0 0 1.5707963267948966</pose></link>'
-                 '<frame name="F" attached_to="L"><pose relative_to="L" degrees="true">1 0 0 90 0 0</pose></frame>'
-                 '<frame name="Q"><pose rotation_format="quat_xyzw">0 0 0 0 0 0.7071067811865476 0.7071067811865476</pose></frame>')
+    text = model(
+        '<link name="L"><pose>1 0 0 0 0 1.5707963267948966</pose></link>'
+        '<frame name="F" attached_to="L"><pose relative_to="L" degrees="true">1 0 0 90 0 0</pose></frame>'
+        '<frame name="Q"><pose rotation_format="quat_xyzw">0 0 0 0 0 0.7071067811865476 0.7071067811865476</pose></frame>'
+    )
     frames = {f["name"]: f for f in analyze(text).frames()}
     x, y, z, r, p, yaw = frames["F"]["pose"]
     assert (x, y, z) == pytest.approx((1, 1, 0), abs=1e-12)
@@ -150,8 +199,10 @@ def test_resolved_pose_math():
 
 
 def test_placement_frame_on_nested_model():
-    text = model('<link name="base"/><model name="n" placement_frame="P"><pose>0 0 1 0 0 0</pose>'
-                 '<link name="NL"><pose>0 0 0.5 0 0 0</pose></link><frame name="P" attached_to="NL"><pose relative_to="NL">0 0 -0.5 0 0 0</pose></frame></model>')
+    text = model(
+        '<link name="base"/><model name="n" placement_frame="P"><pose>0 0 1 0 0 0</pose>'
+        '<link name="NL"><pose>0 0 0.5 0 0 0</pose></link><frame name="P" attached_to="NL"><pose relative_to="NL">0 0 -0.5 0 0 0</pose></frame></model>'
+    )
     frames = {f["name"]: f for f in analyze(text).frames()}
     assert frames["n::P"]["pose"][:3] == pytest.approx([0, 0, 1])
     assert frames["n"]["pose"][:3] == pytest.approx([0, 0, 1])

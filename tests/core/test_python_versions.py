@@ -19,7 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def _corpus() -> list[str]:
     """Real documents of the checkout (and ../shared when present), random models, and broken pieces of them."""
     texts = []
-    for pattern in ("examples/*", "tests/**/fixtures/**/*.sdf", "tests/**/fixtures/**/*.urdf", "../shared/conformance/**/*.sdf"):
+    for pattern in (
+        "examples/*",
+        "tests/**/fixtures/**/*.sdf",
+        "tests/**/fixtures/**/*.urdf",
+        "../shared/conformance/**/*.sdf",
+    ):
         for path in sorted(ROOT.glob(pattern))[:400]:
             if path.is_file():
                 texts.append(path.read_text(encoding="utf-8", errors="replace"))
@@ -30,7 +35,11 @@ def _corpus() -> list[str]:
     for text in texts[:60]:
         for _ in range(5):
             at = rng.randrange(len(text) + 1)
-            cut = text[:at] + "".join(rng.choice(noise) for _ in range(rng.randrange(1, 4))) + text[at + rng.randrange(0, 8):]
+            cut = (
+                text[:at]
+                + "".join(rng.choice(noise) for _ in range(rng.randrange(1, 4)))
+                + text[at + rng.randrange(0, 8) :]
+            )
             broken.append(cut)
     return texts + broken
 

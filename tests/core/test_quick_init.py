@@ -11,8 +11,18 @@ import pytest
 from sdformat_lsp.model import elements
 from sdformat_lsp.records import record
 
-CLASSES = [elements.Ref, elements.PoseSpec, elements.Named, elements.Link, elements.Frame, elements.Joint,
-           elements.Include, elements.Model, elements.World, elements.Document]
+CLASSES = [
+    elements.Ref,
+    elements.PoseSpec,
+    elements.Named,
+    elements.Link,
+    elements.Frame,
+    elements.Joint,
+    elements.Include,
+    elements.Model,
+    elements.World,
+    elements.Document,
+]
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -20,7 +30,9 @@ def test_the_constructor_is_the_dataclass_one(cls) -> None:
     fields = dataclasses.fields(cls)
     params = list(inspect.signature(cls).parameters.values())
     assert [p.name for p in params] == [f.name for f in fields]
-    assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields
+    ]
     values = [object() for _ in fields]
     for made in (cls(*values), cls(**{f.name: v for f, v in zip(fields, values)})):
         assert [getattr(made, f.name) for f in fields] == values

@@ -49,8 +49,14 @@ def _twin(cls: type) -> type:
             kw["default_factory"] = f.default_factory
         specs.append((f.name, object, dataclasses.field(**kw)))
     params = cls.__dataclass_params__
-    twin = dataclasses.make_dataclass(cls.__name__, specs, frozen=params.frozen, eq=params.eq, unsafe_hash=params.unsafe_hash,
-                                      slots="__slots__" in cls.__dict__)
+    twin = dataclasses.make_dataclass(
+        cls.__name__,
+        specs,
+        frozen=params.frozen,
+        eq=params.eq,
+        unsafe_hash=params.unsafe_hash,
+        slots="__slots__" in cls.__dict__,
+    )
     twin.__qualname__ = cls.__qualname__
     return twin
 
@@ -109,9 +115,14 @@ def test_a_record_behaves_as_its_dataclass_twin(cls: type) -> None:
         back = pickle.loads(pickle.dumps(ra))  # (the twin is not importable)
         assert type(back) is cls and _values(back) == _values(ra) and (back == ra) is params.eq
         # assigning and deleting: refused alike (frozen), or not
-        mine, theirs = _outcome(setattr, _make(cls, a), "not_a_field", 1), _outcome(setattr, _make(twin, a), "not_a_field", 1)
+        mine, theirs = (
+            _outcome(setattr, _make(cls, a), "not_a_field", 1),
+            _outcome(setattr, _make(twin, a), "not_a_field", 1),
+        )
         if theirs is TypeError and params.frozen and "__slots__" in cls.__dict__:
-            theirs = dataclasses.FrozenInstanceError  # dataclasses' slotted-frozen bug before 3.12 (the guard names the class slots replaced)
+            theirs = (
+                dataclasses.FrozenInstanceError
+            )  # dataclasses' slotted-frozen bug before 3.12 (the guard names the class slots replaced)
         assert mine == theirs
         for f in fields:
             assert _outcome(setattr, _make(cls, a), f.name, 1) == _outcome(setattr, _make(twin, a), f.name, 1)
@@ -157,6 +168,7 @@ def test_a_recursive_record_prints_an_ellipsis_as_dataclasses_does() -> None:
 
 def test_classes_defining_their_own_equality_are_refused() -> None:
     with pytest.raises(TypeError):
+
         @record
         class Own:
             """Compares itself."""
@@ -168,8 +180,13 @@ def test_classes_defining_their_own_equality_are_refused() -> None:
 
 
 def test_a_subclass_instance_is_never_equal_to_its_base_instance() -> None:
-    pairs = [(cls, base) for cls in CLASSES if cls.__dataclass_params__.eq for base in cls.__mro__[1:] if base in CLASSES
-             and [f.name for f in dataclasses.fields(base)] == [f.name for f in dataclasses.fields(cls)]]
+    pairs = [
+        (cls, base)
+        for cls in CLASSES
+        if cls.__dataclass_params__.eq
+        for base in cls.__mro__[1:]
+        if base in CLASSES and [f.name for f in dataclasses.fields(base)] == [f.name for f in dataclasses.fields(cls)]
+    ]
     assert pairs  # Link(Named) at least
     for cls, base in pairs:
         values = [1] * len(dataclasses.fields(cls))

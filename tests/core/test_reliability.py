@@ -24,7 +24,14 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.sdf"))
 
 # -- a NUL (or any character no file name can hold) in an include URI ------------------
 
-BAD_URIS = ["model://a&#0;b", "a&#0;/model.sdf", "package://p&#0;/m.sdf", "file:///tmp/x&#0;", "/tmp/&#0;", "model://a&#xD800;b"]
+BAD_URIS = [
+    "model://a&#0;b",
+    "a&#0;/model.sdf",
+    "package://p&#0;/m.sdf",
+    "file:///tmp/x&#0;",
+    "/tmp/&#0;",
+    "model://a&#xD800;b",
+]
 
 
 @pytest.mark.parametrize("uri", BAD_URIS)
@@ -43,11 +50,26 @@ def test_an_include_uri_no_file_can_have_is_an_error_on_the_uri(tmp_path, uri):
 def test_cli_json_on_a_nul_in_an_include_uri(tmp_path):
     (tmp_path / "models").mkdir()
     doc = tmp_path / "w.sdf"
-    doc.write_text('<sdf version="1.9"><world name="w"><include><uri>package://p&#0;/m.sdf</uri></include></world></sdf>')
+    doc.write_text(
+        '<sdf version="1.9"><world name="w"><include><uri>package://p&#0;/m.sdf</uri></include></world></sdf>'
+    )
     env = dict(os.environ, PYTHONPATH=str(ROOT / "server"))
     out = subprocess.run(
-        [sys.executable, "-m", "sdformat_lsp", "check", "--format", "json", "--resource-path", str(tmp_path / "models"), str(doc)],
-        capture_output=True, text=True, env=env, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "sdformat_lsp",
+            "check",
+            "--format",
+            "json",
+            "--resource-path",
+            str(tmp_path / "models"),
+            str(doc),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert out.returncode == 1
     assert "Traceback" not in out.stderr
@@ -82,7 +104,18 @@ def test_a_position_inside_a_crlf_pair_is_the_end_of_its_line():
 
 @pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
 def test_xml_errors_land_on_the_same_line_whatever_the_line_ends(eol):
-    text = eol.join(['<?xml version="1.0"?>', '<sdf version="1.9">', '<model name="m">', '<link name="l"/>', "<bad attr=1/>", "</model>", "</sdf>", ""])
+    text = eol.join(
+        [
+            '<?xml version="1.0"?>',
+            '<sdf version="1.9">',
+            '<model name="m">',
+            '<link name="l"/>',
+            "<bad attr=1/>",
+            "</model>",
+            "</sdf>",
+            "",
+        ]
+    )
     a = analyze(text)
     xml = [d for d in a.diagnostics if d.code == "XML_ERROR" and d.is_error]
     assert len(xml) == 1
@@ -126,5 +159,3 @@ def test_a_long_cycle_lists_twenty_places_then_how_many_more():
 def test_a_short_list_of_related_places_is_kept_whole():
     related = tuple(Related(Span(i, i + 1), "here") for i in range(RELATED_SHOWN + 1))
     assert error("X", "m", Span(0, 1), related=related).related == related
-
-

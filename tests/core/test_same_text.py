@@ -71,11 +71,11 @@ PIECES = [
     '<unknown_thing><link name="inside"><inertial><mass>-1</mass></inertial></link></unknown_thing>',
     '<visual name="v"><geometry><heightmap><uri>h.png</uri><texture><size>1</size><diffuse>d</diffuse><normal>n</normal></texture></heightmap></geometry></visual>',
     '<visual name="v"><geometry><box><size>1 1 1</size></box></geometry><visibility_flags>-3</visibility_flags></visual>',
-    '<must_be_base_link>true</must_be_base_link>',
+    "<must_be_base_link>true</must_be_base_link>",
     '<visual name="v"><material><script><name>n</name></script><shader type="normal_map_object_space"/></material></visual>',
     '<sensor name="s" type="imu"/><sensor name="t" type="gpu_ray"><plugin name="p" filename="f"><link name="no"/></plugin></sensor>',
     '<gz:thing><link name="ns"><inertial><mass>-1</mass></inertial></link></gz:thing>',
-    '<inertial><mass>0</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial>',
+    "<inertial><mass>0</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial>",
 ]
 JOINTS = [
     '<joint name="j" type="revolute"><parent>L0</parent><child>L0</child><axis><xyz>0 0 0</xyz></axis></joint>',
@@ -93,7 +93,9 @@ def _pieces_document(rng: random.Random) -> str:
         for i in range(rng.randint(1, 3)):
             body = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 3)))
             links.append(f'<link name="L{i}">{body}</link>')
-        extra = rng.choice(("", '<plugin name="q" filename="g"><x>1</x></plugin>', "<enable_wind>true</enable_wind>", "<gz:x/>"))
+        extra = rng.choice(
+            ("", '<plugin name="q" filename="g"><x>1</x></plugin>', "<enable_wind>true</enable_wind>", "<gz:x/>")
+        )
         joints = "".join(rng.choice(JOINTS) for _ in range(rng.randint(0, 2)))
         models.append(f'<model name="m{m}">{"".join(links)}{joints}{extra}</model>')
     return f'<sdf version="{version}"><world name="w">{"".join(models)}</world></sdf>'
@@ -121,7 +123,9 @@ def test_remembered_verdicts_change_nothing(seed: int, monkeypatch: pytest.Monke
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_domain_checks_in_the_schema_walk_report_the_same_in_the_same_order(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_domain_checks_in_the_schema_walk_report_the_same_in_the_same_order(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """analysis._schema runs domain.py's checks in the schema check's walk: the diagnostics, in
     order, are those of a walk of their own."""
     rng = random.Random(seed)
@@ -206,12 +210,17 @@ def _placed_document(rng: random.Random, few: bool) -> str:
 
     shapes = [model_shape() for _ in range(2 if few else 30)]
     names = ("a", "b", "c", "a&amp;b", "")
-    models = [model(rng.choice(shapes), f"{rng.choice(names)}{m}" if rng.random() < 0.9 else rng.choice(names)) for m in range(rng.randint(2, 10))]
+    models = [
+        model(rng.choice(shapes), f"{rng.choice(names)}{m}" if rng.random() < 0.9 else rng.choice(names))
+        for m in range(rng.randint(2, 10))
+    ]
     return f'<sdf version="{version}"><world name="w">{"".join(models)}</world></sdf>'
 
 
 @pytest.mark.parametrize("seed", range(160))
-def test_models_and_links_remembered_without_names_and_poses_report_the_same(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_models_and_links_remembered_without_names_and_poses_report_the_same(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The schema walk remembers a model or link by its text less its name and its poses' values
     (schema/keys.py): the results are those of the walk remembering nothing (every diagnostic, in
     order, of the whole analysis too)."""

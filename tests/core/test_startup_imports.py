@@ -52,7 +52,9 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 def test_check_of_a_small_valid_file_imports_nothing_it_does_not_use(tmp_path):
     f = tmp_path / "m.sdf"
-    f.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n    <link name="l"/>\n  </model>\n</sdf>\n')
+    f.write_text(
+        '<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n    <link name="l"/>\n  </model>\n</sdf>\n'
+    )
     r = subprocess.run([sys.executable, "-c", PROBE, str(f)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.splitlines()[-1])
@@ -82,17 +84,29 @@ print(json.dumps({"code": code, "modules": sorted(set(sys.modules) - before)}))
 # Standard modules a check of one file does not need (milliseconds together where site did not
 # load them already): the schema tables are read with os, not importlib.resources; the SARIF
 # writer (pathlib, urllib) only for sarif. (shutil: argparse imports it to format help.)
-STDLIB_NOT_FOR_CHECK = ("importlib.resources", "pathlib", "zipfile", "tempfile", "urllib",
-                        "sdformat_lsp.cli.output_sarif", "sdformat_lsp.cli.output_json", "sdformat_lsp.cli.output_github")
+STDLIB_NOT_FOR_CHECK = (
+    "importlib.resources",
+    "pathlib",
+    "zipfile",
+    "tempfile",
+    "urllib",
+    "sdformat_lsp.cli.output_sarif",
+    "sdformat_lsp.cli.output_json",
+    "sdformat_lsp.cli.output_github",
+)
 
 
 def test_check_of_a_small_file_does_not_import_what_the_standard_library_offers_for_other_runs(tmp_path):
     f = tmp_path / "m.sdf"
-    f.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n    <link name="l"/>\n  </model>\n</sdf>\n')
+    f.write_text(
+        '<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n    <link name="l"/>\n  </model>\n</sdf>\n'
+    )
     # -S: without site and its .pth files, which may import some of these themselves
     path = os.pathsep.join([str(ROOT / "server"), *site.getsitepackages(), site.getusersitepackages()])
     env = dict(os.environ, PYTHONPATH=path)
-    r = subprocess.run([sys.executable, "-S", "-c", PROBE_NEW, str(f)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-S", "-c", PROBE_NEW, str(f)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.splitlines()[-1])
     assert out["code"] == 0

@@ -43,13 +43,19 @@ def test_no_feature_module_imports_another():
     names = {f"sdformat_lsp.features.{p.stem}" for p in features}
     assert len(names) > 5
     for p in features:
-        others = {m for m in _imported(p, "sdformat_lsp.features") if any(m == n or m.startswith(n + ".") for n in names)}
+        others = {
+            m for m in _imported(p, "sdformat_lsp.features") if any(m == n or m.startswith(n + ".") for n in names)
+        }
         assert not others, f"{p.name} imports {sorted(others)}; move what they share to sdformat_lsp.queries"
 
 
 def test_queries_import_no_feature_and_no_shell():
     for p in sorted((PKG / "queries").glob("*.py")):
-        bad = {m for m in _imported(p, "sdformat_lsp.queries") if m.startswith(("sdformat_lsp.features", "sdformat_lsp.server", "sdformat_lsp.cli"))}
+        bad = {
+            m
+            for m in _imported(p, "sdformat_lsp.queries")
+            if m.startswith(("sdformat_lsp.features", "sdformat_lsp.server", "sdformat_lsp.cli"))
+        }
         assert not bad, f"queries/{p.name} imports {sorted(bad)}"
 
 
@@ -62,12 +68,16 @@ def test_no_class_is_too_long_to_read_at_once():
             if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > 300:
                 long.append(f"{path.relative_to(PKG)}:{node.name}")
     assert sorted(set(long) - set(TOO_LONG)) == [], "split the class (or list it in TOO_LONG with the reason)"
-    assert sorted(set(TOO_LONG) - set(long)) == [], "a class listed in TOO_LONG is short enough now: remove it from the list"
+    assert sorted(set(TOO_LONG) - set(long)) == [], (
+        "a class listed in TOO_LONG is short enough now: remove it from the list"
+    )
 
 
 # Classes past the limit, each to be split by the work that next changes it.
 TOO_LONG = {
     "printing/writer.py:_Writer": "320 lines since print expanded the includes of lights and actors (dcf5a68)",
+    "semantics/schema/validation.py:_Checker": "312 lines since ruff format folded its long lines",
+    "server/scheduler.py:Scheduler": "309 lines since ruff format folded its long lines",
 }
 
 
@@ -181,8 +191,11 @@ def test_no_private_name_is_imported_from_another_module():
     bad = []
     for name, path in _modules().items():
         for mod, names, line in _runtime_imports(name, path):
-            bad.extend(f"{path.relative_to(PKG)}:{line} imports {n} from {mod}" for n in names
-                       if n.startswith("_") and not n.startswith("__"))
+            bad.extend(
+                f"{path.relative_to(PKG)}:{line} imports {n} from {mod}"
+                for n in names
+                if n.startswith("_") and not n.startswith("__")
+            )
     assert bad == [], "make the helper public in the module that owns it"
 
 
@@ -190,8 +203,11 @@ def test_one_spelling_of_analyze_in_names():
     bad = []
     for path in sorted(PKG.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            name = getattr(node, "name", None) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else (
-                node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None)
+            name = (
+                getattr(node, "name", None)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                else (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None)
+            )
             if name and "analyse" in name.lower():
                 bad.append(f"{path.relative_to(PKG)}:{node.lineno} {name}")
     assert bad == []
@@ -201,7 +217,7 @@ def test_one_spelling_of_analyze_in_names():
 SAME_MEANING = {
     "convert": "the convert subcommand: cli/convert.py on the command line, server/convert.py in the server",
     "plugins": "Gazebo plugins: the plugins package knows them, semantics/checks/plugins.py checks them, queries/plugins.py "
-               "answers the features about them",
+    "answers the features about them",
     "pose": "poses: semantics/pose.py re-exports the pose math, interface/pose.py reads the pose forms a model parser may return",
     "reader": "reading a format as its reference does: formats/urdf/reader.py as urdfdom, formats/mjcf/reader.py as MuJoCo",
     "to_model": "into the document model: formats/urdf/to_model.py a URDF, interface/to_model.py a model parser's interface model",
@@ -213,7 +229,7 @@ SAME_MEANING = {
     "schema": "the SDFormat schema: spec/schema.py holds it, queries/schema.py answers questions about it at the cursor",
     "frames": "frames: the semantics/frames package builds the graphs, queries/frames.py answers the features from them",
     "includes": "including another file: the semantics/includes package resolves SDFormat's <include>, queries/includes.py "
-                "answers the features about them, formats/xacro/includes.py expands xacro:include",
+    "answers the features about them, formats/xacro/includes.py expands xacro:include",
     "formatting": "the formatter: the formatting package computes the edits, server/formatting.py answers the requests",
     "model": "a data model: the model package of SDFormat documents, formats/urdf/model.py of a URDF as urdfdom reads it",
     "writer": "writing a document's text: formats/urdf/writer.py a URDF, formats/xacro/writer.py an expansion, printing/writer.py an SDFormat document",

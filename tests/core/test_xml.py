@@ -109,7 +109,10 @@ def test_scanner_patterns_match_alike_without_possessive_quantifiers():
 
         pytest.skip("the possessive patterns need Python 3.11+ to compare against")
     root = Path(__file__).resolve().parents[2]
-    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(root.glob("examples/*.sdf")) + sorted(root.glob("tests/lsp/fixtures/*.sdf"))]
+    texts = [
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(root.glob("examples/*.sdf")) + sorted(root.glob("tests/lsp/fixtures/*.sdf"))
+    ]
     assert texts
     for compiled in (scanner._TOKEN, scanner._TOKEN_ATTR):
         greedy = re.compile(compiled.pattern.replace("*+", "*").replace("++", "+"))
@@ -117,7 +120,10 @@ def test_scanner_patterns_match_alike_without_possessive_quantifiers():
         for text in texts:
             for start in range(0, len(text), 7):
                 a, b = compiled.match(text, start), greedy.match(text, start)
-                assert (a and a.groups(), a and a.span()) == (b and b.groups(), b and b.span()), (start, text[start:start + 40])
+                assert (a and a.groups(), a and a.span()) == (b and b.groups(), b and b.span()), (
+                    start,
+                    text[start : start + 40],
+                )
 
 
 @pytest.mark.parametrize(

@@ -20,19 +20,72 @@ from sdformat_lsp.text import LineIndex
 from sdformat_lsp.xml import parse, parser, repeats, scanner
 
 PIECES = [
-    "<a>", "</a>", "</a >", "<a >", "<a/>", "<a />", '<b x="1">', "<b x=\"1\" y='2' >", "</b>", "</b\n>",
-    "text", " ", "\n  ", "&lt;", "&#65;", "&bogus;", "<!--c-->", "<![CDATA[z]]>", "<?pi x?>", "<", ">", '"', "'",
-    "=", "<c>1 2 3</c>", "<c> 1 </c >", "<c>\n</c>", "<c></c>", "</c>", '<d a="x&amp;y"/>', '<d a="x" a="y"/>',
-    '<e\n  name="v"\n/>', "\u00e9", "<f>\u2003x\u2003</f>", "<g>x<!--c-->y</g>", "<h>x</h>tail", "<sdf>", "</sdf>",
-    '<model name="m">', "</model>", "<\u00e9l>", "</\u00e9l>", "<a:b/>", "\r\n", "\r", "\t",
+    "<a>",
+    "</a>",
+    "</a >",
+    "<a >",
+    "<a/>",
+    "<a />",
+    '<b x="1">',
+    "<b x=\"1\" y='2' >",
+    "</b>",
+    "</b\n>",
+    "text",
+    " ",
+    "\n  ",
+    "&lt;",
+    "&#65;",
+    "&bogus;",
+    "<!--c-->",
+    "<![CDATA[z]]>",
+    "<?pi x?>",
+    "<",
+    ">",
+    '"',
+    "'",
+    "=",
+    "<c>1 2 3</c>",
+    "<c> 1 </c >",
+    "<c>\n</c>",
+    "<c></c>",
+    "</c>",
+    '<d a="x&amp;y"/>',
+    '<d a="x" a="y"/>',
+    '<e\n  name="v"\n/>',
+    "\u00e9",
+    "<f>\u2003x\u2003</f>",
+    "<g>x<!--c-->y</g>",
+    "<h>x</h>tail",
+    "<sdf>",
+    "</sdf>",
+    '<model name="m">',
+    "</model>",
+    "<\u00e9l>",
+    "</\u00e9l>",
+    "<a:b/>",
+    "\r\n",
+    "\r",
+    "\t",
 ]
 
 
 def _element(e):
     attributes = [(a.name, a.value, a.ns, a.ne, a.vs, a.ve, a.terminated) for a in e.attributes.values()]
     parent = e.parent
-    return (e.tag, e.ts, e.stag_end, e.end, e.etag_start, e.text, e.text_span, e.closed, e.self_closing,
-            attributes, parent.ts if parent is not None else None, len(e.children))
+    return (
+        e.tag,
+        e.ts,
+        e.stag_end,
+        e.end,
+        e.etag_start,
+        e.text,
+        e.text_span,
+        e.closed,
+        e.self_closing,
+        attributes,
+        parent.ts if parent is not None else None,
+        len(e.children),
+    )
 
 
 def _scanned(result):
@@ -128,13 +181,28 @@ def _everything(result):
             position[id(e)] = len(position)
             attributes = None
             if e.attributes is not scanner.NO_ATTRIBUTES:
-                attributes = [type(e.attributes)] + [(a.name, a.value, a.ns, a._ne, a._vs, a._ve) for a in e.attributes.values()]
+                attributes = [type(e.attributes)] + [
+                    (a.name, a.value, a.ns, a._ne, a._vs, a._ve) for a in e.attributes.values()
+                ]
                 assert not any(id(a) in seen for a in e.attributes.values())
                 seen.update(id(a) for a in e.attributes.values())
             parent = e.parent
-            rows.append((e.tag, e.ts, e._stag, e._end, e._etag, e.text, e._tss, e._tsx, attributes,
-                         e.children is scanner.LEAF, type(e.children),
-                         position[id(parent)] if parent is not None else None))
+            rows.append(
+                (
+                    e.tag,
+                    e.ts,
+                    e._stag,
+                    e._end,
+                    e._etag,
+                    e.text,
+                    e._tss,
+                    e._tsx,
+                    attributes,
+                    e.children is scanner.LEAF,
+                    type(e.children),
+                    position[id(parent)] if parent is not None else None,
+                )
+            )
     return (rows, [position[id(e)] for e in result.unclosed], result.doctype_span, result.depth, result.suspect)
 
 
@@ -179,7 +247,7 @@ def test_the_verdict_found_in_a_thread_is_the_verdict_found_after_the_scan(ahead
         "<sdf><a x='1' x='2'/></sdf>",
         "<sdf>a & b</sdf>",
         "<sdf>\r<a>\r\n</a>\r</sdf>\r",
-        "<sdf><model name=\"m\"><link name=\"",
+        '<sdf><model name="m"><link name="',
         "  \n",
         deep,
     ]
@@ -229,5 +297,7 @@ def test_line_starts_found_on_first_use_are_those_found_at_once():
         text = "".join(rnd.choice(["a", "\n", "\r", "\r\n", "é", "😀", " "]) for _ in range(rnd.randrange(0, 60)))
         expected = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
         lazy = LineIndex(text)
-        assert [lazy.line_of(i) for i in range(len(text) + 1)] == [bisect.bisect_right(expected, i) - 1 for i in range(len(text) + 1)]
+        assert [lazy.line_of(i) for i in range(len(text) + 1)] == [
+            bisect.bisect_right(expected, i) - 1 for i in range(len(text) + 1)
+        ]
         assert list(lazy.starts) == expected

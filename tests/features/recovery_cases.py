@@ -63,12 +63,16 @@ def cases(text: str, root_too: bool = False) -> Iterator[Case]:
 
 def _shift(span: Span, case: Case) -> Span:
     n = len(case.typed)
-    return Span(span.start + n if span.start >= case.at else span.start, span.end + n if span.end >= case.at else span.end)
+    return Span(
+        span.start + n if span.start >= case.at else span.start, span.end + n if span.end >= case.at else span.end
+    )
 
 
 def _key(d, case: Case | None) -> tuple:
     span = d.span if case is None or d.path is not None else _shift(d.span, case)
-    related = tuple((r.message, r.path, r.span if case is None or r.path is not None else _shift(r.span, case)) for r in d.related)
+    related = tuple(
+        (r.message, r.path, r.span if case is None or r.path is not None else _shift(r.span, case)) for r in d.related
+    )
     return (d.code, int(d.severity), d.message, span, d.path, related)
 
 
@@ -79,7 +83,9 @@ def probe_offsets(text: str) -> list[int]:
     return out
 
 
-def compare(text: str, case: Case, intact: Analysis, path: str | None = None, probes: list[int] | None = None) -> list[str]:
+def compare(
+    text: str, case: Case, intact: Analysis, path: str | None = None, probes: list[int] | None = None
+) -> list[str]:
     """What differs from the promise; an empty list when it holds."""
     broken_text = case.apply(text)
     broken = analyze(broken_text, path)
@@ -99,11 +105,11 @@ def compare(text: str, case: Case, intact: Analysis, path: str | None = None, pr
         shifted = off + len(case.typed) if off >= case.at else off
         h1, h2 = hover(intact, off), hover(broken, shifted)
         if (h1.text if h1 else None) != (h2.text if h2 else None):
-            problems.append(f"hover differs at {off}: {text[off - 10:off + 10]!r}")
+            problems.append(f"hover differs at {off}: {text[off - 10 : off + 10]!r}")
             break
         d1 = [(l.path, _shift(l.span, case) if l.path is None else l.span) for l in definition(intact, off)]
         d2 = [(l.path, l.span) for l in definition(broken, shifted)]
         if d1 != d2:
-            problems.append(f"definition differs at {off}: {text[off - 10:off + 10]!r}: {d1} vs {d2}")
+            problems.append(f"definition differs at {off}: {text[off - 10 : off + 10]!r}: {d1} vs {d2}")
             break
     return problems

@@ -38,8 +38,15 @@ MODEL = """<?xml version="1.0"?>
 """
 
 LOCAL = {"base_中", "arm_😀", "mount", "shoulder", "hand", "__model__"}
-NESTED = {"hand::palm", "hand::grip", "hand::knuckle", "hand::finger", "hand::__model__",
-          "hand::finger::tip", "hand::finger::__model__"}
+NESTED = {
+    "hand::palm",
+    "hand::grip",
+    "hand::knuckle",
+    "hand::finger",
+    "hand::__model__",
+    "hand::finger::tip",
+    "hand::finger::__model__",
+}
 
 
 def model(cursor: str, version: str = "1.9", model_attrs: str = "") -> str:
@@ -52,17 +59,21 @@ def test_attached_to_with_no_closing_quote_offers_the_scope_and_paths_down() -> 
 
 
 def test_attached_to_excludes_the_frame_itself_and_what_would_close_a_cycle() -> None:
-    doc = model('<frame name="a" attached_to="|"/>\n    <frame name="b" attached_to="a"/>\n'
-                '    <frame name="c" attached_to="b"/>\n    <frame name="d" attached_to="mount"/>')
+    doc = model(
+        '<frame name="a" attached_to="|"/>\n    <frame name="b" attached_to="a"/>\n'
+        '    <frame name="c" attached_to="b"/>\n    <frame name="d" attached_to="mount"/>'
+    )
     labels = _labels(doc)
     assert {"a", "b", "c"}.isdisjoint(labels)
     assert {"d", "mount", "base_中", "hand::palm"} <= labels
 
 
 def test_relative_to_excludes_frames_whose_pose_depends_on_this_one() -> None:
-    doc = model('<frame name="a"><pose relative_to="|">0 0 0 0 0 0</pose></frame>\n'
-                '    <frame name="b"><pose relative_to="a">0 0 0 0 0 0</pose></frame>\n'
-                '    <link name="c"><pose relative_to="b">0 0 0 0 0 0</pose></link>')
+    doc = model(
+        '<frame name="a"><pose relative_to="|">0 0 0 0 0 0</pose></frame>\n'
+        '    <frame name="b"><pose relative_to="a">0 0 0 0 0 0</pose></frame>\n'
+        '    <link name="c"><pose relative_to="b">0 0 0 0 0 0</pose></link>'
+    )
     labels = _labels(doc)
     assert {"a", "b", "c"}.isdisjoint(labels)
     assert LOCAL | NESTED <= labels
@@ -94,14 +105,18 @@ def test_placement_frame_offers_the_models_own_frames() -> None:
 
 
 def test_mimic_offers_only_other_joints() -> None:
-    doc = model('<joint name="elbow" type="revolute"><parent>arm_😀</parent><child>hand</child>\n'
-                '      <axis><xyz>0 0 1</xyz><mimic joint="|"/></axis></joint>')
+    doc = model(
+        '<joint name="elbow" type="revolute"><parent>arm_😀</parent><child>hand</child>\n'
+        '      <axis><xyz>0 0 1</xyz><mimic joint="|"/></axis></joint>'
+    )
     assert _labels(doc) == {"shoulder", "hand::knuckle"}
 
 
 def test_expressed_in_offers_every_frame_of_the_scope() -> None:
-    doc = model('<joint name="elbow" type="revolute"><parent>arm_😀</parent><child>hand</child>\n'
-                '      <axis><xyz expressed_in="|">0 0 1</xyz></axis></joint>')
+    doc = model(
+        '<joint name="elbow" type="revolute"><parent>arm_😀</parent><child>hand</child>\n'
+        '      <axis><xyz expressed_in="|">0 0 1</xyz></axis></joint>'
+    )
     assert _labels(doc) == LOCAL | NESTED | {"elbow"}
 
 
@@ -116,8 +131,10 @@ def test_joint_parent_without_end_tag_offers_world_and_child_does_not() -> None:
 
 
 def test_joint_child_excludes_frames_attached_to_the_joint() -> None:
-    doc = model('<joint name="elbow" type="revolute"><parent>base_中</parent><child>|</child></joint>\n'
-                '    <frame name="on_elbow" attached_to="elbow"/>')
+    doc = model(
+        '<joint name="elbow" type="revolute"><parent>base_中</parent><child>|</child></joint>\n'
+        '    <frame name="on_elbow" attached_to="elbow"/>'
+    )
     labels = _labels(doc)
     assert "on_elbow" not in labels and "elbow" not in labels
     assert "hand" in labels
@@ -148,7 +165,9 @@ def test_items_carry_kind_detail_and_sort_local_names_first() -> None:
     assert items["shoulder"].kind == "joint" and items["mount"].kind == "frame"
     assert items["mount"].detail == "attached to arm_😀 · xyz 0 0 0 · rpy 0 0 0"
     order = sorted(items, key=lambda label: items[label].sort_text)
-    assert order.index("base_中") < order.index("__model__") < order.index("hand::palm") < order.index("hand::finger::tip")
+    assert (
+        order.index("base_中") < order.index("__model__") < order.index("hand::palm") < order.index("hand::finger::tip")
+    )
 
 
 def test_world_scope_offers_world_and_model_paths() -> None:
@@ -160,8 +179,10 @@ def test_world_scope_offers_world_and_model_paths() -> None:
   </world>
 </sdf>"""
     assert _labels(doc) == {"world", "dock", "m", "m::L", "m::__model__", "m::n", "m::n::K", "m::n::__model__"}
-    joint_child = doc.replace('<frame name="new" attached_to="|"/>',
-                              '<joint name="pin" type="fixed"><parent>world</parent><child>|</child></joint>')
+    joint_child = doc.replace(
+        '<frame name="new" attached_to="|"/>',
+        '<joint name="pin" type="fixed"><parent>world</parent><child>|</child></joint>',
+    )
     assert "world" not in _labels(joint_child)
 
 
@@ -188,7 +209,7 @@ def test_include_placement_frame_offers_the_included_models_frames(tmp_path: Pat
 
 
 def test_no_items_outside_a_frame_reference() -> None:
-    for cursor in ('<frame name="|"/>', '<link name="x"><pose>0 0 |0 0 0 0</pose></link>', "<!-- attached_to=\"| -->"):
+    for cursor in ('<frame name="|"/>', '<link name="x"><pose>0 0 |0 0 0 0</pose></link>', '<!-- attached_to="| -->'):
         a, offset = analysed(model(cursor))
         result = complete(a, offset)
         assert result.items == [] and result.replace_span == Span(offset, offset)
@@ -205,4 +226,7 @@ def test_frames_defined_with_non_ascii_names_keep_their_offsets() -> None:
     a, offset = analysed(doc)
     result = complete(a, offset)
     assert spanned(a.text, result.replace_span) == "base_中"
-    assert analyze(a.text).text[result.replace_span.start - len('attached_to="') : result.replace_span.start] == 'attached_to="'
+    assert (
+        analyze(a.text).text[result.replace_span.start - len('attached_to="') : result.replace_span.start]
+        == 'attached_to="'
+    )

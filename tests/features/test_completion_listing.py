@@ -66,8 +66,10 @@ def _document(seed: int) -> str:
         body += f'<frame name="{f}" attached_to="{rng.choice(every)}"><pose relative_to="{rng.choice(every)}"/></frame>'
     for j in joints:
         mimic = f'<mimic joint="{rng.choice(joints)}"/>' if rng.random() < 0.5 else ""
-        body += (f'<joint name="{j}" type="revolute"><parent>{rng.choice(every)}</parent><child>{rng.choice(every)}</child>'
-                 f'<axis><xyz expressed_in="{rng.choice(every)}">0 0 1</xyz>{mimic}</axis></joint>')
+        body += (
+            f'<joint name="{j}" type="revolute"><parent>{rng.choice(every)}</parent><child>{rng.choice(every)}</child>'
+            f'<axis><xyz expressed_in="{rng.choice(every)}">0 0 1</xyz>{mimic}</axis></joint>'
+        )
     body += '<model name="inner"><link name="l"/><frame name="f" attached_to="l"/></model>'
     attrs = f'canonical_link="{rng.choice(links)}" placement_frame="{rng.choice(every)}"' if rng.random() < 0.5 else ""
     model = f'<model name="m" {attrs}>{body}</model>'
@@ -76,7 +78,9 @@ def _document(seed: int) -> str:
     return f'<sdf version="{version}">{model}</sdf>'
 
 
-_VALUE = re.compile(r'(?:relative_to|attached_to|canonical_link|placement_frame|expressed_in|joint)="([^"]*)"|<(?:parent|child)>([^<]*)<')
+_VALUE = re.compile(
+    r'(?:relative_to|attached_to|canonical_link|placement_frame|expressed_in|joint)="([^"]*)"|<(?:parent|child)>([^<]*)<'
+)
 
 
 def _cursors(text: str) -> list[int]:

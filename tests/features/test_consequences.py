@@ -46,13 +46,21 @@ def test_inertial_stats_counts_the_link_with_the_default_mass(tmp_path):
         "<inertia><ixx>80</ixx><iyy>80</iyy><izz>80</izz></inertia></inertial></link>"
         '<link name="lid"><pose>0 0 1 0 0 0</pose><inertial><mass>2</mass></inertial></link></model></sdf>'
     )
-    run = subprocess.run([sys.executable, "-m", "sdformat_lsp", "inertial-stats", "--format", "json", str(path)],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "inertial-stats", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     (model,) = json.loads(run.stdout)["files"][0]["models"]
     assert model["mass"] == 3 and model["links"] == 2 and not model.get("links_left_out"), model
 
 
 def test_the_oracle_agrees(oracle):
-    got = json.loads(subprocess.run([oracle, "--check", str(HERE / "urdf_mass.sdf")], capture_output=True, text=True, timeout=60).stdout)
+    got = json.loads(
+        subprocess.run(
+            [oracle, "--check", str(HERE / "urdf_mass.sdf")], capture_output=True, text=True, timeout=60
+        ).stdout
+    )
     assert [e["code"] for e in got["errors"]] == ["LINK_INERTIA_INVALID"] and "lid" in got["errors"][0]["message"]

@@ -128,8 +128,7 @@ def test_a_definition_goes_to_itself_and_plain_text_goes_nowhere() -> None:
 
 def test_an_unresolved_reference_has_no_definition() -> None:
     a, offset = analysed(
-        '<sdf version="1.9"><model name="m"><link name="L"/>'
-        '<frame name="F" attached_to="nested::L|"/></model></sdf>'
+        '<sdf version="1.9"><model name="m"><link name="L"/><frame name="F" attached_to="nested::L|"/></model></sdf>'
     )
     assert definition(a, offset) == []
     target = target_at(a, offset)

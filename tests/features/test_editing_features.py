@@ -34,14 +34,23 @@ def test_hints_are_relative_to_the_declaring_models_frame():
     # base (no pose: after its tag), inner (in outer's frame), l (in inner's frame)
     assert got == [
         (find(NESTED, '<link name="base"/>') + len('<link name="base"/>'), "xyz 0 0 0 rpy 0 0 0°"),
-        (find(NESTED, '<pose relative_to="base">1 0 0 0 0 0</pose>') + len('<pose relative_to="base">1 0 0 0 0 0</pose>'), "xyz 1 0 0 rpy 0 0 0°"),
+        (
+            find(NESTED, '<pose relative_to="base">1 0 0 0 0 0</pose>')
+            + len('<pose relative_to="base">1 0 0 0 0 0</pose>'),
+            "xyz 1 0 0 rpy 0 0 0°",
+        ),
         (find(NESTED, "<pose>0 2 0 0 0 0</pose>") + len("<pose>0 2 0 0 0 0</pose>"), "xyz 0 2 0 rpy 0 0 0°"),
     ]
 
 
 def test_hints_survive_half_typed_documents():
-    for text in ("<sdf version='1.9'><model name='m'><link name='a'><pose>1 2", "<sdf version='1.9'><model name='m'><link name=",
-                 "<sdf", "", "\x00\x00<sdf version='1.9'><model name='m'><pose relative_to='nope'>1 0 0 0 0 0</pose>"):
+    for text in (
+        "<sdf version='1.9'><model name='m'><link name='a'><pose>1 2",
+        "<sdf version='1.9'><model name='m'><link name=",
+        "<sdf",
+        "",
+        "\x00\x00<sdf version='1.9'><model name='m'><pose relative_to='nope'>1 0 0 0 0 0</pose>",
+    ):
         a = analyze(text, None, Options(schema=False))
         inlay_hints(a)
         document_colors(a)
@@ -64,7 +73,11 @@ def test_colors_come_from_the_schema_not_a_tag_list():
     a = analyze(text, None, Options())
     colors = [(spanned(text, c.span), c.rgba) for c in document_colors(a)]
     # 2 0 0 1 is out of range (a diagnostic says so): no colour for the picker to clamp silently
-    assert colors == [("0.1 0.2 0.3 1", (0.1, 0.2, 0.3, 1.0)), ("0.8 0.8 0.8 1", (0.8, 0.8, 0.8, 1.0)), ("0 0 1 0.5", (0.0, 0.0, 1.0, 0.5))]
+    assert colors == [
+        ("0.1 0.2 0.3 1", (0.1, 0.2, 0.3, 1.0)),
+        ("0.8 0.8 0.8 1", (0.8, 0.8, 0.8, 1.0)),
+        ("0 0 1 0.5", (0.0, 0.0, 1.0, 0.5)),
+    ]
     assert color_text((1.0, 0.5, 1 / 3, 1.0)) == "1 0.5 0.333 1"
 
 
@@ -94,7 +107,10 @@ def test_workspace_entities_nest_models_and_match_like_editors():
     doc = build(parse(NESTED))[0]
     ents = document_entities(doc)
     assert [(e.name, e.kind, e.container) for e in ents] == [
-        ("outer", "model", None), ("base", "link", "outer"), ("inner", "model", "outer"), ("l", "link", "outer::inner"),
+        ("outer", "model", None),
+        ("base", "link", "outer"),
+        ("inner", "model", "outer"),
+        ("l", "link", "outer::inner"),
     ]
     found = workspace_symbols([("a.sdf", ents)], "inr")
     assert [s.name for _, s in found] == ["inner"]

@@ -63,12 +63,17 @@ def _said_without(diagnostics) -> list[tuple]:
 def test_the_misspelt_end_tags_fixture():
     text = (HERE / "misspelt_end_tags.sdf").read_text()
     a = analyze(text, str(HERE / "misspelt_end_tags.sdf"))
-    assert [(d.severity, text[d.span.start : d.span.end]) for d in a.diagnostics] == [(Severity.ERROR, "lnik"), (Severity.ERROR, "modelx")]
+    assert [(d.severity, text[d.span.start : d.span.end]) for d in a.diagnostics] == [
+        (Severity.ERROR, "lnik"),
+        (Severity.ERROR, "modelx"),
+    ]
     assert "</lnik> does not close <link> (opened on line 5)" in a.diagnostics[0].message
 
 
 def test_the_oracle_agrees(oracle):
-    out = subprocess.run([oracle, "--check", str(HERE / "misspelt_end_tags.sdf")], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [oracle, "--check", str(HERE / "misspelt_end_tags.sdf")], capture_output=True, text=True, timeout=60
+    )
     assert json.loads(out.stdout)["check"]["ign_sdf_check_valid"] is False
 
 

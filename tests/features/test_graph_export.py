@@ -65,7 +65,9 @@ def test_scope_keeps_one_nested_model():
 def test_dot_and_mermaid_text():
     g = frame_graph(graphs(), "attached-to")
     dot = to_dot(g)
-    assert dot.startswith('digraph "attached-to" {') and '"arm::tip" -> "arm::l2" [label="attached_to=\\"l2\\""];' in dot
+    assert (
+        dot.startswith('digraph "attached-to" {') and '"arm::tip" -> "arm::l2" [label="attached_to=\\"l2\\""];' in dot
+    )
     assert '"__model__" [label="model\\ntop", shape=box3d];' in dot
     mer = to_mermaid(g)
     assert mer.startswith("graph BT\n") and "#quot;" in mer and '-->|"' in mer
@@ -76,7 +78,12 @@ def test_graphviz_renders_every_kind(tmp_path):
     path = tmp_path / "nested.sdf"
     path.write_text(NESTED)
     for kind in ("attached-to", "relative-to", "kinematic"):
-        out = subprocess.run([sys.executable, "-m", "sdformat_lsp", "graph", "--kind", kind, str(path)], capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "sdformat_lsp", "graph", "--kind", kind, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 0, out.stderr
         svg = subprocess.run(["dot", "-Tsvg"], input=out.stdout, capture_output=True, text=True, timeout=60)
         assert svg.returncode == 0 and "<svg" in svg.stdout, svg.stderr
@@ -85,8 +92,18 @@ def test_graphviz_renders_every_kind(tmp_path):
 def test_cli_errors(tmp_path):
     path = tmp_path / "nested.sdf"
     path.write_text(NESTED)
-    bad = subprocess.run([sys.executable, "-m", "sdformat_lsp", "graph", "--scope", "nope", str(path)], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "graph", "--scope", "nope", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 1 and "no nested model 'nope'; scopes: arm" in bad.stderr
     (tmp_path / "broken.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l">')
-    broken = subprocess.run([sys.executable, "-m", "sdformat_lsp", "graph", str(tmp_path / "broken.sdf")], capture_output=True, text=True, timeout=60)
+    broken = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "graph", str(tmp_path / "broken.sdf")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert broken.returncode == 1 and broken.stdout == "" and "broken.sdf:1:" in broken.stderr

@@ -175,21 +175,28 @@ def test_a_frame_relative_to_an_unresolved_frame_says_which() -> None:
 
 
 def test_nothing_to_say_elsewhere() -> None:
-    a, offset = analysed('<sdf version="1.9"><model name="m"><link name="L"><inertial>|</inertial></link></model></sdf>')
+    a, offset = analysed(
+        '<sdf version="1.9"><model name="m"><link name="L"><inertial>|</inertial></link></model></sdf>'
+    )
     assert hover(a, offset) is None
     assert hover(a, 0) is None
 
 
 def test_empty_and_half_scoped_references_say_what_is_missing() -> None:
-    a, offset = analysed('<sdf version="1.9"><model name="m"><link name="L"/>'
-                         '<joint name="j" type="fixed"><parent>|</parent><child>L</child></joint></model></sdf>')
+    a, offset = analysed(
+        '<sdf version="1.9"><model name="m"><link name="L"/>'
+        '<joint name="j" type="fixed"><parent>|</parent><child>L</child></joint></model></sdf>'
+    )
     h = hover(a, offset, markdown=False)
     assert h is not None and h.text == "parent (empty)\n\nDoes not resolve: the reference is empty."
-    a, offset = analysed('<sdf version="1.9"><model name="m"><link name="L"/><model name="n"><link name="K"/></model>'
-                         '<frame name="f" attached_to="n::|"/></model></sdf>')
+    a, offset = analysed(
+        '<sdf version="1.9"><model name="m"><link name="L"/><model name="n"><link name="K"/></model>'
+        '<frame name="f" attached_to="n::|"/></model></sdf>'
+    )
     h = hover(a, offset, markdown=False)
     assert h is not None and "a name is missing around '::'" in h.text
-    a, offset = analysed('<sdf version="1.9"><model name="m"><link name="L"/>'
-                         '<frame name="f" attached_to="no|pe::K"/></model></sdf>')
+    a, offset = analysed(
+        '<sdf version="1.9"><model name="m"><link name="L"/><frame name="f" attached_to="no|pe::K"/></model></sdf>'
+    )
     h = hover(a, offset, markdown=False)
     assert h is not None and "there is no nested model 'nope' in model 'm'" in h.text

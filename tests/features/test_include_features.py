@@ -62,7 +62,9 @@ ROBOT = """<?xml version="1.0"?>
 def _model_dir(root: Path, text: str = GRIPPER, name: str = "gripper") -> Path:
     d = root / name
     d.mkdir(parents=True)
-    (d / "model.config").write_text(f'<model><name>{name}</name><sdf version="1.12">model.sdf</sdf></model>', encoding="utf-8")
+    (d / "model.config").write_text(
+        f'<model><name>{name}</name><sdf version="1.12">model.sdf</sdf></model>', encoding="utf-8"
+    )
     (d / "model.sdf").write_text(text, encoding="utf-8")
     return d / "model.sdf"
 
@@ -73,7 +75,9 @@ def robot(tmp_path: Path) -> tuple[Analysis, Path]:
     _model_dir(tmp_path / "parts")
     path = tmp_path / "robot.sdf"
     path.write_text(ROBOT, encoding="utf-8")
-    a = analyze(ROBOT, str(path), Options(resource_paths=(str(tmp_path / "empty"), str(tmp_path / "models")), schema=False))
+    a = analyze(
+        ROBOT, str(path), Options(resource_paths=(str(tmp_path / "empty"), str(tmp_path / "models")), schema=False)
+    )
     return a, gripper
 
 
@@ -93,7 +97,9 @@ def test_each_resolved_uri_links_to_the_model_file(robot, tmp_path: Path) -> Non
 def test_a_path_to_a_file_links_to_that_file_and_missing_files_do_not_link(tmp_path: Path) -> None:
     gripper = _model_dir(tmp_path)
     (tmp_path / "broken").mkdir()
-    (tmp_path / "broken" / "model.config").write_text('<model><sdf version="1.12">gone.sdf</sdf></model>', encoding="utf-8")
+    (tmp_path / "broken" / "model.config").write_text(
+        '<model><sdf version="1.12">gone.sdf</sdf></model>', encoding="utf-8"
+    )
     doc = ROBOT.replace("model://gripper", "gripper/model.sdf").replace("parts/gripper", "broken")
     a = analyze(doc, str(tmp_path / "robot.sdf"), Options(schema=False))
     assert [(spanned(doc, l.span), l.path) for l in document_links(a)] == [("gripper/model.sdf", str(gripper))]
@@ -106,8 +112,12 @@ def test_a_path_to_a_file_links_to_that_file_and_missing_files_do_not_link(tmp_p
 
 def test_hover_on_the_include_says_what_it_brings_in(robot, tmp_path: Path) -> None:
     a, gripper = robot
-    for where in (find(ROBOT, "<include>\n      <uri>model://gripper") + 2, find(ROBOT, "model://gripper") + 3, find(ROBOT, "<name>hand") + 7,
-                  find(ROBOT, "<name>hand") + 2):
+    for where in (
+        find(ROBOT, "<include>\n      <uri>model://gripper") + 2,
+        find(ROBOT, "model://gripper") + 3,
+        find(ROBOT, "<name>hand") + 7,
+        find(ROBOT, "<name>hand") + 2,
+    ):
         h = hover(a, where)
         assert h is not None
         assert f"File: `{gripper}`" in h.text
@@ -144,7 +154,9 @@ def test_hover_on_an_unresolved_include_lists_where_it_was_searched(robot, tmp_p
 
 
 def test_hover_on_a_big_model_lists_a_handful_with_poses(tmp_path: Path) -> None:
-    frames = "\n".join(f'    <frame name="f{i:03d}" attached_to="L"><pose>{i} 0 0 0 0 0</pose></frame>' for i in range(100))
+    frames = "\n".join(
+        f'    <frame name="f{i:03d}" attached_to="L"><pose>{i} 0 0 0 0 0</pose></frame>' for i in range(100)
+    )
     _model_dir(tmp_path, f'<sdf version="1.12"><model name="big"><link name="L"/>\n{frames}\n</model></sdf>', "big")
     doc = '<sdf version="1.12"><world name="w"><include><uri>big</uri></include></world></sdf>'
     a = analyze(doc, str(tmp_path / "w.sdf"), Options(schema=False))
@@ -157,7 +169,11 @@ def test_hover_on_a_big_model_lists_a_handful_with_poses(tmp_path: Path) -> None
 
 
 def test_offered_frames_include_nested_models(tmp_path: Path) -> None:
-    _model_dir(tmp_path, '<sdf version="1.12"><model name="a"><link name="L"/><model name="n"><link name="K"/></model></model></sdf>', "a")
+    _model_dir(
+        tmp_path,
+        '<sdf version="1.12"><model name="a"><link name="L"/><model name="n"><link name="K"/></model></model></sdf>',
+        "a",
+    )
     doc = '<sdf version="1.12"><model name="m"><link name="B"/><include><uri>a</uri><name>x</name></include></model></sdf>'
     a = analyze(doc, str(tmp_path / "m.sdf"), Options(schema=False))
     (rec,) = a.includes
@@ -223,4 +239,7 @@ def test_an_include_without_name_is_renamed_by_giving_it_one(tmp_path: Path) -> 
     a = analyze(doc, str(tmp_path / "m.sdf"), Options(schema=False))
     with pytest.raises(RenameError) as caught:
         rename(a, find_span(doc, '"gripper::tip"', "gripper").start, "hand")
-    assert caught.value.message == f"'gripper' is the name the included model has in {gripper}; give its <include> a <name> to rename it in this file"
+    assert (
+        caught.value.message
+        == f"'gripper' is the name the included model has in {gripper}; give its <include> a <name> to rename it in this file"
+    )

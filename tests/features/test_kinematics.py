@@ -40,7 +40,10 @@ def arm(joint: str, extra: str = "", version: str = "1.11") -> str:
 
 
 def test_revolute_turns_the_child_about_the_axis_through_the_joint():
-    text = arm("revolute", "<axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>2</upper><effort>5</effort><velocity>3</velocity></limit></axis>")
+    text = arm(
+        "revolute",
+        "<axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>2</upper><effort>5</effort><velocity>3</velocity></limit></axis>",
+    )
     rest = view(text)
     assert close(rest["tip"].pose.p, (2, 0, 0.5))
     j = rest["j"]
@@ -66,7 +69,9 @@ def test_prismatic_and_screw():
     # half a turn about x advances 0.05 m; (z 0.5) turns to (z -0.5)
     assert close(got.p, (2.05, 0, -0.5)) and close(got.rpy, (math.pi, 0, 0))
     # the deprecated thread_pitch is -2 pi / thread_pitch metres per turn (libsdformat's Joint)
-    old = arm("screw", "<axis><xyz>1 0 0</xyz></axis><thread_pitch>" + repr(-2 * math.pi / 0.1) + "</thread_pitch>", "1.9")
+    old = arm(
+        "screw", "<axis><xyz>1 0 0</xyz></axis><thread_pitch>" + repr(-2 * math.pi / 0.1) + "</thread_pitch>", "1.9"
+    )
     assert close(view(old, {"j": math.pi})["tip"].pose.p, (2.05, 0, -0.5))
 
 
@@ -145,13 +150,23 @@ def test_urdf_visuals_collisions_axes_limits_and_mimic():
     assert close(base.visuals[0].pose.p, (0, 0, 0.1))
     assert [(v.shape, v.size) for v in base.collisions] == [("cylinder", (0.5, 0.2))]
     arm_mesh = rest["arm"].visuals[0]
-    assert (arm_mesh.shape, arm_mesh.mesh_uri, arm_mesh.mesh_path, arm_mesh.scale) == ("mesh", "package://nowhere/meshes/arm.stl", None, (0.001,) * 3)
+    assert (arm_mesh.shape, arm_mesh.mesh_uri, arm_mesh.mesh_path, arm_mesh.scale) == (
+        "mesh",
+        "package://nowhere/meshes/arm.stl",
+        None,
+        (0.001,) * 3,
+    )
     assert close(arm_mesh.pose.p, (0.5, 0, 1))
     # the lumped link keeps its visuals on the frame it left
     assert rest["sensor"].kind == "frame" and close(rest["sensor"].visuals[0].pose.p, (0, 0, 1.5))
     shoulder = rest["shoulder"]
     assert shoulder.joint_type == "revolute" and close(shoulder.axes[0], (0, 1, 0))
-    assert (shoulder.limits[0].lower, shoulder.limits[0].upper, shoulder.limits[0].effort, shoulder.limits[0].velocity) == (-1.5, 1.5, 10, 2)
+    assert (
+        shoulder.limits[0].lower,
+        shoulder.limits[0].upper,
+        shoulder.limits[0].effort,
+        shoulder.limits[0].velocity,
+    ) == (-1.5, 1.5, 10, 2)
     moved = view(URDF, {"shoulder": math.pi / 2})
     # a quarter turn about y at (0, 0, 1): the arm's x points down
     assert close(moved["arm"].visuals[0].pose.p, (0, 0, 0.5))

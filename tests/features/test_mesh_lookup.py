@@ -29,8 +29,13 @@ def layout(tmp_path):
 def test_missing_meshes_are_warned_on_their_uri_with_the_places_searched(tmp_path):
     path = layout(tmp_path)
     a = analyze(SDF, str(path), Options(schema=False))
-    got = [(d.code, a.text[d.span.start:d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
-    assert [g[1] for g in got] == ["model://robot/meshes/gone.dae", "model://robot/meshes/gone.dae", "model://elsewhere/x.stl", "meshes"]
+    got = [(d.code, a.text[d.span.start : d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
+    assert [g[1] for g in got] == [
+        "model://robot/meshes/gone.dae",
+        "model://robot/meshes/gone.dae",
+        "model://elsewhere/x.stl",
+        "meshes",
+    ]
     assert f"the model directory {tmp_path / 'models' / 'robot'} has no meshes/gone.dae" in got[0][2]
     assert f"searched {tmp_path / 'models'}" in got[2][2] and "GZ_SIM_RESOURCE_PATH" in got[2][2]
     assert "is the directory" in got[3][2]
@@ -38,7 +43,10 @@ def test_missing_meshes_are_warned_on_their_uri_with_the_places_searched(tmp_pat
     # the view draws the same: the found mesh with its file, the others with the reason
     view = frame_view(a)
     visuals = {v.name: v for f in view.frames for v in f.visuals + f.collisions}
-    assert visuals["a"].mesh_path == str(tmp_path / "models" / "robot" / "meshes" / "ok.stl") and visuals["a"].problem is None
+    assert (
+        visuals["a"].mesh_path == str(tmp_path / "models" / "robot" / "meshes" / "ok.stl")
+        and visuals["a"].problem is None
+    )
     assert visuals["b"].mesh_path is None and "not found" in visuals["b"].problem
     # without a path (not saved) nothing is looked up
     assert not [d for d in analyze(SDF, None, Options(schema=False)).diagnostics if d.code == "MESH_LOOKUP"]
@@ -54,6 +62,6 @@ def test_urdf_mesh_filenames_are_checked_too(tmp_path):
     path = tmp_path / "r.urdf"
     path.write_text(text)
     a = analyze(text, str(path), Options(schema=False))
-    got = [(text[d.span.start:d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
+    got = [(text[d.span.start : d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
     assert [g[0] for g in got] == ["meshes/missing.stl"]
     assert f"searched {tmp_path}" in got[0][1]

@@ -24,7 +24,9 @@ from sdformat_lsp.semantics.includes.resolver import IncludeCache
 from sdformat_lsp.semantics.pose import Transform, rotation_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
-_ROW = re.compile(r"^(Relative to .*):\n  xyz: (\S+) (\S+) (\S+)\n  rpy: .*\n  quaternion \(x y z w\): (\S+) (\S+) (\S+) (\S+)", re.M)
+_ROW = re.compile(
+    r"^(Relative to .*):\n  xyz: (\S+) (\S+) (\S+)\n  rpy: .*\n  quaternion \(x y z w\): (\S+) (\S+) (\S+) (\S+)", re.M
+)
 _ATTACHED = re.compile(r"^Attached to: (.*)$", re.M)
 
 
@@ -49,7 +51,7 @@ def _as_frames_name(hover_attached: str | None) -> str | None:
     if hover_attached is None:
         return None
     if hover_attached.startswith("static model "):
-        return hover_attached[len("static model "):] + "::__model__"
+        return hover_attached[len("static model ") :] + "::__model__"
     return hover_attached
 
 
@@ -94,11 +96,17 @@ def _disagreements(a, node, entry: dict, frames: dict) -> list[str]:
         return problems
     expected = Transform.from_xyzrpy(*entry["pose"])
     if root.kind == "world":
-        shown = poses.get("Relative to world") or next((p for k, p in poses.items() if k.startswith("Relative to world")), None)
+        shown = poses.get("Relative to world") or next(
+            (p for k, p in poses.items() if k.startswith("Relative to world")), None
+        )
     else:
         in_scope = next((p for k, p in poses.items() if "__model__" in k), None)
         facts = a.frame_facts(node)
-        base = frames.get(facts.scope.node.scoped_name()) if facts.scope is not None and facts.scope.node is not None else None
+        base = (
+            frames.get(facts.scope.node.scoped_name())
+            if facts.scope is not None and facts.scope.node is not None
+            else None
+        )
         shown = None
         if in_scope is not None and base is not None and base["pose"] is not None:
             shown = Transform.from_xyzrpy(*base["pose"]) * in_scope
@@ -146,9 +154,15 @@ def test_a_merged_link_hovers_with_the_pose_check_frames_gives(tmp_path):
         "vehicle": '<include merge="true"><uri>model://base</uri></include><frame name="cam" attached_to="base_link"/>',
     }.items():
         (models / name).mkdir(parents=True)
-        (models / name / "model.config").write_text(f'<?xml version="1.0"?><model><name>{name}</name><sdf version="1.9">model.sdf</sdf></model>')
-        (models / name / "model.sdf").write_text(f'<?xml version="1.0"?><sdf version="1.9"><model name="{name}">{body}</model></sdf>')
-    a = load_file(str(models / "vehicle" / "model.sdf"), Options(resource_paths=(str(models),), include_cache=IncludeCache()))
+        (models / name / "model.config").write_text(
+            f'<?xml version="1.0"?><model><name>{name}</name><sdf version="1.9">model.sdf</sdf></model>'
+        )
+        (models / name / "model.sdf").write_text(
+            f'<?xml version="1.0"?><sdf version="1.9"><model name="{name}">{body}</model></sdf>'
+        )
+    a = load_file(
+        str(models / "vehicle" / "model.sdf"), Options(resource_paths=(str(models),), include_cache=IncludeCache())
+    )
     node = a.root_scope.frames["base_link"]
     poses, attached = _hover_facts(frame_hover_text(a, node, markdown=False))
     (pose,) = [p for k, p in poses.items() if "__model__" in k]

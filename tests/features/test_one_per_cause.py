@@ -43,7 +43,8 @@ def test_missing_models_are_one_error_per_uri():
     a = _load("missing_models.world")
     errors = [d for d in a.diagnostics if d.is_error]
     assert [(d.code, a.text[d.span.start : d.span.end]) for d in errors] == [
-        ("URI_LOOKUP", "model://tunnel_tile_1"), ("URI_LOOKUP", "model://tunnel_tile_5")
+        ("URI_LOOKUP", "model://tunnel_tile_1"),
+        ("URI_LOOKUP", "model://tunnel_tile_5"),
     ], errors
     one, five = errors
     assert "here and in 2 more includes of it" in one.message and _lines(a, [r.span for r in one.related]) == [6, 8]
@@ -61,7 +62,10 @@ def test_material_scripts_written_as_text_are_one_error_per_name_with_the_fix():
     assert _lines(a, [pallet.span] + [r.span for r in pallet.related]) == [10, 20, 30]
     (fix,) = pallet.fixes
     fixed = a.text[: fix.span.start] + fix.new_text + a.text[fix.span.end :]
-    assert "<script><uri>file://media/materials/scripts/gazebo.material</uri><name>Gazebo/WoodPallet</name></script>" in fixed
+    assert (
+        "<script><uri>file://media/materials/scripts/gazebo.material</uri><name>Gazebo/WoodPallet</name></script>"
+        in fixed
+    )
     # fixed there, the other two uses are still one error
     again = [d for d in analyze(fixed, None).diagnostics if "WoodPallet" in d.message]
     assert len(again) == 1 and len(again[0].related) == 1

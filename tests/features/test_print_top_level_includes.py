@@ -51,9 +51,15 @@ def test_a_world_with_errors_is_printed_with_them_on_stderr(tmp_path):
 
     doc = tmp_path / "w.sdf"
     doc.write_text((HERE / "world.sdf").read_text().replace("<uri>model://walker</uri>", "<uri>model://nowhere</uri>"))
-    r = subprocess.run([sys.executable, "-m", "sdformat_lsp", "print", "--resource-path", str(HERE / "models"), str(doc)],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "print", "--resource-path", str(HERE / "models"), str(doc)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1
     world = parse(r.stdout).root.child("world")
-    assert world.child("include") is None and len(world.children_named("light")) == 2 and not world.children_named("actor")
+    assert (
+        world.child("include") is None and len(world.children_named("light")) == 2 and not world.children_named("actor")
+    )
     assert r.stderr.startswith(f"{doc}:") and "error[URI_LOOKUP]" in r.stderr and "model://nowhere" in r.stderr

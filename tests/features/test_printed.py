@@ -42,11 +42,17 @@ def assert_same_frames(a, b, where) -> None:
             assert p2 is None, (where, name)
             continue
         assert all(math.isclose(x, y, abs_tol=1e-9) for x, y in zip(p, p2)), (where, name, p, p2)
-        assert all(math.isclose(x, y, abs_tol=1e-9) for row, row2 in zip(r, r2) for x, y in zip(row, row2)), (where, name)
+        assert all(math.isclose(x, y, abs_tol=1e-9) for row, row2 in zip(r, r2) for x, y in zip(row, row2)), (
+            where,
+            name,
+        )
 
 
-POSED = {"link": ("visual", "collision", "sensor", "light", "particle_emitter", "projector", "inertial"), "joint": ("sensor",),
-         "world": ("light",)}
+POSED = {
+    "link": ("visual", "collision", "sensor", "light", "particle_emitter", "projector", "inertial"),
+    "joint": ("sensor",),
+    "world": ("light",),
+}
 
 
 def inner_poses(a) -> dict[tuple, tuple]:
@@ -99,9 +105,12 @@ def round_trip(path: Path, **options) -> bool:
     again = analyze(out, str(path.with_name("printed-" + path.name)))
     errors = [d for d in again.diagnostics if d.is_error]
     assert not errors, (path, errors[:3], out[:2000])
+
     def other_format(scope) -> bool:  # an interface model (MJCF, a registered parser): its <include> stays
         src = scope.entity.source
-        return getattr(src, "interface_parser", None) is not None or (src.xml.root is not None and src.xml.root.tag == "mujoco")
+        return getattr(src, "interface_parser", None) is not None or (
+            src.xml.root is not None and src.xml.root.tag == "mujoco"
+        )
 
     if not any(other_format(scope) for _, scope in original.graphs.included):
         assert "<include" not in out
@@ -120,7 +129,11 @@ def corpus(shared: bool) -> list[Path]:
     return files
 
 
-@pytest.mark.parametrize("options", [{}, {"resolve_poses": True}, {"resolve_poses": True, "degrees": True}, {"degrees": True}], ids=["plain", "resolved", "resolved-degrees", "degrees"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"resolve_poses": True}, {"resolve_poses": True, "degrees": True}, {"degrees": True}],
+    ids=["plain", "resolved", "resolved-degrees", "degrees"],
+)
 def test_examples_and_fixtures_print_to_documents_with_the_same_poses(options):
     assert sum(round_trip(p, **options) for p in corpus(shared=False)) >= 50  # every clean one prints (52 today)
 
@@ -143,30 +156,51 @@ def test_includes_are_expanded_named_and_placed():
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "sdformat_lsp", "print", *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "print", *args], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_cli_version_and_refusals(tmp_path):
     doc = tmp_path / "m.sdf"
-    doc.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose>0 0 1 0 0 1.5707963267948966</pose></link></model></sdf>')
+    doc.write_text(
+        '<sdf version="1.9"><model name="m"><link name="l"><pose>0 0 1 0 0 1.5707963267948966</pose></link></model></sdf>'
+    )
     out = run("--degrees", "--version", "1.10", str(doc), cwd=tmp_path)
-    assert out.returncode == 0 and '<sdf version="1.10">' in out.stdout and '<pose degrees="true">0 0 1 0 0 90</pose>' in out.stdout
+    assert (
+        out.returncode == 0
+        and '<sdf version="1.10">' in out.stdout
+        and '<pose degrees="true">0 0 1 0 0 90</pose>' in out.stdout
+    )
     older = run("--version", "1.8", str(doc), cwd=tmp_path)
-    assert older.returncode == 1 and older.stdout == "" and "m.sdf:1:2: cannot print SDFormat 1.9 as 1.8" in older.stderr
+    assert (
+        older.returncode == 1 and older.stdout == "" and "m.sdf:1:2: cannot print SDFormat 1.9 as 1.8" in older.stderr
+    )
     old = tmp_path / "old.sdf"
     old.write_text('<sdf version="1.0"><model name="m"><link name="l"/></model></sdf>')
     refused = run(str(old), cwd=tmp_path)
     assert refused.returncode == 1 and refused.stdout == ""
-    assert refused.stderr == f"{old}:1:2: converting SDFormat 1.0 to 1.12 is not supported (only from 1.2 on); print it as 1.0 with --version 1.0\n"
+    assert (
+        refused.stderr
+        == f"{old}:1:2: converting SDFormat 1.0 to 1.12 is not supported (only from 1.2 on); print it as 1.0 with --version 1.0\n"
+    )
     assert run("--version", "1.0", str(old), cwd=tmp_path).returncode == 0
     old.write_text('<sdf version="1.2"><model name="m"><link name="l"/></model></sdf>')
-    assert '<sdf version="1.12">' in run(str(old), cwd=tmp_path).stdout  # 1.2 is converted (1_2.convert changes nothing)
+    assert (
+        '<sdf version="1.12">' in run(str(old), cwd=tmp_path).stdout
+    )  # 1.2 is converted (1_2.convert changes nothing)
     broken = tmp_path / "broken.sdf"
-    broken.write_text('<sdf version="1.9"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>')
+    broken.write_text(
+        '<sdf version="1.9"><model name="m"><link name="l"><pose relative_to="nope"/></link></model></sdf>'
+    )
     # a document with errors is printed as `gz sdf -p` prints it, its errors on stderr after it (issue 24)
     bad = run(str(broken), cwd=tmp_path)
     assert bad.returncode == 1 and '<pose relative_to="nope"/>' in bad.stdout and '<sdf version="1.12">' in bad.stdout
-    assert bad.stderr.count("\n") == 1 and "broken.sdf:1:" in bad.stderr and "error[POSE_RELATIVE_TO_INVALID]" in bad.stderr
+    assert (
+        bad.stderr.count("\n") == 1
+        and "broken.sdf:1:" in bad.stderr
+        and "error[POSE_RELATIVE_TO_INVALID]" in bad.stderr
+    )
     # one that is not XML is not printed at all
     (tmp_path / "notxml.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l"></model></sdf>')
     bad = run(str(tmp_path / "notxml.sdf"), cwd=tmp_path)
@@ -182,7 +216,11 @@ def test_1_6_documents_are_converted_as_libsdformat_converts_them():
     original = analyze(text, "/tmp/one-six.sdf")
     assert not original.has_errors
     out = printed(original)
-    assert '<pose relative_to="a">' in out and '<xyz expressed_in="__model__">1 0 0</xyz>' in out and "use_parent_model_frame" not in out
+    assert (
+        '<pose relative_to="a">' in out
+        and '<xyz expressed_in="__model__">1 0 0</xyz>' in out
+        and "use_parent_model_frame" not in out
+    )
     again = analyze(out, "/tmp/one-six-printed.sdf")
     assert not again.has_errors and again.version == "1.12"
     assert_same_frames(original, again, "1.6")
@@ -225,8 +263,18 @@ def test_resolve_poses_writes_posed_elements_of_links_and_joints_relative_to_the
     assert_same_frames(original, again, "inner")
     assert_same_inner_poses(original, again, "inner")
     rel = {name: to for name, to in re.findall(r'<\w+ name="(\w+)"[^>]*>\s*<pose relative_to="(\w+)"', out)}
-    assert rel == {"sun": "world", "f": "world", "v": "__model__", "c": "__model__", "s": "__model__", "cam": "__model__",
-                   "l": "__model__", "j": "__model__", "ft": "__model__", "v2": "__model__"}
+    assert rel == {
+        "sun": "world",
+        "f": "world",
+        "v": "__model__",
+        "c": "__model__",
+        "s": "__model__",
+        "cam": "__model__",
+        "l": "__model__",
+        "j": "__model__",
+        "ft": "__model__",
+        "v2": "__model__",
+    }
     # inertial and camera poses have no frame semantics in SDFormat: as written, relative to their parent
     assert "<inertial><pose>0.1 0 0 0 0 0</pose>" in out and "<camera><pose>0 0 0.1 0 0 0</pose>" in out
     # the collision had no pose: one is added, where the link's frame puts it
@@ -273,16 +321,21 @@ def test_documents_older_than_1_6_are_converted_as_libsdformat_converts_them(ver
     assert_same_frames(original, again, version)
     squeezed = re.sub(r">\s+<", "><", out)
     # 1.5 to 1.6: gravity and magnetic_field move to the world; the IMU noise is spread over the axes
-    assert "<physics" in squeezed and "<world name=\"w\"><gravity>0 0 -9.5</gravity><magnetic_field>1 2 3</magnetic_field>" in squeezed
+    assert (
+        "<physics" in squeezed
+        and '<world name="w"><gravity>0 0 -9.5</gravity><magnetic_field>1 2 3</magnetic_field>' in squeezed
+    )
     axis = '<noise type="gaussian"><mean>0.1</mean><stddev>0.2</stddev></noise>'
     assert f"<angular_velocity><x>{axis}</x><y>{axis}</y><z>{axis}</z></angular_velocity>" in squeezed
     assert '<linear_acceleration><x><noise type="gaussian"><bias_mean>0.3</bias_mean></noise></x>' in squeezed
     assert "<noise><type>" not in squeezed
     old_axis = version in ("1.2", "1.3", "1.4")  # 1.4 to 1.5: the axes of a world's models were in the model frame
     assert ('<xyz expressed_in="__model__">0 1 0</xyz>' in out) == old_axis
-    assert ('<static>true</static>' in out and 'static="true"' not in out) == old_axis
+    assert ("<static>true</static>" in out and 'static="true"' not in out) == old_axis
     # 1.3 to 1.4: physics rates
-    assert ("<real_time_update_rate>500</real_time_update_rate>" in out and "<max_step_size>0.002</max_step_size>" in out) == (version in ("1.2", "1.3"))
+    assert (
+        "<real_time_update_rate>500</real_time_update_rate>" in out and "<max_step_size>0.002</max_step_size>" in out
+    ) == (version in ("1.2", "1.3"))
     # --version stops the conversion where asked: 1.4 printed as 1.5 keeps use_parent_model_frame
     if version == "1.4":
         as_1_5 = printed(original, version="1.5")
@@ -290,7 +343,17 @@ def test_documents_older_than_1_6_are_converted_as_libsdformat_converts_them(ver
 
 
 def test_merged_includes_are_printed_as_libsdformat_merges_them():
-    path = ROOT / "tests" / "includes" / "fixtures" / "composition" / "realistic" / "models" / "x500_mono_cam" / "model.sdf"
+    path = (
+        ROOT
+        / "tests"
+        / "includes"
+        / "fixtures"
+        / "composition"
+        / "realistic"
+        / "models"
+        / "x500_mono_cam"
+        / "model.sdf"
+    )
     original = analyze(path.read_text(), str(path))
     assert not original.has_errors and any(inc.merge for inc, _ in original.graphs.included)
     for options in ({}, {"resolve_poses": True}):
@@ -305,7 +368,10 @@ def test_merged_includes_are_printed_as_libsdformat_merges_them():
     plain = printed(original)
     # what the merged model wrote as its own frame (or left to the default) is the proxy frame now
     assert '<link name="camera_link"><pose relative_to="_merged__mono_cam__model__">' in plain
-    assert '<frame name="_merged__x500_base__model__" attached_to="base_link">\n      <pose relative_to="_merged__x500__model__">0 0 0.24 0 0 0</pose>' in plain
+    assert (
+        '<frame name="_merged__x500_base__model__" attached_to="base_link">\n      <pose relative_to="_merged__x500__model__">0 0 0.24 0 0 0</pose>'
+        in plain
+    )
 
 
 URDF_WORLD = """<?xml version="1.0"?>
@@ -339,7 +405,16 @@ def test_included_urdf_files_are_converted_and_placed(tmp_path):
 
 
 def test_experimental_params_are_applied_to_the_included_files(shared):
-    path = SHARED / "conformance" / "files" / "test" / "integration" / "model" / "nested_include" / "test_nested_include.sdf"
+    path = (
+        SHARED
+        / "conformance"
+        / "files"
+        / "test"
+        / "integration"
+        / "model"
+        / "nested_include"
+        / "test_nested_include.sdf"
+    )
     assert round_trip(path) and round_trip(path, resolve_poses=True, degrees=True)
     original = analyze(path.read_text(), str(path))
     out = printed(original)
@@ -351,7 +426,10 @@ def test_experimental_params_are_applied_to_the_included_files(shared):
     assert ("visual", "camera_visual") in names  # added
     camera_link = next(n for n in again.graphs.nodes if n.kind == "link" and n.name == "top_camera_link").entity.element
     sensor = next(c for c in camera_link.children if c.tag == "sensor")
-    assert sensor.child("pose").text.split() == ["0", "0", "0", "0", "0", "3.14"] and sensor.child("update_rate").text == "60"  # modified
+    assert (
+        sensor.child("pose").text.split() == ["0", "0", "0", "0", "0", "3.14"]
+        and sensor.child("update_rate").text == "60"
+    )  # modified
     visual = next(c for c in camera_link.children if c.get("name") == "camera_visual")
     assert visual.child("geometry").child("sphere") is not None  # replaced
     assert visual.child("material").child("ambient").text == "0 0 1 1"  # modified
@@ -363,15 +441,19 @@ def test_flattened_1_7_worlds_are_unflattened_as_libsdformat_does(shared):
     assert round_trip(path) and round_trip(path, resolve_poses=True, degrees=True)
     out = printed(analyze(path.read_text(), str(path)))
     assert not re.search(r"name=[\"'][^\"']*::", out)  # no flattened name is left
-    assert re.search(r'<model name="M1" canonical_link="L1">\s*<pose relative_to=\'__model__\'>10 0 0 0 -0 1.5708</pose>', out)
+    assert re.search(
+        r'<model name="M1" canonical_link="L1">\s*<pose relative_to=\'__model__\'>10 0 0 0 -0 1.5708</pose>', out
+    )
     assert "M1::__model__" not in out and "<link name='L1'>" in out and "<xyz expressed_in='F2'>0 0 1</xyz>" in out
     again = analyze(out, str(path.with_name("printed.sdf")))
     assert again.version == "1.12" and not again.has_errors
 
 
 def test_resolve_poses_applies_a_root_models_placement_frame():
-    text = ('<sdf version="1.8"><model name="m" placement_frame="b"><pose>0 0 10 0 0 0</pose>'
-            '<link name="a"><pose>1 0 0 0 0 0</pose></link><link name="b"><pose>0 2 0 0 0 1.5707963267948966</pose></link></model></sdf>')
+    text = (
+        '<sdf version="1.8"><model name="m" placement_frame="b"><pose>0 0 10 0 0 0</pose>'
+        '<link name="a"><pose>1 0 0 0 0 0</pose></link><link name="b"><pose>0 2 0 0 0 1.5707963267948966</pose></link></model></sdf>'
+    )
 
     def model_pose(out: str) -> list[float]:
         return [float(v) for v in re.search(r'<model name="m">\s*<pose>([^<]*)</pose>', out).group(1).split()]
@@ -405,7 +487,8 @@ def test_printed_documents_have_libsdformats_poses(oracle, shared, tmp_path):
             return a is b
         ra, rb = rotation_matrix(quat_from_rpy(*a[3:])), rotation_matrix(quat_from_rpy(*b[3:]))
         return all(math.isclose(x, y, abs_tol=1e-7) for x, y in zip(a[:3], b[:3])) and all(
-            math.isclose(x, y, abs_tol=1e-7) for r1, r2 in zip(ra, rb) for x, y in zip(r1, r2))
+            math.isclose(x, y, abs_tol=1e-7) for r1, r2 in zip(ra, rb) for x, y in zip(r1, r2)
+        )
 
     compared = 0
     for i, path in enumerate(corpus(shared=True)):
@@ -414,7 +497,12 @@ def test_printed_documents_have_libsdformats_poses(oracle, shared, tmp_path):
         if problems or a.has_errors or a.graphs is None or tuple(int(v) for v in a.version.split(".")) > (1, 9):
             continue
         # (to keep the suite fast: every document whose printing restructures it, and a tenth of the others)
-        if not (a.graphs.included or a.version in ("1.3", "1.4", "1.5", "1.6", "1.7") or "placement_frame" in text or i % 10 == 0):
+        if not (
+            a.graphs.included
+            or a.version in ("1.3", "1.4", "1.5", "1.6", "1.7")
+            or "placement_frame" in text
+            or i % 10 == 0
+        ):
             continue
         env = dict(os.environ, SDF_PATH=str(path.parent.parent), GZ_SIM_RESOURCE_PATH=str(path.parent.parent))
         errors, before = poses(str(path), env)

@@ -112,7 +112,7 @@ def test_an_unclosed_element_inside_one_of_its_tag_does_not_take_the_enclosing_e
 def test_a_well_formed_document_is_never_judged_by_its_indentation():
     """End tags indented like an outer element of their tag still close the innermost one when the
     document is well formed (only an unbalanced document is scanned again by indentation)."""
-    odd = NESTED.replace('      </model>\n    </model>', '    </model>\n      </model>')
+    odd = NESTED.replace("      </model>\n    </model>", "    </model>\n      </model>")
     assert odd != NESTED
     a = analyze(odd)
     assert not [d for d in a.diagnostics if d.is_error]

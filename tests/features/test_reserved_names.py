@@ -26,7 +26,7 @@ EXPECTED = {
 def _reserved(path: Path) -> list[str]:
     text = path.read_text()
     a = analyze(text, str(path))
-    return [text[d.span.start:d.span.end] for d in a.diagnostics if d.code == "RESERVED_NAME" and d.is_error]
+    return [text[d.span.start : d.span.end] for d in a.diagnostics if d.code == "RESERVED_NAME" and d.is_error]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -28,9 +28,25 @@ def doc(body: str, version: str = "1.9") -> str:
     return f'<?xml version="1.0"?>\n<sdf version="{version}">\n  <model name="m">\n{body}\n  </model>\n</sdf>\n'
 
 
-LINK_KIDS_19 = {"audio_sink", "audio_source", "battery", "collision", "enable_wind", "gravity", "inertial", "kinematic",
-                "light", "must_be_base_link", "particle_emitter", "pose", "projector", "self_collide", "sensor",
-                "velocity_decay", "visual"}
+LINK_KIDS_19 = {
+    "audio_sink",
+    "audio_source",
+    "battery",
+    "collision",
+    "enable_wind",
+    "gravity",
+    "inertial",
+    "kinematic",
+    "light",
+    "must_be_base_link",
+    "particle_emitter",
+    "pose",
+    "projector",
+    "self_collide",
+    "sensor",
+    "velocity_decay",
+    "visual",
+}
 
 
 # -- child elements ----------------------------------------------------------------
@@ -71,8 +87,14 @@ def test_a_name_typed_without_angle_bracket_is_replaced_by_the_element() -> None
 
 
 def test_once_only_children_already_present_are_left_out_repeatable_ones_stay() -> None:
-    labels = set(_items(doc('    <link name="a">\n      <pose>0 0 0 0 0 0</pose>\n      <inertial/>\n'
-                            '      <visual name="v"><geometry><box/></geometry></visual>\n      <|\n    </link>')))
+    labels = set(
+        _items(
+            doc(
+                '    <link name="a">\n      <pose>0 0 0 0 0 0</pose>\n      <inertial/>\n'
+                '      <visual name="v"><geometry><box/></geometry></visual>\n      <|\n    </link>'
+            )
+        )
+    )
     assert "pose" not in labels and "inertial" not in labels
     assert "visual" in labels and "collision" in labels
 
@@ -86,7 +108,9 @@ def test_required_children_come_first() -> None:
     required = {"atmosphere", "gravity", "magnetic_field", "physics", "scene"}
     assert set(order[: len(required)]) == required
     # once a required child is there, it is not offered again (or, if repeatable, no longer first)
-    order = _ordered('<sdf version="1.9">\n  <world name="w">\n    <scene/><physics type="ode"/>\n    <|\n  </world>\n</sdf>')
+    order = _ordered(
+        '<sdf version="1.9">\n  <world name="w">\n    <scene/><physics type="ode"/>\n    <|\n  </world>\n</sdf>'
+    )
     assert "scene" not in order
     assert order.index("physics") > order.index("atmosphere") and order.index("physics") > order.index("actor")
 
@@ -196,8 +220,8 @@ def test_attribute_names_in_plain_text() -> None:
 
 
 def test_attributes_depend_on_the_version() -> None:
-    assert "canonical_link" in _items(doc('    <model |/>', version="1.8"))
-    assert "canonical_link" not in _items(doc('    <model |/>', version="1.6"))
+    assert "canonical_link" in _items(doc("    <model |/>", version="1.8"))
+    assert "canonical_link" not in _items(doc("    <model |/>", version="1.6"))
 
 
 # -- values --------------------------------------------------------------------------------
@@ -219,7 +243,11 @@ def test_joint_types_follow_the_version() -> None:
 
 def test_rotation_format_light_and_sensor_types() -> None:
     assert set(_items(doc('    <link name="l"><pose rotation_format="|"/></link>'))) == {"euler_rpy", "quat_xyzw"}
-    assert list(_items('<sdf version="1.9"><world name="w"><light name="s" type="|"/></world></sdf>')) == ["point", "directional", "spot"]
+    assert list(_items('<sdf version="1.9"><world name="w"><light name="s" type="|"/></world></sdf>')) == [
+        "point",
+        "directional",
+        "spot",
+    ]
     sensors = _items(doc('    <link name="l"><sensor name="s" type="c|"/></link>'))
     assert {"camera", "contact", "lidar", "navsat", "custom"} <= set(sensors)
     assert "older name of lidar" in sensors["ray"].detail and sensors["ray"].sort_text > sensors["lidar"].sort_text

@@ -22,7 +22,11 @@ def doc(body: str, version: str = "1.9") -> str:
 
 
 def test_an_element_tag_name() -> None:
-    a, h = _hover(doc('    <joint name="j" type="fixed"><parent>L</parent><child>L</child></joint>\n    <li|nk name="M">\n      <inertial><mass>2</mass></inertial>\n    </link>'))
+    a, h = _hover(
+        doc(
+            '    <joint name="j" type="fixed"><parent>L</parent><child>L</child></joint>\n    <li|nk name="M">\n      <inertial><mass>2</mass></inertial>\n    </link>'
+        )
+    )
     assert h is not None
     assert spanned(a.text, h.span) == "link"
     assert "**`<link>`** element · SDFormat 1.9" in h.text
@@ -55,8 +59,10 @@ def test_an_attribute_name() -> None:
 
 
 def test_bounds_and_required_multiplicity() -> None:
-    world = '<sdf version="1.12"><world name="w"><physics type="ode"><max_ste|p_size>0.001</max_step_size></physics>' \
-            '<scene><fog><density>1</density></fog><sky><clouds><humidity>0.5</humidity></clouds></sky></scene></world></sdf>'
+    world = (
+        '<sdf version="1.12"><world name="w"><physics type="ode"><max_ste|p_size>0.001</max_step_size></physics>'
+        "<scene><fog><density>1</density></fog><sky><clouds><humidity>0.5</humidity></clouds></sky></scene></world></sdf>"
+    )
     _, h = _hover(world)
     assert "Occurs: required, exactly once" in h.text and "elem=physics" in h.text and "ver=1.12" in h.text
     _, h = _hover(world.replace("<max_ste|p_size>", "<max_step_size>").replace("<humidity>", "<humi|dity>"))
@@ -66,8 +72,10 @@ def test_bounds_and_required_multiplicity() -> None:
 
 
 def test_a_deprecated_element() -> None:
-    marked = ('<sdf version="1.12"><model name="m"><link name="l"><sensor name="c" type="camera"><camera>'
-              '<optical_fr|ame_id>x</optical_frame_id></camera></sensor></link></model></sdf>')
+    marked = (
+        '<sdf version="1.12"><model name="m"><link name="l"><sensor name="c" type="camera"><camera>'
+        "<optical_fr|ame_id>x</optical_frame_id></camera></sensor></link></model></sdf>"
+    )
     _, h = _hover(marked)
     assert "Occurs: deprecated" in h.text and "elem=sensor" in h.text
 
@@ -99,10 +107,10 @@ def test_frame_hover_keeps_priority_on_names_references_and_poses() -> None:
 
 
 def test_nothing_on_unknown_or_free_form_names_or_text() -> None:
-    assert _hover(doc('    <bo|gus/>'))[1] is None
+    assert _hover(doc("    <bo|gus/>"))[1] is None
     assert _hover(doc('    <plugin name="p" filename="f"><my_gai|n>1</my_gain></plugin>'))[1] is None
     assert _hover(doc('    <link name="M"><inertial><mass>2|</mass></inertial></link>'))[1] is None
-    assert _hover(doc('    <gz:thi|ng/>'))[1] is None
+    assert _hover(doc("    <gz:thi|ng/>"))[1] is None
 
 
 def test_a_missing_version_uses_the_newest_schema() -> None:

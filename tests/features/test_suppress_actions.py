@@ -9,14 +9,18 @@ from sdformat_lsp.text import Span
 
 def apply(text: str, edits) -> str:
     for e in sorted(edits, key=lambda e: e.span.start, reverse=True):
-        text = text[: e.span.start] + e.new_text + text[e.span.end:]
+        text = text[: e.span.start] + e.new_text + text[e.span.end :]
     return text
 
 
 def suppress(text: str, code: str, which: str):
     a = analyze(text, "/tmp/s/m.sdf")
     [d] = [d for d in a.diagnostics if d.code == code]
-    actions = [x for x in code_actions(a, Span(d.span.start, d.span.start)) if x.diagnostic is d and x.title == f"Suppress {code} {which}"]
+    actions = [
+        x
+        for x in code_actions(a, Span(d.span.start, d.span.start))
+        if x.diagnostic is d and x.title == f"Suppress {code} {which}"
+    ]
     return actions[0] if actions else None
 
 
@@ -51,8 +55,10 @@ def test_no_line_comment_inside_a_tag_or_a_value():
     assert after(fixed) == []
     # the joint's child (the diagnostic's place) is a value on a line of its own: a comment there would
     # split the text libsdformat reads (it reads the first text node only)
-    in_value = ('<sdf version="1.8">\n  <model name="m">\n    <link name="a"/>\n    <joint name="j" type="fixed">\n      <child>\n'
-                '        a\n      </child>\n      <parent>a</parent>\n    </joint>\n  </model>\n</sdf>\n')
+    in_value = (
+        '<sdf version="1.8">\n  <model name="m">\n    <link name="a"/>\n    <joint name="j" type="fixed">\n      <child>\n'
+        "        a\n      </child>\n      <parent>a</parent>\n    </joint>\n  </model>\n</sdf>\n"
+    )
     a = analyze(in_value, "/tmp/s/m.sdf")
     [d] = [d for d in a.diagnostics if d.code == "JOINT_PARENT_SAME_AS_CHILD"]
     assert a.lines.line_text(a.lines.line_of(d.span.start)).strip() == "a"
@@ -62,7 +68,9 @@ def test_no_line_comment_inside_a_tag_or_a_value():
 
 
 def test_an_existing_comment_is_extended_and_line_endings_kept():
-    text = DOC.replace("    <frame", "    <!-- sdformat-lsp: disable-next-line DUPLICATE_NAME -->\n    <frame").replace("\n", "\r\n")
+    text = DOC.replace("    <frame", "    <!-- sdformat-lsp: disable-next-line DUPLICATE_NAME -->\n    <frame").replace(
+        "\n", "\r\n"
+    )
     assert "UNUSED_SUPPRESSION" in after(text)
     fixed = apply(text, suppress(text, "FRAME_ATTACHED_TO_INVALID", "on this line").edits)
     assert "disable-next-line DUPLICATE_NAME,FRAME_ATTACHED_TO_INVALID -->\r\n" in fixed

@@ -36,12 +36,19 @@ def test_symbols_are_a_tree_in_document_order() -> None:
     assert spanned(WORLD, world.selection_span) == "plaza_é"
     assert world.span == find_span(WORLD, WORLD[WORLD.index("<world") : WORLD.index("</world>") + len("</world>")])
     assert [(s.name, s.kind) for s in world.children] == [
-        ("dock", "frame"), ("bot_中", "model"), ("table_1", "include"), ("bolt", "joint"),
+        ("dock", "frame"),
+        ("bot_中", "model"),
+        ("table_1", "include"),
+        ("bolt", "joint"),
     ]
     bot = world.children[1]
     assert bot.detail == "static model"
     assert [(s.name, s.kind) for s in bot.children] == [
-        ("chassis", "link"), ("axle", "joint"), ("wheel", "link"), ("cam_😀", "frame"), ("arm", "model"),
+        ("chassis", "link"),
+        ("axle", "joint"),
+        ("wheel", "link"),
+        ("cam_😀", "frame"),
+        ("arm", "model"),
         ("model://gripper", "include"),
     ]
     axle, cam, arm, gripper = bot.children[1], bot.children[3], bot.children[4], bot.children[5]
@@ -118,7 +125,9 @@ def test_only_diagnostics_touching_the_range_are_fixed() -> None:
     span = find_span(doc, 'attached_to="bass"', "bass")
     actions = code_actions(a, Span(span.end, span.end))
     assert [x.title for x in actions] == [
-        "Change to 'base'", "Suppress FRAME_ATTACHED_TO_INVALID on this line", "Suppress FRAME_ATTACHED_TO_INVALID in this file",
+        "Change to 'base'",
+        "Suppress FRAME_ATTACHED_TO_INVALID on this line",
+        "Suppress FRAME_ATTACHED_TO_INVALID in this file",
     ]
     assert spanned(doc, actions[0].edits[0].span) == "bass"
     assert code_actions(a, Span(0, 0)) == []

@@ -45,7 +45,9 @@ def test_index_agrees_with_a_walk_on_random_models():
 
 
 def test_index_agrees_on_examples_and_a_generated_model():
-    hits = sum(_same_everywhere((ROOT / "examples" / name).read_text()) for name in ("arm.sdf", "broken_arm.sdf", "world.sdf"))
+    hits = sum(
+        _same_everywhere((ROOT / "examples" / name).read_text()) for name in ("arm.sdf", "broken_arm.sdf", "world.sdf")
+    )
     hits += _same_everywhere(generate.small_model())
     assert hits > 0
 

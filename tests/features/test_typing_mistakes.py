@@ -36,8 +36,17 @@ def _said(a) -> list[tuple]:
 
 @pytest.mark.parametrize(
     "a, b, expected",
-    [("statik", "static", True), ("lnik", "link", True), ("modelx", "model", True), ("inertal", "inertial", True),
-     ("link", "link", False), ("frame_id", "frame", False), ("lnki", "link", False), ("ab", "ba", True), ("", "a", True)],
+    [
+        ("statik", "static", True),
+        ("lnik", "link", True),
+        ("modelx", "model", True),
+        ("inertal", "inertial", True),
+        ("link", "link", False),
+        ("frame_id", "frame", False),
+        ("lnki", "link", False),
+        ("ab", "ba", True),
+        ("", "a", True),
+    ],
 )
 def test_one_edit_is_one_insertion_deletion_replacement_or_swap(a, b, expected):
     assert one_edit(a, b) is expected and one_edit(b, a) is expected
@@ -50,16 +59,27 @@ def test_typos_and_misplaced_elements_are_warnings_with_their_fix():
     plugin = [(d.code, text[d.span.start : d.span.end]) for d in a.diagnostics if d.code.startswith("PLUGIN_")]
     assert plugin == [("PLUGIN_REFERENCE_INVALID", "rotor_0_joint")]
     shown = [d for d in a.diagnostics if d.severity <= Severity.INFORMATION and not d.code.startswith("PLUGIN_")]
-    assert [(d.code, text[d.span.start : d.span.end]) for d in shown] == [("ELEMENT_INCORRECT_TYPE", "statik"), ("ELEMENT_INCORRECT_TYPE", "noise")], shown
+    assert [(d.code, text[d.span.start : d.span.end]) for d in shown] == [
+        ("ELEMENT_INCORRECT_TYPE", "statik"),
+        ("ELEMENT_INCORRECT_TYPE", "noise"),
+    ], shown
     statik, noise = shown
     assert statik.severity == Severity.WARNING and "did you mean <static>?" in statik.message
     assert "<static>false</static>" in _fixed(text, statik.fixes[0])
-    assert noise.severity == Severity.WARNING and "it belongs in <air_pressure><pressure>" in noise.message and "no effect" in noise.message
+    assert (
+        noise.severity == Severity.WARNING
+        and "it belongs in <air_pressure><pressure>" in noise.message
+        and "no effect" in noise.message
+    )
     wrapped = _fixed(text, noise.fixes[0])
     assert re.search(r"<pressure><noise type=\"gaussian\">.*?</noise></pressure>", wrapped, re.S)
     # both fixes applied: nothing left to say (the altimeter's noise, in its place, was never in question)
     both = _fixed(wrapped, analyze(wrapped, None).diagnostics[0].fixes[0])
-    assert [d for d in analyze(both, None).diagnostics if d.severity <= Severity.INFORMATION and not d.code.startswith("PLUGIN_")] == []
+    assert [
+        d
+        for d in analyze(both, None).diagnostics
+        if d.severity <= Severity.INFORMATION and not d.code.startswith("PLUGIN_")
+    ] == []
 
 
 def test_a_far_guess_and_an_unknown_name_stay_hints():
@@ -71,5 +91,7 @@ def test_a_far_guess_and_an_unknown_name_stay_hints():
 def test_the_oracle_agrees(oracle):
     """libsdformat 12: the misplaced noise and the typo leave the model valid (main warns about both, as
     unknown elements it copies unread: parser.cc, "not defined in SDF. Copying...")."""
-    out = subprocess.run([oracle, "--check", str(HERE / "wrong_parent.sdf")], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [oracle, "--check", str(HERE / "wrong_parent.sdf")], capture_output=True, text=True, timeout=60
+    )
     assert json.loads(out.stdout)["check"]["ign_sdf_check_valid"] is True

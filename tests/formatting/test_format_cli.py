@@ -12,7 +12,9 @@ BROKEN = '<sdf version="1.9">\n<model name="m">\n   <link name="l">\n</model>\n<
 
 
 def run(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sdformat_lsp", "format", *args], cwd=cwd, input=stdin, capture_output=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "format", *args], cwd=cwd, input=stdin, capture_output=True, timeout=60
+    )
 
 
 def test_in_place_keeps_bom_and_line_endings(tmp_path):

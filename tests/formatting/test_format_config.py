@@ -51,14 +51,17 @@ def test_layers_decide_each_key_on_its_own():
 
 
 def test_the_nearest_configuration_sets_each_files_indentation(tmp_path, capsys):
-    write(tmp_path, {
-        "sdformat-lsp.toml": "[format]\nindent-width = 4\n",
-        "a/w.sdf": MESSY,
-        "b/pyproject.toml": '[project]\nname = "b"\n\n[tool.sdformat-lsp.format]\nindent-style = "tab"\n',
-        "b/w.sdf": MESSY,
-        "c/sdformat-lsp.toml": 'fail-on = "warning"\n',  # no [format]: two spaces, not the parent's 4
-        "c/w.sdf": MESSY,
-    })
+    write(
+        tmp_path,
+        {
+            "sdformat-lsp.toml": "[format]\nindent-width = 4\n",
+            "a/w.sdf": MESSY,
+            "b/pyproject.toml": '[project]\nname = "b"\n\n[tool.sdformat-lsp.format]\nindent-style = "tab"\n',
+            "b/w.sdf": MESSY,
+            "c/sdformat-lsp.toml": 'fail-on = "warning"\n',  # no [format]: two spaces, not the parent's 4
+            "c/w.sdf": MESSY,
+        },
+    )
     code, _, err = fmt(capsys, "a/w.sdf", "b/w.sdf", "c/w.sdf", cwd=tmp_path)
     assert code == 0, err
     assert (tmp_path / "a/w.sdf").read_text() == indented("    ")
@@ -83,7 +86,10 @@ def test_flags_override_the_configuration(tmp_path, capsys, config, flags, unit)
 
 
 def test_config_flag_and_standard_input_with_its_filename(tmp_path, capsys):
-    write(tmp_path, {"other.toml": "[format]\nindent-width = 3\n", "sub/sdformat-lsp.toml": '[format]\nindent-style = "tab"\n'})
+    write(
+        tmp_path,
+        {"other.toml": "[format]\nindent-width = 3\n", "sub/sdformat-lsp.toml": '[format]\nindent-style = "tab"\n'},
+    )
     assert fmt(capsys, "--config", "other.toml", "-", cwd=tmp_path, stdin=MESSY)[1] == indented("   ")
     assert fmt(capsys, "--stdin-filename", "sub/w.sdf", "-", cwd=tmp_path, stdin=MESSY)[1] == indented("\t")
     assert fmt(capsys, "-", cwd=tmp_path, stdin=MESSY)[1] == indented("  ")
@@ -104,7 +110,9 @@ def test_a_bad_format_table_stops_before_any_file_is_written(tmp_path, capsys, t
     code, out, err = fmt(capsys, "ok/w.sdf", "bad/w.sdf", cwd=tmp_path)
     assert code == 2 and out == ""
     [message] = err.strip().splitlines()
-    assert message.startswith(f"sdformat-lsp: configuration error: {tmp_path / 'bad' / 'sdformat-lsp.toml'}:{line}: {key}: "), message
+    assert message.startswith(
+        f"sdformat-lsp: configuration error: {tmp_path / 'bad' / 'sdformat-lsp.toml'}:{line}: {key}: "
+    ), message
     assert words in message
     assert (tmp_path / "ok/w.sdf").read_text() == MESSY  # nothing written, not even the file with a good configuration
     with pytest.raises(ConfigError):

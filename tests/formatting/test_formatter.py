@@ -29,7 +29,10 @@ def structure(text: str) -> list:
     doc = parse(text)
     if doc.root is None:
         return []
-    return [(el.tag, [(a.name, a.value) for a in el.attributes.values()], None if el.children else el.text) for el in doc.root.iter()]
+    return [
+        (el.tag, [(a.name, a.value) for a in el.attributes.values()], None if el.children else el.text)
+        for el in doc.root.iter()
+    ]
 
 
 def meaning(text: str, path: str) -> tuple:
@@ -38,7 +41,9 @@ def meaning(text: str, path: str) -> tuple:
     return diagnostics, a.frames(), structure(text)
 
 
-@pytest.mark.parametrize("options", [FormatOptions(), FormatOptions(indent_size=4), FormatOptions(use_tabs=True)], ids=["2", "4", "tabs"])
+@pytest.mark.parametrize(
+    "options", [FormatOptions(), FormatOptions(indent_size=4), FormatOptions(use_tabs=True)], ids=["2", "4", "tabs"]
+)
 def test_examples_and_fixtures_keep_their_meaning(options):
     checked = 0
     for path in corpus(shared=False):
@@ -75,7 +80,7 @@ MESSY = (
     '<?xml version="1.0"?>\n'
     "<!-- a comment\n   over lines -->\n"
     '<sdf version="1.9">\n'
-    '<?some-pi data ?>\n'
+    "<?some-pi data ?>\n"
     "<model name='m'>  \n"
     '        <link name="a"><pose relative_to = "x">1 2 3   0 0 0</pose></link>\n'
     "\n\n"
@@ -150,7 +155,7 @@ def test_edits_are_minimal_and_ranges_select_lines():
         '<sdf version="1.9">\n<model name="m">\n<link name="l">\n</model>\n</sdf>\n',
         '<sdf version="1.9">\n<model name="m"\n',
         "",
-        "<sdf version=\"1.9\"><model name=\"a\"></sdf>",
+        '<sdf version="1.9"><model name="a"></sdf>',
     ],
 )
 def test_malformed_documents_are_refused_with_a_location(text):

@@ -68,16 +68,68 @@ def _seeds() -> list[tuple[str, str]]:
 
 
 SEEDS = _seeds()
-STATS = {"edits": 0, "changes_messages": 0, "requests": 0, "checkpoints": 0, "publications": 0, "documents": 0, "failures": 0, "seeds": sorted({n for n, _ in SEEDS})}
+STATS = {
+    "edits": 0,
+    "changes_messages": 0,
+    "requests": 0,
+    "checkpoints": 0,
+    "publications": 0,
+    "documents": 0,
+    "failures": 0,
+    "seeds": sorted({n for n, _ in SEEDS}),
+}
 
 FRAGMENTS = [
-    "<", ">", "/", "/>", "</", '"', "'", "=", " ", "\n", "\r\n", "\r", "\t", "<link", "<link name=\"", '<link name="new">',
-    "</link>", "<model name=\"m\">", "</model>", "<frame name=\"f\" attached_to=\"", "<pose relative_to=\"", "</pose>",
-    "<joint name=\"j\" type=\"fixed\"><parent>", "</parent><child>", "</child></joint>", "<include><uri>", "</uri></include>",
-    "::", "__model__", "world", "1 2 3", "0 0 0 0 0 0", "&", "&amp;", "&#0;", "&lt;", "<!--", "-->", "<![CDATA[", "]]>",
-    "é", "中", "😀", "\x00", "\ufeff", "<?xml version=\"1.0\"?>", "<sdf version=\"1.9\">", "</sdf>",
+    "<",
+    ">",
+    "/",
+    "/>",
+    "</",
+    '"',
+    "'",
+    "=",
+    " ",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "<link",
+    '<link name="',
+    '<link name="new">',
+    "</link>",
+    '<model name="m">',
+    "</model>",
+    '<frame name="f" attached_to="',
+    '<pose relative_to="',
+    "</pose>",
+    '<joint name="j" type="fixed"><parent>',
+    "</parent><child>",
+    "</child></joint>",
+    "<include><uri>",
+    "</uri></include>",
+    "::",
+    "__model__",
+    "world",
+    "1 2 3",
+    "0 0 0 0 0 0",
+    "&",
+    "&amp;",
+    "&#0;",
+    "&lt;",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "]]>",
+    "é",
+    "中",
+    "😀",
+    "\x00",
+    "\ufeff",
+    '<?xml version="1.0"?>',
+    '<sdf version="1.9">',
+    "</sdf>",
 ]
-fragment = st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet="ab<>/\"= \n😀é", max_size=6))
+fragment = st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet='ab<>/"= \n😀é', max_size=6))
 
 
 # -- positions, computed independently of the server's LineIndex --------------------------
@@ -126,7 +178,9 @@ def check_range(text: str, rng: dict, encoding: str, what: str) -> None:
         p = rng[end]
         assert 0 <= p["line"] < len(lines), f"{what}: line {p['line']} outside the document ({len(lines)} lines)"
         s, e = lines[p["line"]]
-        assert 0 <= p["character"] <= _units(text[s:e], encoding), f"{what}: character {p['character']} past line {p['line']}"
+        assert 0 <= p["character"] <= _units(text[s:e], encoding), (
+            f"{what}: character {p['character']} past line {p['line']}"
+        )
     a, b = rng["start"], rng["end"]
     assert (a["line"], a["character"]) <= (b["line"], b["character"]), f"{what}: start after end"
 
@@ -177,7 +231,7 @@ def check_placed(text: str, diagnostics: list[dict], encoding: str, what: str) -
         check_range(text, d["range"], encoding, f"{what} {d.get('code')}")
         if "bare '&'" in d["message"]:
             start = offset(text, d["range"]["start"], encoding)
-            assert text[start : start + 1] == "&", f"{what}: a bare-'&' warning on {text[start:start + 10]!r}"
+            assert text[start : start + 1] == "&", f"{what}: a bare-'&' warning on {text[start : start + 10]!r}"
 
 
 def offset(text: str, pos: dict, encoding: str) -> int:
@@ -226,7 +280,10 @@ class ServerFuzz(RuleBasedStateMachine):
         self.texts = {1: self.text}  # the text of every version sent, for the publications that name it
         self.checked: tuple[int, list] | None = None
         self.steps_since_checkpoint = 0
-        self.s.notify("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "sdformat", "version": 1, "text": self.text}})
+        self.s.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": self.uri, "languageId": "sdformat", "version": 1, "text": self.text}},
+        )
         STATS["documents"] += 1
 
     def teardown(self) -> None:
@@ -247,12 +304,22 @@ class ServerFuzz(RuleBasedStateMachine):
             new = data.draw(fragment, label="text")
             if n - length + len(new) > MAX_CHARS:
                 new = ""
-            changes.append({"range": {"start": position(self.text, start, self.encoding), "end": position(self.text, start + length, self.encoding)},
-                            "text": new})
+            changes.append(
+                {
+                    "range": {
+                        "start": position(self.text, start, self.encoding),
+                        "end": position(self.text, start + length, self.encoding),
+                    },
+                    "text": new,
+                }
+            )
             self.text = self.text[:start] + new + self.text[start + length :]
         self.version += 1
         self.texts[self.version] = self.text
-        self.s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes})
+        self.s.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes},
+        )
         self.steps_since_checkpoint += 1
         STATS["edits"] += count
         STATS["changes_messages"] += 1
@@ -265,18 +332,32 @@ class ServerFuzz(RuleBasedStateMachine):
         self.text = seed[1]
         self.version += 1
         self.texts[self.version] = self.text
-        self.s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [{"text": self.text}]})
+        self.s.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [{"text": self.text}]},
+        )
         STATS["edits"] += 1
         STATS["changes_messages"] += 1
 
     # -- requests -------------------------------------------------------------------------
 
     @precondition(lambda self: hasattr(self, "s"))
-    @rule(data=st.data(), method=st.sampled_from([
-        "textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion",
-        "textDocument/prepareRename", "textDocument/documentSymbol", "textDocument/documentLink", "textDocument/codeAction",
-        "textDocument/rename",
-    ]))
+    @rule(
+        data=st.data(),
+        method=st.sampled_from(
+            [
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/references",
+                "textDocument/completion",
+                "textDocument/prepareRename",
+                "textDocument/documentSymbol",
+                "textDocument/documentLink",
+                "textDocument/codeAction",
+                "textDocument/rename",
+            ]
+        ),
+    )
     def request(self, data, method: str) -> None:
         offset = data.draw(st.integers(0, len(self.text)), label="offset")
         pos = position(self.text, offset, self.encoding)
@@ -290,7 +371,11 @@ class ServerFuzz(RuleBasedStateMachine):
             params = {"textDocument": doc}
         elif method == "textDocument/codeAction":
             end = data.draw(st.integers(offset, len(self.text)), label="end")
-            params = {"textDocument": doc, "range": {"start": pos, "end": position(self.text, end, self.encoding)}, "context": {"diagnostics": []}}
+            params = {
+                "textDocument": doc,
+                "range": {"start": pos, "end": position(self.text, end, self.encoding)},
+                "context": {"diagnostics": []},
+            }
         self.steps_since_checkpoint += 1
         t0 = time.monotonic()
         answer = self.s.request(method, params, timeout=ANSWER_BOUND)
@@ -327,7 +412,10 @@ class ServerFuzz(RuleBasedStateMachine):
         check_placed(self.text, edited, self.encoding, "diagnostic")
         _counter[0] += 1
         fresh_uri = _uri(_counter[0])
-        self.s.notify("textDocument/didOpen", {"textDocument": {"uri": fresh_uri, "languageId": "sdformat", "version": 1, "text": self.text}})
+        self.s.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": fresh_uri, "languageId": "sdformat", "version": 1, "text": self.text}},
+        )
         fresh = self._pull(fresh_uri) if self.pull else self.s.diagnostics(fresh_uri, 1, timeout=ANSWER_BOUND * 3)
         self.s.notify("textDocument/didClose", {"textDocument": {"uri": fresh_uri}})
         same = json.loads(json.dumps(fresh).replace(fresh_uri, self.uri))
@@ -365,7 +453,12 @@ if _profile() == "long":
     ServerFuzz.TestCase.settings = settings.get_profile("long")
 else:
     ServerFuzz.TestCase.settings = settings(
-        max_examples=6, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None
+        max_examples=6,
+        stateful_step_count=25,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
     )
 
 TestServerFuzz = ServerFuzz.TestCase

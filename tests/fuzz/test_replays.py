@@ -51,20 +51,34 @@ def test_the_bare_ampersand_of_an_edited_start_tag_stays_on_it(encoding, pull):
         s.initialize(encodings=[encoding], pull=pull, options={"debounceMs": 0})
         uri = "file:///tmp/sdformat-replay/nested.sdf"
         text = NESTED
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "sdformat", "version": 1, "text": text}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "sdformat", "version": 1, "text": text}}
+        )
         texts = {1: text}
-        for version, (a, b, new) in enumerate([((8, 2), (8, 2), FLAG), ((4, 9), (4, 9), "&"), ((6, 14), (12, 0), "")], start=2):
+        for version, (a, b, new) in enumerate(
+            [((8, 2), (8, 2), FLAG), ((4, 9), (4, 9), "&"), ((6, 14), (12, 0), "")], start=2
+        ):
             start, end = _offset(text, *a), _offset(text, *b)
-            change = {"range": {"start": position(text, start, encoding), "end": position(text, end, encoding)}, "text": new}
+            change = {
+                "range": {"start": position(text, start, encoding), "end": position(text, end, encoding)},
+                "text": new,
+            }
             text = text[:start] + new + text[end:]
             texts[version] = text
-            s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+            s.notify(
+                "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+            )
         assert "<mo&del" in text and FLAG not in text
         if pull:
             answer = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=60)
             found = answer["result"]["items"]
         else:
-            found = s.diagnostics(uri, 4, timeout=60, each=lambda p: check_placed(texts[p["version"]], p["diagnostics"], encoding, "published"))
+            found = s.diagnostics(
+                uri,
+                4,
+                timeout=60,
+                each=lambda p: check_placed(texts[p["version"]], p["diagnostics"], encoding, "published"),
+            )
         check_placed(text, found, encoding, "last")
         xml = [d for d in found if d.get("code") == "XML_ERROR"]
         assert len(xml) == 1 and xml[0]["severity"] == 1, xml  # one error, at the '&' libsdformat's reader refuses

@@ -28,12 +28,19 @@ MODELS = FIX / "models"
 # file -> (error codes, {frame as check --frames names it: the link it is attached to})
 CASES = {
     # A. a model nested in a static model is not static: its own canonical link, or MODEL_WITHOUT_LINK
-    "a_nested_in_static.sdf": ((), {"inner": "inner::L", "inner::F": "inner::L", "G": "inner::L", "__model__": "__model__"}),
+    "a_nested_in_static.sdf": (
+        (),
+        {"inner": "inner::L", "inner::F": "inner::L", "G": "inner::L", "__model__": "__model__"},
+    ),
     "a_nested_without_link.sdf": (("MODEL_WITHOUT_LINK",), {}),
     "a_include_static_shelf.sdf": (
         (),
-        {"room::shelf::book": "room::shelf::book::cover", "room::shelf::book::spine": "room::shelf::book::cover",
-         "on_book": "room::shelf::book::cover", "room::shelf": "room::shelf::__model__"},
+        {
+            "room::shelf::book": "room::shelf::book::cover",
+            "room::shelf::book::spine": "room::shelf::book::cover",
+            "on_book": "room::shelf::book::cover",
+            "room::shelf": "room::shelf::__model__",
+        },
     ),
     "a_include_static_false.sdf": (("MODEL_WITHOUT_LINK",), {}),
     "a_include_static_true.sdf": ((), {"movable_empty::F": "movable_empty::__model__"}),
@@ -95,7 +102,9 @@ def run(name: str):
 def test_verdict_and_attached_links(name):
     codes, attached = CASES[name]
     a = run(name)
-    assert sorted({d.code for d in a.diagnostics if d.is_error}) == sorted(codes), [(d.code, d.message) for d in a.diagnostics]
+    assert sorted({d.code for d in a.diagnostics if d.is_error}) == sorted(codes), [
+        (d.code, d.message) for d in a.diagnostics
+    ]
     frames = {f["name"]: f["attached_to"] for f in a.frames()}
     for frame, link in attached.items():
         assert frames.get(frame) == link, (frame, frames)
@@ -161,7 +170,9 @@ def _compare_module():
 
 def test_fixtures_agree_with_libsdformat(oracle):
     mod = _compare_module()
-    problems = [p for name in sorted(set(CASES) - NOT_FOR_THE_ORACLE) for p in mod.compare(str(FIX / name), oracle, str(MODELS))]
+    problems = [
+        p for name in sorted(set(CASES) - NOT_FOR_THE_ORACLE) for p in mod.compare(str(FIX / name), oracle, str(MODELS))
+    ]
     assert not problems, problems
 
 
@@ -172,7 +183,9 @@ def _realistic(path: Path):
 def test_realistic_library_with_a_drone():
     """Static shelves of books nested in a static room; a PX4-style drone merging a camera and a base that merges its frame."""
     a = _realistic(REALISTIC / "library.world")
-    assert not [d for d in a.diagnostics if d.severity <= Severity.WARNING], [(d.code, d.message) for d in a.diagnostics]
+    assert not [d for d in a.diagnostics if d.severity <= Severity.WARNING], [
+        (d.code, d.message) for d in a.diagnostics
+    ]
     frames = {f["name"]: f for f in a.frames()}
     # each book is its own body, though its shelf and the room are static
     assert frames["book_to_scan"]["attached_to"] == "reading_room::shelf_b::book_1::cover"

@@ -33,14 +33,25 @@ def clean_env(monkeypatch):
 def test_references_into_failed_includes_are_not_judged_whatever_the_format():
     a = load_file(str(FIX / "top.sdf"), Options(include_cache=IncludeCache()))
     said = [(d.code, a.text[d.span.start : d.span.end]) for d in a.diagnostics if d.is_error]
-    assert said == [("MODEL_WITHOUT_LINK", "arm.urdf"), ("JOINT_CHILD_LINK_INVALID", "hand.sdf"), ("FRAME_ATTACHED_TO_INVALID", "clean::bse")], said
+    assert said == [
+        ("MODEL_WITHOUT_LINK", "arm.urdf"),
+        ("JOINT_CHILD_LINK_INVALID", "hand.sdf"),
+        ("FRAME_ATTACHED_TO_INVALID", "clean::bse"),
+    ], said
     urdf = a.diagnostics[0]
     assert "leaves out URDF links without a positive mass" in urdf.message and "'L1'" in urdf.message
-    assert [(r.path, r.message.split(":")[0]) for r in urdf.related] == [(str(FIX / "arm.urdf"), "link 'L1' has no <inertial>")]
+    assert [(r.path, r.message.split(":")[0]) for r in urdf.related] == [
+        (str(FIX / "arm.urdf"), "link 'L1' has no <inertial>")
+    ]
     assert "did you mean 'clean::base'" in a.diagnostics[-1].message  # a clean include: its names are all there
 
 
 def test_the_oracle_refuses_it_too(oracle):
-    out = json.loads(subprocess.run([oracle, "--check", str(FIX / "top.sdf")], capture_output=True, text=True, timeout=60).stdout)
+    out = json.loads(
+        subprocess.run([oracle, "--check", str(FIX / "top.sdf")], capture_output=True, text=True, timeout=60).stdout
+    )
     codes = {e["code"] for e in out["errors"]}
-    assert out["check"]["ign_sdf_check_valid"] is False and {"MODEL_WITHOUT_LINK", "JOINT_CHILD_LINK_INVALID", "FRAME_ATTACHED_TO_INVALID"} <= codes
+    assert (
+        out["check"]["ign_sdf_check_valid"] is False
+        and {"MODEL_WITHOUT_LINK", "JOINT_CHILD_LINK_INVALID", "FRAME_ATTACHED_TO_INVALID"} <= codes
+    )

@@ -90,7 +90,9 @@ def test_model_uri_with_environment(monkeypatch, tmp_path):
 
 
 def test_model_uri_with_sub_path_and_plain_name(tmp_path):
-    a = run_text(tmp_path, world("<include><uri>model://arm/arm.sdf</uri></include><include><uri>wheel</uri></include>"), MODELS)
+    a = run_text(
+        tmp_path, world("<include><uri>model://arm/arm.sdf</uri></include><include><uri>wheel</uri></include>"), MODELS
+    )
     assert not errors(a), errors(a)
     assert {"arm::body", "wheel::rim"} <= set(frames(a))
 
@@ -130,7 +132,12 @@ def test_relative_includes_resolve_next_to_the_file_that_wrote_them():
 
 def test_file_and_absolute_uris(tmp_path):
     leaf = FIX / "relative" / "sub" / "leaf.sdf"
-    a = run_text(tmp_path, world(f"<include><uri>file://{leaf}</uri><name>a</name></include><include><uri>{leaf}</uri><name>b</name></include>"))
+    a = run_text(
+        tmp_path,
+        world(
+            f"<include><uri>file://{leaf}</uri><name>a</name></include><include><uri>{leaf}</uri><name>b</name></include>"
+        ),
+    )
     assert not errors(a), errors(a)
     assert {"a::link", "b::link"} <= set(frames(a))
 
@@ -211,7 +218,10 @@ def test_model_config_without_versions_uses_the_first_entry(tmp_path):
     assert "version" in w.message and span_text(a, w) == "model://noversion"
 
 
-@pytest.mark.parametrize("name, words", [("noconfig", "no model.config"), ("badconfig", "cannot be read"), ("empty_config", "no <sdf> entry")])
+@pytest.mark.parametrize(
+    "name, words",
+    [("noconfig", "no model.config"), ("badconfig", "cannot be read"), ("empty_config", "no <sdf> entry")],
+)
 def test_unusable_model_directories(tmp_path, name, words):
     a = run_text(tmp_path, world(f"<include><uri>model://{name}</uri></include>"), MODELS)
     (d,) = errors(a)
@@ -336,7 +346,9 @@ def test_references_go_down_into_included_models(tmp_path):
 
 
 def test_included_file_cannot_reach_out(tmp_path):
-    (tmp_path / "inner.sdf").write_text(model('<link name="l"/><frame name="f" attached_to="outer_frame"/>', name="inner"))
+    (tmp_path / "inner.sdf").write_text(
+        model('<link name="l"/><frame name="f" attached_to="outer_frame"/>', name="inner")
+    )
     a = run_text(tmp_path, model('<frame name="outer_frame"/><link name="l"/><include><uri>inner.sdf</uri></include>'))
     (d,) = errors(a)
     assert d.code == "FRAME_ATTACHED_TO_INVALID" and span_text(a, d) == "inner.sdf"
@@ -371,7 +383,11 @@ def test_static_override(tmp_path):
 
 
 def test_two_includes_with_the_same_name(tmp_path):
-    a = run_text(tmp_path, world("<include><uri>model://wheel</uri></include>\n<include><uri>model://wheel</uri></include>"), MODELS)
+    a = run_text(
+        tmp_path,
+        world("<include><uri>model://wheel</uri></include>\n<include><uri>model://wheel</uri></include>"),
+        MODELS,
+    )
     dup = [d for d in errors(a) if d.code == "DUPLICATE_NAME"]
     assert len(dup) == 1 and "<name>" in dup[0].message
     assert dup[0].span.start > a.text.index("</include>")
@@ -401,13 +417,25 @@ def test_arm_and_gripper_placement_frame():
 
 
 def test_placement_frame_needs_a_pose(tmp_path):
-    a = run_text(tmp_path, model("<link name='l'/><include><uri>model://gripper</uri><placement_frame>mount_point</placement_frame></include>"), MODELS)
+    a = run_text(
+        tmp_path,
+        model(
+            "<link name='l'/><include><uri>model://gripper</uri><placement_frame>mount_point</placement_frame></include>"
+        ),
+        MODELS,
+    )
     (d,) = errors(a)
     assert d.code == "MODEL_PLACEMENT_FRAME_INVALID" and span_text(a, d) == "mount_point"
 
 
 def test_placement_frame_must_name_a_frame_of_the_included_model(tmp_path):
-    a = run_text(tmp_path, model("<link name='l'/><include><uri>model://gripper</uri><placement_frame>mount_pint</placement_frame><pose/></include>"), MODELS)
+    a = run_text(
+        tmp_path,
+        model(
+            "<link name='l'/><include><uri>model://gripper</uri><placement_frame>mount_pint</placement_frame><pose/></include>"
+        ),
+        MODELS,
+    )
     (d,) = errors(a)
     assert d.code == "POSE_RELATIVE_TO_INVALID" and span_text(a, d) == "mount_pint" and "mount_point" in d.message
 
@@ -452,7 +480,9 @@ def test_merge_with_placement_frame(tmp_path):
 
 
 def test_merge_into_a_world_rejects_links(tmp_path):
-    a = run_text(tmp_path, world('<include merge="true"><uri>model://merge_base</uri></include>', version="1.10"), MODELS)
+    a = run_text(
+        tmp_path, world('<include merge="true"><uri>model://merge_base</uri></include>', version="1.10"), MODELS
+    )
     codes = [d.code for d in errors(a)]
     assert codes and set(codes) == {"MERGE_INCLUDE_UNSUPPORTED"}
 
@@ -465,9 +495,15 @@ def test_merge_of_a_light_is_unsupported(tmp_path):
 def test_merge_in_an_old_version_is_named_once_as_a_newer_feature(tmp_path):
     # libsdformat converts the file to its newest version and merges: nothing is
     # lost, so no warning; the file's one version information names merge=.
-    a = run_text(tmp_path, model('<include merge="true"><uri>model://merge_base</uri></include>', version="1.8"), MODELS)
+    a = run_text(
+        tmp_path, model('<include merge="true"><uri>model://merge_base</uri></include>', version="1.8"), MODELS
+    )
     assert not any(d.code == "MERGE_INCLUDE_UNSUPPORTED" for d in a.diagnostics)
-    newer = [d for d in a.diagnostics if d.severity == Severity.INFORMATION and "newer than its declared version" in d.message]
+    newer = [
+        d
+        for d in a.diagnostics
+        if d.severity == Severity.INFORMATION and "newer than its declared version" in d.message
+    ]
     assert len(newer) == 1 and "merge=" in newer[0].message
 
 
@@ -491,7 +527,9 @@ def test_cache_reuses_and_notices_changes(tmp_path):
     assert close(frames(a3)["cart::left::rim"]["pose"], [0, 1, 0.3, 0, 0, 0])
     # a model that appears later is found (the search directories are dependencies)
     missing = world("<include><uri>model://later</uri></include>")
-    (tmp_path / "uses_later.sdf").write_text(model("<link name='l'/><include><uri>model://later</uri></include>", name="u"))
+    (tmp_path / "uses_later.sdf").write_text(
+        model("<link name='l'/><include><uri>model://later</uri></include>", name="u")
+    )
     b1 = run_text(tmp_path, world("<include><uri>uses_later.sdf</uri></include>"), models, cache=cache, name="w2.sdf")
     assert errors(b1)
     shutil.copytree(models / "wheel", models / "later")
@@ -522,7 +560,9 @@ PARAMS_HEAD = '<?xml version="1.0"?>\n<sdf version="1.9" xmlns:experimental="htt
 
 
 def test_params_add_modify_remove(tmp_path):
-    text = PARAMS_HEAD + """
+    text = (
+        PARAMS_HEAD
+        + """
     <include>
       <uri>model://merge_base</uri>
       <experimental:params>
@@ -534,6 +574,7 @@ def test_params_add_modify_remove(tmp_path):
   </world>
 </sdf>
 """
+    )
     a = run_text(tmp_path, text, MODELS)
     assert not errors(a), errors(a)
     f = frames(a)
@@ -543,7 +584,9 @@ def test_params_add_modify_remove(tmp_path):
 
 
 def test_params_problems(tmp_path):
-    text = PARAMS_HEAD + """
+    text = (
+        PARAMS_HEAD
+        + """
     <include>
       <uri>model://merge_base</uri>
       <experimental:params>
@@ -557,23 +600,47 @@ def test_params_problems(tmp_path):
   </world>
 </sdf>
 """
+    )
     a = run_text(tmp_path, text, MODELS)
-    assert [d.code for d in errors(a)] == ["ATTRIBUTE_MISSING", "ELEMENT_MISSING", "DUPLICATE_NAME", "ATTRIBUTE_INVALID", "ATTRIBUTE_INVALID"]
+    assert [d.code for d in errors(a)] == [
+        "ATTRIBUTE_MISSING",
+        "ELEMENT_MISSING",
+        "DUPLICATE_NAME",
+        "ATTRIBUTE_INVALID",
+        "ATTRIBUTE_INVALID",
+    ]
 
 
 def test_top_level_include_is_the_files_model(tmp_path):
-    a = run_text(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://arm</uri><name>renamed</name></include>\n</sdf>\n', MODELS)
+    a = run_text(
+        tmp_path,
+        '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://arm</uri><name>renamed</name></include>\n</sdf>\n',
+        MODELS,
+    )
     assert not errors(a), errors(a)
     assert {"__model__", "body", "gripper_mount"} <= set(frames(a))
-    b = run_text(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://broken</uri></include>\n</sdf>\n', MODELS, name="b.sdf")
+    b = run_text(
+        tmp_path,
+        '<?xml version="1.0"?>\n<sdf version="1.9">\n  <include><uri>model://broken</uri></include>\n</sdf>\n',
+        MODELS,
+        name="b.sdf",
+    )
     (d,) = errors(b)
     assert span_text(b, d) == "model://broken"
 
 
 def test_include_named_like_a_nested_model(tmp_path):
-    a = run_text(tmp_path, model('<link name="l"/><include><uri>model://wheel</uri></include><model name="wheel"><link name="x"/></model>'), MODELS)
+    a = run_text(
+        tmp_path,
+        model(
+            '<link name="l"/><include><uri>model://wheel</uri></include><model name="wheel"><link name="x"/></model>'
+        ),
+        MODELS,
+    )
     assert [d.code for d in errors(a)] == ["DUPLICATE_NAME"]
-    b = run_text(tmp_path, model('<link name="wheel"/><include><uri>model://wheel</uri></include>'), MODELS, name="b.sdf")
+    b = run_text(
+        tmp_path, model('<link name="wheel"/><include><uri>model://wheel</uri></include>'), MODELS, name="b.sdf"
+    )
     assert [d.code for d in errors(b)] == ["DUPLICATE_NAME"]
 
 

@@ -28,17 +28,23 @@ def diags(path):
 
 
 def test_a_good_model_config_is_clean_and_not_read_as_sdformat(tmp_path, capsys):
-    d = make(tmp_path, '<?xml version="1.0"?>\n<model>\n  <name>arm</name>\n  <sdf version="1.6">model.sdf</sdf>\n</model>\n',
-             {"model.sdf": MODEL.format(v="1.6", name="arm")})
+    d = make(
+        tmp_path,
+        '<?xml version="1.0"?>\n<model>\n  <name>arm</name>\n  <sdf version="1.6">model.sdf</sdf>\n</model>\n',
+        {"model.sdf": MODEL.format(v="1.6", name="arm")},
+    )
     assert diags(d / "model.config") == []
     assert main(["check", str(d / "model.config")]) == 0
     assert main(["check", str(d)]) == 0  # found in a directory too
 
 
 def test_entries_must_name_existing_files_and_versions(tmp_path):
-    d = make(tmp_path, '<model>\n<name>arm</name>\n<sdf version="1.6">model.sdf</sdf>\n<sdf version="1.1">old.sdf</sdf>\n'
-                       '<sdf version="2.0">model.sdf</sdf>\n<sdf version="1.9">missing.sdf</sdf>\n<sdf version="1.7"></sdf>\n<sdf>model.sdf</sdf>\n</model>\n',
-             {"model.sdf": MODEL.format(v="1.6", name="arm"), "old.sdf": MODEL.format(v="1.0", name="arm")})
+    d = make(
+        tmp_path,
+        '<model>\n<name>arm</name>\n<sdf version="1.6">model.sdf</sdf>\n<sdf version="1.1">old.sdf</sdf>\n'
+        '<sdf version="2.0">model.sdf</sdf>\n<sdf version="1.9">missing.sdf</sdf>\n<sdf version="1.7"></sdf>\n<sdf>model.sdf</sdf>\n</model>\n',
+        {"model.sdf": MODEL.format(v="1.6", name="arm"), "old.sdf": MODEL.format(v="1.0", name="arm")},
+    )
     assert diags(d / "model.config") == [
         ("ATTRIBUTE_INVALID", 4, 1),  # 1.1 is no SDFormat version
         ("ATTRIBUTE_INVALID", 5, 1),  # 2.0 neither
@@ -52,7 +58,11 @@ def test_entries_must_name_existing_files_and_versions(tmp_path):
 
 
 def test_not_well_formed_or_wrong_root(tmp_path):
-    d = make(tmp_path, "<model><name>arm</name><sdf version='1.6'>model.sdf</sdf>", {"model.sdf": MODEL.format(v="1.6", name="arm")})
+    d = make(
+        tmp_path,
+        "<model><name>arm</name><sdf version='1.6'>model.sdf</sdf>",
+        {"model.sdf": MODEL.format(v="1.6", name="arm")},
+    )
     assert [c for c, _, _ in diags(d / "model.config")] == ["XML_ERROR"]
     (d / "model.config").write_text('<sdf version="1.6"><model name="arm"/></sdf>')
     [(code, line, sev)] = diags(d / "model.config")
@@ -78,7 +88,11 @@ def test_the_entry_libsdformat_picks(versions, chosen):
 
 def test_the_include_loads_the_entry_the_check_calls_used(tmp_path):
     entries = "".join(f'<sdf version="{v}">m{v}.sdf</sdf>' for v in ("1.5", "1.9", "1.7"))
-    d = make(tmp_path, f"<model><name>arm</name>{entries}</model>", {f"m{v}.sdf": MODEL.format(v=v, name=f"arm_{v.replace('.', '_')}") for v in ("1.5", "1.9", "1.7")})
+    d = make(
+        tmp_path,
+        f"<model><name>arm</name>{entries}</model>",
+        {f"m{v}.sdf": MODEL.format(v=v, name=f"arm_{v.replace('.', '_')}") for v in ("1.5", "1.9", "1.7")},
+    )
     assert model_file(str(d)).path == os.path.join(str(d), "m1.9.sdf")
     world = tmp_path / "w.sdf"
     text = '<sdf version="1.9"><world name="w"><include><uri>model://arm</uri></include></world></sdf>'

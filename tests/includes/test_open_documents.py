@@ -29,7 +29,9 @@ ROBOT = """<sdf version="1.12">
 def _models(tmp_path: Path) -> tuple[Path, Path]:
     d = tmp_path / "models" / "gripper"
     d.mkdir(parents=True)
-    (d / "model.config").write_text('<model><name>gripper</name><sdf version="1.12">model.sdf</sdf></model>', encoding="utf-8")
+    (d / "model.config").write_text(
+        '<model><name>gripper</name><sdf version="1.12">model.sdf</sdf></model>', encoding="utf-8"
+    )
     (d / "model.sdf").write_text(GRIPPER, encoding="utf-8")
     robot = tmp_path / "robot.sdf"
     robot.write_text(ROBOT, encoding="utf-8")
@@ -110,7 +112,11 @@ def test_records_say_where_the_file_was_found(tmp_path: Path) -> None:
     a = analyze(ROBOT, str(tmp_path / "robot.sdf"), Options(resource_paths=(str(tmp_path / "elsewhere"), str(models))))
     (rec,) = a.includes
     assert rec.lookup is not None and rec.lookup.found_in == str(models)
-    assert rec.config is not None and rec.config.config == str(gripper.parent / "model.config") and rec.config.version == "1.12"
+    assert (
+        rec.config is not None
+        and rec.config.config == str(gripper.parent / "model.config")
+        and rec.config.version == "1.12"
+    )
     relative = ROBOT.replace("model://gripper", "models/gripper/model.sdf")
     (rec,) = analyze(relative, str(tmp_path / "robot.sdf"), Options()).includes
     assert rec.lookup.found_in == str(tmp_path) and rec.config is None and rec.path == str(gripper)

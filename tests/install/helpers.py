@@ -13,10 +13,16 @@ ROOT = Path(__file__).resolve().parents[2]
 def fresh_copy(dest: Path) -> Path:
     """The checkout as a fresh clone of it would be: the files git tracks (and new ones it does not
     ignore), as they are in the working tree, so uncommitted work is tested too."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         src = ROOT / name
         if src.is_file():

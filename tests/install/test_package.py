@@ -21,11 +21,15 @@ from .helpers import ROOT, clean_env, fresh_copy
 def dist(tmp_path_factory) -> Path:
     for module in ("build", "twine"):
         if subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode != 0:
-            pytest.fail(f"{module} is not installed: pip install '.[release]' (scripts/test.sh does with --install-tests)")
+            pytest.fail(
+                f"{module} is not installed: pip install '.[release]' (scripts/test.sh does with --install-tests)"
+            )
     copy = fresh_copy(tmp_path_factory.mktemp("src") / "sdformat-lsp")
     out = tmp_path_factory.mktemp("dist")
     # The default: an sdist first, then the wheel built from that sdist (so the sdist is complete).
-    made = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(copy)], capture_output=True, text=True, timeout=900)
+    made = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(copy)], capture_output=True, text=True, timeout=900
+    )
     assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
     return out
 
@@ -38,7 +42,9 @@ def only(directory: Path, pattern: str) -> Path:
 
 def test_twine_check_passes(dist):
     files = [str(only(dist, "*.whl")), str(only(dist, "*.tar.gz"))]
-    run = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *files], capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", *files], capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("PASSED") == 2
 
@@ -80,21 +86,51 @@ def test_the_installed_wheel_runs_from_any_directory(dist, tmp_path):
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
     wheel = only(dist, "*.whl")
-    run = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], capture_output=True, text=True, timeout=900, env=clean_env("/usr/bin:/bin"))
+    run = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=clean_env("/usr/bin:/bin"),
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     shutil.copy(ROOT / "examples" / "arm.sdf", elsewhere / "arm.sdf")
     shutil.copy(ROOT / "examples" / "broken_arm.sdf", elsewhere / "broken_arm.sdf")
     env = clean_env("/usr/bin:/bin")
-    where = subprocess.run([str(python), "-c", "import sdformat_lsp; print(sdformat_lsp.__file__)"], cwd=elsewhere, capture_output=True, text=True, env=env)
+    where = subprocess.run(
+        [str(python), "-c", "import sdformat_lsp; print(sdformat_lsp.__file__)"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert where.stdout.startswith(str(env_dir)), where.stdout + where.stderr  # not the checkout
     script = str(env_dir / "bin" / "sdformat-lsp")
-    good = subprocess.run([script, "check", "--frames", "arm.sdf"], cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120)
+    good = subprocess.run(
+        [script, "check", "--frames", "arm.sdf"], cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120
+    )
     assert good.returncode == 0, good.stdout + good.stderr
-    bad = subprocess.run([script, "check", "--format", "json", "broken_arm.sdf"], cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120)
+    bad = subprocess.run(
+        [script, "check", "--format", "json", "broken_arm.sdf"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert bad.returncode == 1 and '"code"' in bad.stdout, bad.stdout + bad.stderr
     # Schema checks need the packaged data: an unknown element is reported.
-    (elsewhere / "unknown.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l"><colour/></link></model></sdf>\n')
-    unknown = subprocess.run([script, "check", "--severity", "hint", "unknown.sdf"], cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120)
+    (elsewhere / "unknown.sdf").write_text(
+        '<sdf version="1.9"><model name="m"><link name="l"><colour/></link></model></sdf>\n'
+    )
+    unknown = subprocess.run(
+        [script, "check", "--severity", "hint", "unknown.sdf"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert "colour" in unknown.stdout, unknown.stdout + unknown.stderr

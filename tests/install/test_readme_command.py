@@ -33,7 +33,9 @@ def test_first_command_works_in_a_fresh_copy_with_the_system_python(tmp_path):
     copy = fresh_copy(tmp_path / "sdformat-lsp")
     path = f"{bindir}:/usr/bin:/bin"  # no pyenv shims, no virtual environment: a user's plain shell
     command = readme_commands()[0]
-    run = subprocess.run(["bash", "-c", command], cwd=copy, env=clean_env(path), capture_output=True, text=True, timeout=900)
+    run = subprocess.run(
+        ["bash", "-c", command], cwd=copy, env=clean_env(path), capture_output=True, text=True, timeout=900
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     # The broken arm's problems, then the working arm's resolved frames.
     assert "examples/broken_arm.sdf:7:26: error[POSE_RELATIVE_TO_INVALID]" in run.stdout

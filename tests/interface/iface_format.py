@@ -18,8 +18,17 @@ def parse(file: IncludedFile) -> InterfaceModel | None:
         kind, rest = words[0], words[1:]
         if kind == "model":
             name = file.name if not stack and file.name else rest[0]
-            m = dict(name=name, canonical=rest[1], pose=tuple(float(v) for v in rest[2:8]), static="static" in rest[8:],
-                     links=[], frames=[], joints=[], models=[], line=number)
+            m = dict(
+                name=name,
+                canonical=rest[1],
+                pose=tuple(float(v) for v in rest[2:8]),
+                static="static" in rest[8:],
+                links=[],
+                frames=[],
+                joints=[],
+                models=[],
+                line=number,
+            )
             if stack:
                 stack[-1]["models"].append(m)
             else:
@@ -30,19 +39,36 @@ def parse(file: IncludedFile) -> InterfaceModel | None:
         elif kind == "link":
             stack[-1]["links"].append(InterfaceLink(rest[0], tuple(float(v) for v in rest[1:7]), line=number))
         elif kind == "frame":
-            stack[-1]["frames"].append(InterfaceFrame(rest[0], rest[1], tuple(float(v) for v in rest[2:8]), line=number))
+            stack[-1]["frames"].append(
+                InterfaceFrame(rest[0], rest[1], tuple(float(v) for v in rest[2:8]), line=number)
+            )
         elif kind == "joint":
-            stack[-1]["joints"].append(InterfaceJoint(rest[0], rest[1], tuple(float(v) for v in rest[2:8]), line=number))
+            stack[-1]["joints"].append(
+                InterfaceJoint(rest[0], rest[1], tuple(float(v) for v in rest[2:8]), line=number)
+            )
 
     def build(m: dict) -> InterfaceModel:
-        return InterfaceModel(m["name"], m["canonical"], m["pose"], links=m["links"], frames=m["frames"], joints=m["joints"],
-                              models=[build(n) for n in m["models"]], static=m["static"], line=m["line"])
+        return InterfaceModel(
+            m["name"],
+            m["canonical"],
+            m["pose"],
+            links=m["links"],
+            frames=m["frames"],
+            joints=m["joints"],
+            models=[build(n) for n in m["models"]],
+            static=m["static"],
+            line=m["line"],
+        )
 
     return build(top) if top is not None else None
 
 
 def _pose(rng: random.Random) -> str:
-    return " ".join(f"{rng.uniform(-2, 2):.3f}" for _ in range(3)) + " " + " ".join(f"{rng.uniform(-3, 3):.3f}" for _ in range(3))
+    return (
+        " ".join(f"{rng.uniform(-2, 2):.3f}" for _ in range(3))
+        + " "
+        + " ".join(f"{rng.uniform(-3, 3):.3f}" for _ in range(3))
+    )
 
 
 def random_model(rng: random.Random, name: str, depth: int = 0) -> tuple[list[str], list[str]]:
@@ -55,7 +81,9 @@ def random_model(rng: random.Random, name: str, depth: int = 0) -> tuple[list[st
         for i in range(rng.randint(0, 2)):
             sub_lines, sub_names = random_model(rng, f"M{i}", depth + 1)
             nested.append((f"M{i}", sub_lines, sub_names))
-    canonical_choices = links + [f"{n}::{s}" for n, _, subs in nested for s in subs if s.count("::") == 0 and s.startswith("L")]
+    canonical_choices = links + [
+        f"{n}::{s}" for n, _, subs in nested for s in subs if s.count("::") == 0 and s.startswith("L")
+    ]
     canonical = rng.choice(canonical_choices)
     lines.append(f"model {name} {canonical} {_pose(rng)}")
     for lk in links:

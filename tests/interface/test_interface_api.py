@@ -69,6 +69,7 @@ def errors(a):
 
 # -- libsdformat's InterfaceAPI.FrameSemantics, on our fixture ---------------------------------------
 
+
 def test_frame_semantics_of_an_included_interface_model():
     a = load(FIX / "frame_semantics.sdf")
     assert errors(a) == []
@@ -87,7 +88,10 @@ def test_frame_semantics_of_an_included_interface_model():
         "F6": (model * child_model * child_base, "two_pendulums::child_model::base_link"),
         "F7": (model * child_dp * model_1, "two_pendulums::child_dp::model_1::lower_link"),
         "F8": (model * child_dp * model_1 * dp_lower, "two_pendulums::child_dp::model_1::lower_link"),
-        "F9": (model * child_dp * model_1 * dp_lower * P(0, 0.005, 0, 0.3, 0, 0), "two_pendulums::child_dp::model_1::lower_link"),
+        "F9": (
+            model * child_dp * model_1 * dp_lower * P(0, 0.005, 0, 0.3, 0, 0),
+            "two_pendulums::child_dp::model_1::lower_link",
+        ),
         "F10": (model * lower_link * P(0, 0, 0.7, 0.1, 0, 0), "two_pendulums::lower_link"),
     }
     for name, (pose, body) in expected.items():
@@ -107,12 +111,14 @@ def test_the_parser_is_given_the_includes_name_and_static(tmp_path):
         return InterfaceModel(file.name or "unnamed", "L", links=[InterfaceLink("L")], static=bool(file.static))
 
     (tmp_path / "m.box").write_text("anything\n")
-    (tmp_path / "w.sdf").write_text(textwrap.dedent("""\
+    (tmp_path / "w.sdf").write_text(
+        textwrap.dedent("""\
         <sdf version="1.9"><world name="w">
           <include><uri>m.box</uri><name>box</name><static>true</static></include>
           <include><uri>m.box</uri></include>
         </world></sdf>
-        """))
+        """)
+    )
     a = load(tmp_path / "w.sdf", ((".box", parser),))
     assert errors(a) == []
     assert [(s.name, s.static, s.uri) for s in seen] == [("box", True, "m.box"), (None, None, "m.box")]
@@ -138,15 +144,22 @@ PLACED = """\
 
 
 def _placed_parser(file: IncludedFile):
-    return InterfaceModel(file.name or "m", "base_link", links=[InterfaceLink("base_link", (0, 1, 0, 0, 0, 0))],
-                          frames=[InterfaceFrame("frame_1", "__model__", (0, 0, 1, 0, 0, 0))])
+    return InterfaceModel(
+        file.name or "m",
+        "base_link",
+        links=[InterfaceLink("base_link", (0, 1, 0, 0, 0, 0))],
+        frames=[InterfaceFrame("frame_1", "__model__", (0, 0, 1, 0, 0, 0))],
+    )
 
 
-@pytest.mark.parametrize("open_, close_, prefix", [
-    ('<world name="default">', "</world>", ""),
-    ('<model name="parent_model">', "</model>", ""),
-    ('<world name="default"><model name="parent_model">', "</model></world>", "parent_model::"),
-])
+@pytest.mark.parametrize(
+    "open_, close_, prefix",
+    [
+        ('<world name="default">', "</world>", ""),
+        ('<model name="parent_model">', "</model>", ""),
+        ('<world name="default"><model name="parent_model">', "</model></world>", "parent_model::"),
+    ],
+)
 def test_placement_frame_of_an_interface_model(tmp_path, open_, close_, prefix):
     (tmp_path / "placed.test").write_text("x")
     (tmp_path / "w.sdf").write_text(PLACED.format(open=open_, close=close_))
@@ -161,9 +174,12 @@ def test_placement_frame_of_an_interface_model(tmp_path, open_, close_, prefix):
 
 # -- what comes back from a parser -------------------------------------------------------------------
 
+
 def _world_including(tmp_path: Path, uri: str, extra: str = "") -> Path:
-    (tmp_path / "w.sdf").write_text(f'<sdf version="1.9"><world name="w">\n<include {extra}><uri>{uri}</uri></include>\n'
-                                    '<frame name="f" attached_to="m::L"/>\n</world></sdf>\n')
+    (tmp_path / "w.sdf").write_text(
+        f'<sdf version="1.9"><world name="w">\n<include {extra}><uri>{uri}</uri></include>\n'
+        '<frame name="f" attached_to="m::L"/>\n</world></sdf>\n'
+    )
     return tmp_path / "w.sdf"
 
 
@@ -177,9 +193,12 @@ def test_a_parse_error_is_one_error_on_the_include_with_the_files_line(tmp_path)
     assert [d.code for d in errs] == ["MODEL_PARSER_ERROR"]
     d = errs[0]
     assert "the joint on this line has no child" in d.message
-    assert a.text[d.span.start:d.span.end] == "m.box"
+    assert a.text[d.span.start : d.span.end] == "m.box"
     (rel,) = d.related
-    assert rel.path == str(tmp_path / "m.box") and (tmp_path / "m.box").read_text()[rel.span.start:rel.span.end] == "b b b"
+    assert (
+        rel.path == str(tmp_path / "m.box")
+        and (tmp_path / "m.box").read_text()[rel.span.start : rel.span.end] == "b b b"
+    )
 
 
 def _faulty(kind):
@@ -197,7 +216,9 @@ def _faulty(kind):
         if kind == "dangling frame":
             return InterfaceModel("m", "L", links=[InterfaceLink("L")], frames=[InterfaceFrame("F", "G")])
         if kind == "cycle":
-            return InterfaceModel("m", "L", links=[InterfaceLink("L")], frames=[InterfaceFrame("F", "G"), InterfaceFrame("G", "F")])
+            return InterfaceModel(
+                "m", "L", links=[InterfaceLink("L")], frames=[InterfaceFrame("F", "G"), InterfaceFrame("G", "F")]
+            )
         if kind == "bad pose":
             return InterfaceModel("m", "L", links=[InterfaceLink("L", (1, 2, 3))])
         if kind == "nan pose":
@@ -205,15 +226,33 @@ def _faulty(kind):
         if kind == "empty name":
             return InterfaceModel("", "L", links=[InterfaceLink("L")])
         if kind == "inconsistent canonical pose":
-            return InterfaceModel("m", "L", links=[InterfaceLink("L", (1, 0, 0, 0, 0, 0))], pose_in_canonical_link=(1, 0, 0, 0, 0, 0))
+            return InterfaceModel(
+                "m", "L", links=[InterfaceLink("L", (1, 0, 0, 0, 0, 0))], pose_in_canonical_link=(1, 0, 0, 0, 0, 0)
+            )
         if kind == "exit":
             raise SystemExit(3)
         raise AssertionError(kind)
+
     return parser
 
 
-@pytest.mark.parametrize("kind", ["raises", "string", "no canonical", "scoped name", "duplicate", "dangling frame", "cycle",
-                                  "bad pose", "nan pose", "empty name", "inconsistent canonical pose", "exit"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "raises",
+        "string",
+        "no canonical",
+        "scoped name",
+        "duplicate",
+        "dangling frame",
+        "cycle",
+        "bad pose",
+        "nan pose",
+        "empty name",
+        "inconsistent canonical pose",
+        "exit",
+    ],
+)
 def test_a_faulty_parser_is_reported_as_its_fault_on_the_include(tmp_path, kind):
     (tmp_path / "m.box").write_text("x")
     a = load(_world_including(tmp_path, "m.box"), ((".box", _faulty(kind)),))
@@ -275,20 +314,30 @@ def test_merge_include_needs_a_parser_that_supports_it(tmp_path):
         return InterfaceModel("m", "L", links=[InterfaceLink("L")], supports_merge=False)
 
     (tmp_path / "m.box").write_text("x")
-    (tmp_path / "w.sdf").write_text('<sdf version="1.9"><model name="top"><include merge="true"><uri>m.box</uri></include>'
-                                    '<link name="own"/></model></sdf>')
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.9"><model name="top"><include merge="true"><uri>m.box</uri></include>'
+        '<link name="own"/></model></sdf>'
+    )
     a = load(tmp_path / "w.sdf", ((".box", parser),))
     assert [d.code for d in errors(a)] == ["MERGE_INCLUDE_UNSUPPORTED"]
 
 
 def test_merge_include_of_an_interface_model(tmp_path):
     def parser(file):
-        return InterfaceModel("m", "L", (1, 0, 0, 0, 0, 0), links=[InterfaceLink("L", (0, 0, 1, 0, 0, 0))],
-                              frames=[InterfaceFrame("F", "__model__", (0, 1, 0, 0, 0, 0))], supports_merge=True)
+        return InterfaceModel(
+            "m",
+            "L",
+            (1, 0, 0, 0, 0, 0),
+            links=[InterfaceLink("L", (0, 0, 1, 0, 0, 0))],
+            frames=[InterfaceFrame("F", "__model__", (0, 1, 0, 0, 0, 0))],
+            supports_merge=True,
+        )
 
     (tmp_path / "m.box").write_text("x")
-    (tmp_path / "w.sdf").write_text('<sdf version="1.9"><model name="top"><include merge="true"><uri>m.box</uri></include>'
-                                    '<frame name="G" attached_to="F"/></model></sdf>')
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.9"><model name="top"><include merge="true"><uri>m.box</uri></include>'
+        '<frame name="G" attached_to="F"/></model></sdf>'
+    )
     a = load(tmp_path / "w.sdf", ((".box", parser),))
     assert errors(a) == []
     f = frames(a)
@@ -298,6 +347,7 @@ def test_merge_include_of_an_interface_model(tmp_path):
 
 # -- poses ---------------------------------------------------------------------------------------------
 
+
 def test_poses_as_six_numbers_a_matrix_or_a_transform_agree():
     six = as_transform((1, 2, 3, 0.1, -0.4, 2.0))
     r = [list(row) for row in __import__("sdformat_lsp.model.transform", fromlist=["x"]).rotation_matrix(six.q)]
@@ -305,19 +355,32 @@ def test_poses_as_six_numbers_a_matrix_or_a_transform_agree():
     for other in (as_transform(matrix), as_transform(six)):
         d = six.inverse() * other
         assert max(abs(c) for c in d.p) < 1e-12 and abs(abs(d.q[0]) - 1) < 1e-12
-    for bad in ("1 2 3 4 5 6", None, (1, 2, 3), [[1, 0, 0, 0]] * 4, [[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
-                (1, 2, 3, 4, 5, True)):
+    for bad in (
+        "1 2 3 4 5 6",
+        None,
+        (1, 2, 3),
+        [[1, 0, 0, 0]] * 4,
+        [[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+        (1, 2, 3, 4, 5, True),
+    ):
         with pytest.raises(ValueError):
             as_transform(bad)
 
 
 def test_the_model_locates_its_elements_by_line():
     text = "links:\n  base here\n  arm\n"
-    m = interface_to_model(InterfaceModel("m", "base", links=[InterfaceLink("base", line=2), InterfaceLink("arm", line=3)],
-                                          joints=[InterfaceJoint("j", "arm", line=99)]), text)
+    m = interface_to_model(
+        InterfaceModel(
+            "m",
+            "base",
+            links=[InterfaceLink("base", line=2), InterfaceLink("arm", line=3)],
+            joints=[InterfaceJoint("j", "arm", line=99)],
+        ),
+        text,
+    )
     base, arm = m.links
-    assert text[base.name_span.start:base.name_span.end] == "base"
-    assert text[arm.name_span.start:arm.name_span.end] == "arm"
+    assert text[base.name_span.start : base.name_span.end] == "base"
+    assert text[arm.name_span.start : arm.name_span.end] == "arm"
     assert m.joints[0].name_span.start == 0  # a line past the end: the start of the file
     with pytest.raises(InterfaceFault):
         interface_to_model(InterfaceModel("m", "x"), text)
@@ -325,11 +388,16 @@ def test_the_model_locates_its_elements_by_line():
 
 # -- registration --------------------------------------------------------------------------------------
 
+
 def test_the_configuration_table_registers_parsers(tmp_path):
     (tmp_path / "sdformat-lsp.toml").write_text('[model-parsers]\n".toml" = "toml_models:parse"\n')
     assert load_config(str(tmp_path / "sdformat-lsp.toml")).model_parsers == ((".toml", "toml_models:parse"),)
-    for bad, word in (('".toml" = "no_colon"', "module:function"), ('".sdf" = "a:b"', "SDFormat"), ('"*" = "a:b"', "suffix"),
-                      ('".x" = 3', "module:function")):
+    for bad, word in (
+        ('".toml" = "no_colon"', "module:function"),
+        ('".sdf" = "a:b"', "SDFormat"),
+        ('"*" = "a:b"', "suffix"),
+        ('".x" = 3', "module:function"),
+    ):
         (tmp_path / "sdformat-lsp.toml").write_text(f"[model-parsers]\n{bad}\n")
         with pytest.raises(ConfigError) as exc:
             load_config(str(tmp_path / "sdformat-lsp.toml"))
@@ -426,7 +494,8 @@ def test_an_included_xacro_file_is_expanded_and_its_frames_are_the_including_mod
         '<?xml version="1.0"?>\n<sdf version="1.11">\n  <world name="w">\n'
         "    <include>\n      <uri>robot.urdf.xacro</uri>\n      <name>xb</name>\n      <pose>1 0 0 0 0 0</pose>\n    </include>\n"
         '    <frame name="tip" attached_to="xb::lower"><pose relative_to="xb::lower_joint">0 0 0.1 0 0 0</pose></frame>\n'
-        "  </world>\n</sdf>\n")
+        "  </world>\n</sdf>\n"
+    )
     a = load(tmp_path / "w.sdf", ())
     assert errors(a) == []
     f = frames(a)
@@ -436,9 +505,9 @@ def test_an_included_xacro_file_is_expanded_and_its_frames_are_the_including_mod
     assert same(f["xb::lower_joint"]["pose"], lower) and f["xb::lower_joint"]["attached_to"] == "xb::lower"
     assert same(f["tip"]["pose"], lower * P(0, 0, 0.1, 0, 0, 0)) and f["tip"]["attached_to"] == "xb::lower"
     # definition: the link written in the macro's call site file, on the line the expansion took it from
-    (loc,) = definition(a, a.text.index("xb::lower\"") + 5)
+    (loc,) = definition(a, a.text.index('xb::lower"') + 5)
     assert loc.path == str(tmp_path / "robot.urdf.xacro")
-    assert XACRO[loc.span.start:loc.span.end].startswith("<link name=")
+    assert XACRO[loc.span.start : loc.span.end].startswith("<link name=")
 
 
 def test_a_xacro_file_that_does_not_expand_is_one_error_at_its_line(tmp_path):
@@ -447,13 +516,18 @@ def test_a_xacro_file_that_does_not_expand_is_one_error_at_its_line(tmp_path):
     (d,) = errors(a)
     assert d.code == "MODEL_PARSER_ERROR" and "lenx" in d.message
     (rel,) = d.related
-    assert rel.path == str(tmp_path / "bad.urdf.xacro") and "lenx" in XACRO.replace("${2*len}", "${2*lenx}")[rel.span.start:rel.span.end]
+    assert (
+        rel.path == str(tmp_path / "bad.urdf.xacro")
+        and "lenx" in XACRO.replace("${2*len}", "${2*lenx}")[rel.span.start : rel.span.end]
+    )
 
 
 def test_an_interface_model_named_like_a_sibling_is_a_duplicate_name(tmp_path):
     """libsdformat's InterfaceAPI.NameCollision: the parser's model takes a name the scope has."""
     (tmp_path / "m.box").write_text("x")
-    (tmp_path / "w.sdf").write_text('<sdf version="1.9"><world name="w">\n<model name="m"><link name="l"/></model>\n'
-                                    "<include><uri>m.box</uri></include>\n</world></sdf>\n")
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.9"><world name="w">\n<model name="m"><link name="l"/></model>\n'
+        "<include><uri>m.box</uri></include>\n</world></sdf>\n"
+    )
     a = load(tmp_path / "w.sdf", ((".box", lambda f: InterfaceModel("m", "L", links=[InterfaceLink("L")])),))
     assert [d.code for d in errors(a)] == ["DUPLICATE_NAME"]

@@ -23,28 +23,50 @@ def test_server_logs_parsers_and_answers_on_included_models_of_other_formats(tmp
         shutil.copy(FIX / name, tmp_path / name)
     shutil.copy(FIX / "drake_like" / "arm.xml", tmp_path / "arm.xml")
     (tmp_path / "sdformat-lsp.toml").write_text('[model-parsers]\n".toml" = "toml_models:parse"\n')
-    text = (tmp_path / "frame_semantics.sdf").read_text().replace(
-        "  </world>", '    <include><uri>arm.xml</uri><name>mj</name></include>\n'
-                      '    <frame name="G" attached_to="mj::tool_site"/>\n  </world>')
+    text = (
+        (tmp_path / "frame_semantics.sdf")
+        .read_text()
+        .replace(
+            "  </world>",
+            "    <include><uri>arm.xml</uri><name>mj</name></include>\n"
+            '    <frame name="G" attached_to="mj::tool_site"/>\n  </world>',
+        )
+    )
     (tmp_path / "frame_semantics.sdf").write_text(text)
     uri = (tmp_path / "frame_semantics.sdf").as_uri()
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(EXAMPLES), os.environ.get("PYTHONPATH", "")]))
     s = StdioServer(server_command())
     try:
         s.initialize()
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "sdformat", "version": 1, "text": text}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "sdformat", "version": 1, "text": text}}
+        )
         diags = s.diagnostics(uri, 1)
         assert [d for d in diags if d["severity"] == 1] == []
-        hover = s.request("textDocument/hover", {"textDocument": {"uri": uri},
-                                                 "position": _position(text, "two_pendulums::child_dp::model_1::lower_link", 38)})
+        hover = s.request(
+            "textDocument/hover",
+            {
+                "textDocument": {"uri": uri},
+                "position": _position(text, "two_pendulums::child_dp::model_1::lower_link", 38),
+            },
+        )
         assert "lower_link" in str(hover["result"]["contents"])
-        where = s.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": _position(text, "mj::tool_site", 6)})
+        where = s.request(
+            "textDocument/definition", {"textDocument": {"uri": uri}, "position": _position(text, "mj::tool_site", 6)}
+        )
         (loc,) = where["result"] if isinstance(where["result"], list) else [where["result"]]
         assert loc["uri"].endswith("/arm.xml")
-        where = s.request("textDocument/definition", {"textDocument": {"uri": uri},
-                                                      "position": _position(text, 'relative_to="two_pendulums::frame_1"', 30)})
+        where = s.request(
+            "textDocument/definition",
+            {"textDocument": {"uri": uri}, "position": _position(text, 'relative_to="two_pendulums::frame_1"', 30)},
+        )
         (loc,) = where["result"] if isinstance(where["result"], list) else [where["result"]]
-        assert loc["uri"].endswith("/two_pendulums.toml") and loc["range"]["start"]["line"] == 28  # [frames.frame_1], line 29
+        assert (
+            loc["uri"].endswith("/two_pendulums.toml") and loc["range"]["start"]["line"] == 28
+        )  # [frames.frame_1], line 29
     finally:
         s.close()
-    assert "model parsers: none registered; then the built-in xacro (.xacro), URDF (.urdf) and MJCF (<mujoco> root) readers" in s.stderr
+    assert (
+        "model parsers: none registered; then the built-in xacro (.xacro), URDF (.urdf) and MJCF (<mujoco> root) readers"
+        in s.stderr
+    )

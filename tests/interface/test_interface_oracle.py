@@ -41,8 +41,11 @@ def iface_oracle(tmp_path_factory) -> str:
     if flags is None:
         pytest.skip("libsdformat's development files are missing")
     out = str(tmp_path_factory.mktemp("iface") / "iface_oracle")
-    r = subprocess.run(["g++", "-O1", "-std=c++17", "-o", out, str(HERE / "oracle" / "iface_oracle.cc"), *flags],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        ["g++", "-O1", "-std=c++17", "-o", out, str(HERE / "oracle" / "iface_oracle.cc"), *flags],
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
         pytest.skip(f"iface_oracle does not build here: {r.stderr[-500:]}")
     return out
@@ -53,11 +56,16 @@ def _document(rng: random.Random, names: list[str]) -> str:
     placement = f"<placement_frame>{rng.choice(names)}</placement_frame>" if rng.random() < 0.5 else ""
     pose = " ".join(f"{rng.uniform(-1, 1):.3f}" for _ in range(6))
     rel = ' relative_to="F0"' if rng.random() < 0.5 else ""
-    refs = "\n".join(f'    <frame name="R{i}"><pose relative_to="rb::{n}">0.1 0 0 0 0 0.2</pose></frame>\n'
-                     f'    <frame name="A{i}" attached_to="rb::{n}"/>' for i, n in enumerate(names))
-    body = (f'    <frame name="F0"><pose>1 0 0.5 0 0.3 0.5</pose></frame>\n'
-            f"    <include><uri>robot.iface</uri><name>rb</name><pose{rel}>{pose}</pose>{placement}</include>\n"
-            f"{refs}\n")
+    refs = "\n".join(
+        f'    <frame name="R{i}"><pose relative_to="rb::{n}">0.1 0 0 0 0 0.2</pose></frame>\n'
+        f'    <frame name="A{i}" attached_to="rb::{n}"/>'
+        for i, n in enumerate(names)
+    )
+    body = (
+        f'    <frame name="F0"><pose>1 0 0.5 0 0.3 0.5</pose></frame>\n'
+        f"    <include><uri>robot.iface</uri><name>rb</name><pose{rel}>{pose}</pose>{placement}</include>\n"
+        f"{refs}\n"
+    )
     if in_world:
         return f'<?xml version="1.0"?>\n<sdf version="1.9">\n  <world name="w">\n{body}  </world>\n</sdf>\n'
     return f'<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="top">\n{body}  </model>\n</sdf>\n'
@@ -107,7 +115,10 @@ def test_random_interface_models_agree_with_libsdformat(iface_oracle, tmp_path):
             mine = ours[name]
             assert _same(mine["pose"], pose), (case, name, mine["pose"], pose)
             if name.startswith("A"):
-                assert mine["attached_to"] == body.removeprefix(prefix) or prefix + mine["attached_to"] == body, (case, name)
+                assert mine["attached_to"] == body.removeprefix(prefix) or prefix + mine["attached_to"] == body, (
+                    case,
+                    name,
+                )
             compared += 1
     print(f"interface models vs libsdformat: {agreed} of {CASES} documents valid in both, {compared} frames equal")
     assert agreed >= CASES // 2 and compared > 100

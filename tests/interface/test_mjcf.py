@@ -95,7 +95,9 @@ def test_conventions_without_mujoco():
     # the unnamed body gets MuJoCo's body index as its name
     assert f["in_unnamed"]["attached_to"] == "body5"
     # a site named as a joint (MuJoCo names each kind apart) is NAME.site
-    assert f["lift"]["kind"] == "joint" and f["lift.site"]["kind"] == "frame" and f["lift.site"]["attached_to"] == "upper"
+    assert (
+        f["lift"]["kind"] == "joint" and f["lift.site"]["kind"] == "frame" and f["lift.site"]["attached_to"] == "upper"
+    )
 
 
 def test_an_included_mjcf_model_is_part_of_the_including_models_frame_graph(tmp_path):
@@ -107,11 +109,12 @@ def test_an_included_mjcf_model_is_part_of_the_including_models_frame_graph(tmp_
         "      <pose>1 2 3 0 0 0.5</pose>\n      <placement_frame>tip</placement_frame>\n    </include>\n"
         '    <frame name="at_tip" attached_to="robot::tip"><pose relative_to="robot::grip_site">0 0 1 0 0 0</pose></frame>\n'
         '    <frame name="bad" attached_to="robot::no_such_site"/>\n'
-        "  </world>\n</sdf>\n")
+        "  </world>\n</sdf>\n"
+    )
     a = load(tmp_path / "w.sdf")
     errs = [d for d in a.diagnostics if d.severity == Severity.ERROR]
     assert [d.code for d in errs] == ["FRAME_ATTACHED_TO_INVALID"]
-    assert "no_such_site" in a.text[errs[0].span.start:errs[0].span.end]
+    assert "no_such_site" in a.text[errs[0].span.start : errs[0].span.end]
     f = frames(a)
     # the placement frame 'tip' goes where the include's pose says
     assert close_pose(f["robot::tip"]["pose"], (1, 2, 3), quat_from_rpy(0, 0, 0.5))
@@ -131,18 +134,26 @@ def test_an_included_mjcf_model_is_part_of_the_including_models_frame_graph(tmp_
     # definitions point into the MJCF file: the link's name is its body's name attribute
     link = next(lk for lk in rec.model.links if lk.name == "upper")
     text = (tmp_path / "conventions.xml").read_text()
-    assert text[link.name_span.start:link.name_span.end] == "upper"
+    assert text[link.name_span.start : link.name_span.end] == "upper"
 
 
 def test_mjcf_mistakes_are_located_in_the_mjcf_file(tmp_path):
     (tmp_path / "bad.xml").write_text(
         '<mujoco>\n  <worldbody>\n    <body name="b" quat="1 0 0 0" euler="0 0 1">\n'
         '      <site name="s" class="nope"/>\n      <site name="t" pos="1 x 2"/>\n'
-        '      <include file="missing_part.xml"/>\n    </body>\n  </worldbody>\n</mujoco>\n')
+        '      <include file="missing_part.xml"/>\n    </body>\n  </worldbody>\n</mujoco>\n'
+    )
     a = load(tmp_path / "bad.xml")
-    got = sorted((d.code, a.text[d.span.start:d.span.end]) for d in a.diagnostics)
-    assert got == [("MJCF_ERROR", "0 0 1"), ("MJCF_ERROR", "1 x 2"), ("MJCF_ERROR", "missing_part.xml"), ("MJCF_ERROR", "nope")]
-    (tmp_path / "w.sdf").write_text('<sdf version="1.11"><model name="m"><include><uri>bad.xml</uri></include></model></sdf>')
+    got = sorted((d.code, a.text[d.span.start : d.span.end]) for d in a.diagnostics)
+    assert got == [
+        ("MJCF_ERROR", "0 0 1"),
+        ("MJCF_ERROR", "1 x 2"),
+        ("MJCF_ERROR", "missing_part.xml"),
+        ("MJCF_ERROR", "nope"),
+    ]
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.11"><model name="m"><include><uri>bad.xml</uri></include></model></sdf>'
+    )
     w = load(tmp_path / "w.sdf")
     (d,) = [d for d in w.diagnostics if d.severity == Severity.ERROR]
     assert d.code == "MJCF_ERROR" and "4 errors in the included file bad.xml" in d.message
@@ -155,10 +166,10 @@ def test_hostile_mjcf_never_crashes(tmp_path):
         "empty.xml": "<mujoco/>",
         "half.xml": '<mujoco><worldbody><body name="a" pos="1 2',
         "zero.xml": '<mujoco><worldbody><body name="a" quat="0 0 0 0" xyaxes="0 0 0 0 0 0"/>'
-                    '<body name="a"/><body zaxis="0 0 0"/></worldbody></mujoco>',
+        '<body name="a"/><body zaxis="0 0 0"/></worldbody></mujoco>',
         "deep.xml": "<mujoco><worldbody>" + '<body pos="0 0 1">' * 3000 + "</body>" * 3000 + "</worldbody></mujoco>",
         "cycle_default.xml": '<mujoco><default><default class="a"><default class="a"/></default></default>'
-                             '<worldbody><body childclass="zz"><site name="s" class="a"/></body></worldbody></mujoco>',
+        '<worldbody><body childclass="zz"><site name="s" class="a"/></body></worldbody></mujoco>',
     }
     for name, text in cases.items():
         (tmp_path / name).write_text(text)
@@ -182,13 +193,22 @@ def test_drake_like_composition_of_mjcf_urdf_and_sdformat():
     arm = Transform((1.0, 0.0, 0.0))  # //include/pose relative_to torso (at the model's origin)
     deg = math.radians
     # MuJoCo's euler="10 20 30" (degrees, eulerseq xyz: axes moving with the frame) is Rx * Ry * Rz
-    rx, ry, rz = (Transform((0, 0, 0), quat_from_rpy(deg(10), 0, 0)), Transform((0, 0, 0), quat_from_rpy(0, deg(20), 0)),
-                  Transform((0, 0, 0), quat_from_rpy(0, 0, deg(30))))
+    rx, ry, rz = (
+        Transform((0, 0, 0), quat_from_rpy(deg(10), 0, 0)),
+        Transform((0, 0, 0), quat_from_rpy(0, deg(20), 0)),
+        Transform((0, 0, 0), quat_from_rpy(0, 0, deg(30))),
+    )
     l2 = arm * Transform((0.5, 1.0, 1.5)) * rx * ry * rz
-    for name, want in (("arm", arm), ("arm::L1", arm), ("arm::L2", l2), ("arm::tool_site", l2 * Transform((0, 0, 0.2))),
-                       ("tactile_sensor", l2 * Transform((0, 0, 0.2))), ("arm::J1", l2),
-                       ("extra_arm", arm * Transform((0, 2, 0))),
-                       ("extra_arm::L2", arm * Transform((0, 2, 0.7), quat_from_rpy(0, 0, 0.25)))):
+    for name, want in (
+        ("arm", arm),
+        ("arm::L1", arm),
+        ("arm::L2", l2),
+        ("arm::tool_site", l2 * Transform((0, 0, 0.2))),
+        ("tactile_sensor", l2 * Transform((0, 0, 0.2))),
+        ("arm::J1", l2),
+        ("extra_arm", arm * Transform((0, 2, 0))),
+        ("extra_arm::L2", arm * Transform((0, 2, 0.7), quat_from_rpy(0, 0, 0.25))),
+    ):
         assert close_pose(f[name]["pose"], want.p, want.q), name
     assert f["tactile_sensor"]["attached_to"] == "tactile_sensor::sensor_link"
     assert f["arm::tool_site"]["attached_to"] == "arm::L2"
@@ -218,9 +238,13 @@ def test_frame_view_draws_mjcf_primitive_geoms_and_graph_draws_the_included_fram
 
 
 def test_an_mjcf_include_keeps_the_children_of_any_root_and_aimed_cameras_keep_their_written_frame(tmp_path):
-    (tmp_path / "part.xml").write_text('<mujocoinclude><body name="p" pos="0 0 1"><geom size="0.1"/></body></mujocoinclude>')
-    (tmp_path / "m.xml").write_text('<mujoco><worldbody><body name="b"><geom size="0.1"/><include file="part.xml"/></body>'
-                                    '<camera name="c" mode="targetbody" target="b" pos="1 0 0" euler="0 0 90"/></worldbody></mujoco>')
+    (tmp_path / "part.xml").write_text(
+        '<mujocoinclude><body name="p" pos="0 0 1"><geom size="0.1"/></body></mujocoinclude>'
+    )
+    (tmp_path / "m.xml").write_text(
+        '<mujoco><worldbody><body name="b"><geom size="0.1"/><include file="part.xml"/></body>'
+        '<camera name="c" mode="targetbody" target="b" pos="1 0 0" euler="0 0 90"/></worldbody></mujoco>'
+    )
     a = load(tmp_path / "m.xml")
     assert [d for d in a.diagnostics if d.severity <= Severity.WARNING] == []
     f = frames(a)
@@ -233,10 +257,12 @@ def test_a_change_to_a_file_an_included_model_was_read_from_reads_it_again(tmp_p
     import time
 
     (tmp_path / "part.xml").write_text('<mujoco><body name="p" pos="0 0 1"><geom size="0.1"/></body></mujoco>')
-    (tmp_path / "m.xml").write_text('<mujoco><worldbody><body name="b"><geom size="0.1"/><include file="part.xml"/></body>'
-                                    "</worldbody></mujoco>")
-    (tmp_path / "w.sdf").write_text('<sdf version="1.11"><model name="top"><include><uri>m.xml</uri><name>r</name></include>'
-                                    "</model></sdf>")
+    (tmp_path / "m.xml").write_text(
+        '<mujoco><worldbody><body name="b"><geom size="0.1"/><include file="part.xml"/></body></worldbody></mujoco>'
+    )
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.11"><model name="top"><include><uri>m.xml</uri><name>r</name></include></model></sdf>'
+    )
     cache = IncludeCache()
     first = frames(load_file(str(tmp_path / "w.sdf"), Options(include_cache=cache)))
     assert close_pose(first["r::p"]["pose"], (0, 0, 1), (1, 0, 0, 0))

@@ -37,7 +37,11 @@ EDITORS = ["visual-studio-code", "neovim"]
 
 def server_env(**extra: str) -> dict[str, str]:
     """The test environment, with the checkout's package first and no resource paths leaking in."""
-    env = {k: v for k, v in os.environ.items() if k not in ("SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH")
+    }
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "server"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra)
@@ -61,6 +65,7 @@ def make_client() -> LanguageClient:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+
     def inlay_hint_refresh(client: LanguageClient, params: None) -> None:
         client.inlay_hint_refreshes += 1  # type: ignore[attr-defined]
 
@@ -133,7 +138,10 @@ def offset_of(text: str, p: types.Position, encoding: str) -> int:
 
 
 def apply_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    spans = sorted(((offset_of(text, e.range.start, encoding), offset_of(text, e.range.end, encoding), e.new_text) for e in edits), reverse=True)
+    spans = sorted(
+        ((offset_of(text, e.range.start, encoding), offset_of(text, e.range.end, encoding), e.new_text) for e in edits),
+        reverse=True,
+    )
     for a, b, new in spans:
         text = text[:a] + new + text[b:]
     return text
@@ -196,7 +204,9 @@ class Session:
         )
         enc = result.capabilities.position_encoding
         enc = getattr(enc, "value", enc) or "utf-16"
-        return cls(client, editor, enc, caps.text_document is not None and caps.text_document.diagnostic is not None, result)
+        return cls(
+            client, editor, enc, caps.text_document is not None and caps.text_document.diagnostic is not None, result
+        )
 
     # documents
 
@@ -204,7 +214,9 @@ class Session:
         self.texts[uri] = text
         self.versions[uri] = version
         self.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="sdformat", version=version, text=text))
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=uri, language_id="sdformat", version=version, text=text)
+            )
         )
 
     def replace(self, uri: str, start: int, end: int, new_text: str) -> int:
@@ -222,7 +234,8 @@ class Session:
         self.versions[uri] += 1
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]), content_changes=changes
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+                content_changes=changes,
             )
         )
         return self.versions[uri]
@@ -280,7 +293,9 @@ class Session:
                 if p.uri == uri and p.version == version:
                     return p
             await asyncio.sleep(0.01)
-        raise AssertionError(f"no diagnostics for {uri} version {version}; got {[(p.uri, p.version) for p in self.client.published]}")  # type: ignore[attr-defined]
+        raise AssertionError(
+            f"no diagnostics for {uri} version {version}; got {[(p.uri, p.version) for p in self.client.published]}"
+        )  # type: ignore[attr-defined]
 
     async def log_message(self, needle: str, timeout: float = 5.0) -> types.LogMessageParams:
         deadline = time.monotonic() + timeout
@@ -289,7 +304,9 @@ class Session:
                 if needle in m.message:
                     return m
             await asyncio.sleep(0.01)
-        raise AssertionError(f"no log message containing {needle!r}; got {[m.message for m in self.client.log_messages]}")
+        raise AssertionError(
+            f"no log message containing {needle!r}; got {[m.message for m in self.client.log_messages]}"
+        )
 
 
 @pytest.fixture(params=EDITORS)

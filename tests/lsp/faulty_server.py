@@ -39,7 +39,16 @@ def _crashing(name):
 
 
 app.analyze = analyze
-for _name in ("hover", "definition", "references", "complete", "document_symbols", "code_actions", "prepare_rename", "rename"):
+for _name in (
+    "hover",
+    "definition",
+    "references",
+    "complete",
+    "document_symbols",
+    "code_actions",
+    "prepare_rename",
+    "rename",
+):
     if hasattr(features, _name):
         setattr(features, _name, _crashing(_name))
 

@@ -33,7 +33,12 @@ class StdioServer:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT / "server") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         self.proc = subprocess.Popen(
-            command or server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd
+            command or server_command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
         )
         self._next = 0
         self.responses: dict[int, dict] = {}
@@ -129,7 +134,10 @@ class StdioServer:
     def initialize(self, encodings: list[str] | None = None, pull: bool = False, options: dict | None = None) -> dict:
         caps: dict = {
             "general": {"positionEncodings": encodings or ["utf-16"]},
-            "textDocument": {"publishDiagnostics": {"relatedInformation": True}, "hover": {"contentFormat": ["markdown", "plaintext"]}},
+            "textDocument": {
+                "publishDiagnostics": {"relatedInformation": True},
+                "hover": {"contentFormat": ["markdown", "plaintext"]},
+            },
             "window": {"workDoneProgress": False},
         }
         if pull:

@@ -26,7 +26,9 @@ URI = "file:///tmp/world.sdf"
 
 def _world(x: str) -> str:
     """Three models; ``x`` is the first one's x (an edit of it is checked incrementally)."""
-    models = "".join(f'<model name="m{i}"><pose>{x if i == 0 else 0} 0 0 0 0 0</pose><link name="l"/></model>' for i in range(3))
+    models = "".join(
+        f'<model name="m{i}"><pose>{x if i == 0 else 0} 0 0 0 0 0</pose><link name="l"/></model>' for i in range(3)
+    )
     return f'<sdf version="1.9"><world name="w">{models}</world></sdf>'
 
 
@@ -41,7 +43,9 @@ class _Harness:
         self.finished: list[str] = []  # texts whose full analysis ran to its end
         self.stopped: list[str] = []  # texts whose full analysis was stopped
         self.published: list[tuple[int | None, object]] = []
-        self.scheduler = Scheduler(self.store, self.analyze, self.executor, lambda: 0.0, self.settled, lambda path: Options())
+        self.scheduler = Scheduler(
+            self.store, self.analyze, self.executor, lambda: 0.0, self.settled, lambda path: Options()
+        )
 
     def analyze(self, text: str, path):
         self.entered.append(text)
@@ -97,7 +101,9 @@ async def test_the_full_analysis_is_built_without_a_request_after_an_incremental
     await h.until(lambda: len(h.published) == 2)
     assert isinstance(h.published[1][1], QuickAnalysis)  # the edit was checked incrementally
     await h.until(lambda: _world("2") in h.finished)
-    await h.until(lambda: h.scheduler.latest(URI) is not None and getattr(h.scheduler.latest(URI)[1], "text", None) == _world("2"))
+    await h.until(
+        lambda: h.scheduler.latest(URI) is not None and getattr(h.scheduler.latest(URI)[1], "text", None) == _world("2")
+    )
     assert isinstance(h.scheduler.latest(URI)[1], Analysis)
     h.close()
 

@@ -41,7 +41,9 @@ async def test_default_debounce_is_short(session: Session):
 
 
 async def test_bad_settings_are_reported_to_the_client(lsp: LanguageClient, editor: str):
-    session = await Session.start(lsp, editor, init_options={"sdformat": {"debounceMs": "soon", "resourcePaths": "/models"}})
+    session = await Session.start(
+        lsp, editor, init_options={"sdformat": {"debounceMs": "soon", "resourcePaths": "/models"}}
+    )
     message = await session.log_message("debounceMs must be a number")
     assert message.type == types.MessageType.Warning
     session.open(URI, TEXT)
@@ -73,7 +75,9 @@ async def test_did_change_configuration_repulls_and_rechecks(lsp: LanguageClient
     # the open document is checked again under the new settings...
     if session.pull:
         report = await session.client.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=previous)
+            types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=previous
+            )
         )
         assert report.kind == "full" and report.result_id != previous
         assert list(report.items) == first

@@ -125,7 +125,13 @@ async def test_only_the_last_version_is_published(session: Session):
     if not session.pull:
         assert set(versions) <= {1, 7}, versions
         assert versions[-1] == 7
-        assert all("'bad7'" in d.message for p in session.client.published if p.version == 7 for d in p.diagnostics if d.code == "POSE_RELATIVE_TO_INVALID")
+        assert all(
+            "'bad7'" in d.message
+            for p in session.client.published
+            if p.version == 7
+            for d in p.diagnostics
+            if d.code == "POSE_RELATIVE_TO_INVALID"
+        )
     else:
         assert versions == []
 
@@ -137,14 +143,18 @@ async def test_pull_result_ids(lsp: LanguageClient):
     first = await session.client.text_document_diagnostic_async(params)
     assert first.kind == "full" and first.result_id
     again = await session.client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=first.result_id)
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=first.result_id
+        )
     )
     assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
     assert again.result_id == first.result_id
     start = find(BROKEN, "sholder")
     session.replace(URI, start, start + len("sholder"), "base")
     fixed = await session.client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=first.result_id)
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=first.result_id
+        )
     )
     assert fixed.kind == "full" and fixed.result_id != first.result_id
     assert [d.code for d in fixed.items] == ["FRAME_ATTACHED_TO_CYCLE"]
@@ -158,7 +168,9 @@ async def test_pull_waiting_for_a_version_that_changes_is_cancelled(lsp: Languag
     start = find(BROKEN, "sholder")
     session.replace(URI, start, start + 1, "S")
     pending = asyncio.ensure_future(
-        session.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI)))
+        session.client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI))
+        )
     )
     await asyncio.sleep(0.05)
     session.replace(URI, start, start + 1, "T")
@@ -179,7 +191,9 @@ async def test_incremental_edits(session: Session):
     at = find(text, "shoulder", within='<link name="upper">')
     session.replace(uri, at + 3, at + 4, "")
     diags = await session.diagnostics(uri)
-    assert [(d.code, d.range) for d in diags] == [("POSE_RELATIVE_TO_INVALID", session.range(uri, at, at + len("sholder")))]
+    assert [(d.code, d.range) for d in diags] == [
+        ("POSE_RELATIVE_TO_INVALID", session.range(uri, at, at + len("sholder")))
+    ]
     # 2. lines inserted above shift the range; two changes in one notification
     t = session.texts[uri]
     typo = find(t, "sholder")
@@ -191,10 +205,16 @@ async def test_incremental_edits(session: Session):
     assert diags[0].range.start.line == 15
     # 3. a deletion across lines removes the offending link altogether
     t = session.texts[uri]
-    session.replace(uri, find(t, '    <link name="upper">'), find(t, "</link>", within='<link name="upper">') + len("</link>\n"), "")
+    session.replace(
+        uri, find(t, '    <link name="upper">'), find(t, "</link>", within='<link name="upper">') + len("</link>\n"), ""
+    )
     diags = await session.diagnostics(uri)
     t = session.texts[uri]
-    child, attached, relative = find(t, "upper", within="<child>"), find(t, "upper", within="attached_to"), find(t, "relative_to=\"upper\"") + 13
+    child, attached, relative = (
+        find(t, "upper", within="<child>"),
+        find(t, "upper", within="attached_to"),
+        find(t, 'relative_to="upper"') + 13,
+    )
     assert [(d.code, d.range) for d in diags] == [
         ("JOINT_CHILD_LINK_INVALID", session.range(uri, child, child + 5)),
         ("FRAME_ATTACHED_TO_INVALID", session.range(uri, attached, attached + 5)),
@@ -210,7 +230,9 @@ async def test_line_breaks_follow_lsp_not_python(session: Session):
 
     Python's ``splitlines`` disagrees, which would shift every line after them.
     """
-    text = BROKEN.replace("<model", "<!-- \u2028 \u2029 \x85 -->\r\n  <model", 1).replace('\n    <link name="upper">', '\r    <link name="upper">')
+    text = BROKEN.replace("<model", "<!-- \u2028 \u2029 \x85 -->\r\n  <model", 1).replace(
+        '\n    <link name="upper">', '\r    <link name="upper">'
+    )
     session.open(URI, text)
     diags = await session.diagnostics(URI)
     start = find(text, "sholder")

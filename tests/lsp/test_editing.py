@@ -49,7 +49,9 @@ def after(s: Session, needle: str, nth: int = 0) -> types.Position:
 
 
 async def hints(s: Session) -> list[types.InlayHint]:
-    return await s.client.text_document_inlay_hint_async(types.InlayHintParams(text_document=td(), range=whole(s))) or []
+    return (
+        await s.client.text_document_inlay_hint_async(types.InlayHintParams(text_document=td(), range=whole(s))) or []
+    )
 
 
 # -- inlay hints ---------------------------------------------------------------------------
@@ -146,7 +148,9 @@ async def test_folding_ranges_for_elements_and_comments(rover: Session):
 
 async def test_selection_ranges_grow_by_xml_structure(rover: Session):
     p = rover.at(URI, "chassis", delta=2, within="<parent>chassis</parent>")
-    [sel] = await rover.client.text_document_selection_range_async(types.SelectionRangeParams(text_document=td(), positions=[p]))
+    [sel] = await rover.client.text_document_selection_range_async(
+        types.SelectionRangeParams(text_document=td(), positions=[p])
+    )
     chain = []
     node = sel
     while node is not None:
@@ -163,7 +167,9 @@ async def test_selection_ranges_grow_by_xml_structure(rover: Session):
 
 async def test_document_highlight_marks_every_reference_to_the_frame(rover: Session):
     p = rover.at(URI, "chassis", delta=1, within="<parent>chassis</parent>")
-    found = await rover.client.text_document_document_highlight_async(types.DocumentHighlightParams(text_document=td(), position=p))
+    found = await rover.client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(text_document=td(), position=p)
+    )
     kinds = {key(h.range.start): h.kind for h in found}
     assert kinds[key(rover.at(URI, "chassis", within='<link name="chassis">'))] == types.DocumentHighlightKind.Write
     for within in ('<pose relative_to="chassis">', "<parent>chassis</parent>", 'attached_to="chassis"'):
@@ -173,17 +179,26 @@ async def test_document_highlight_marks_every_reference_to_the_frame(rover: Sess
 
 async def test_linked_editing_of_start_and_end_tag_names(rover: Session):
     p = rover.at(URI, "visual", delta=2)
-    got = await rover.client.text_document_linked_editing_range_async(types.LinkedEditingRangeParams(text_document=td(), position=p))
+    got = await rover.client.text_document_linked_editing_range_async(
+        types.LinkedEditingRangeParams(text_document=td(), position=p)
+    )
     assert got is not None
     start = find(TEXT, "<visual") + 1
     end = find(TEXT, "</visual>") + 2
     assert list(got.ranges) == [rover.range(URI, start, start + 6), rover.range(URI, end, end + 6)]
     # from the end tag too; nothing on a name attribute
     p_end = rover.at(URI, "visual", delta=1, within="</visual>")
-    again = await rover.client.text_document_linked_editing_range_async(types.LinkedEditingRangeParams(text_document=td(), position=p_end))
+    again = await rover.client.text_document_linked_editing_range_async(
+        types.LinkedEditingRangeParams(text_document=td(), position=p_end)
+    )
     assert again is not None and again.ranges == got.ranges
     off = rover.at(URI, "body", delta=1)
-    assert await rover.client.text_document_linked_editing_range_async(types.LinkedEditingRangeParams(text_document=td(), position=off)) is None
+    assert (
+        await rover.client.text_document_linked_editing_range_async(
+            types.LinkedEditingRangeParams(text_document=td(), position=off)
+        )
+        is None
+    )
 
 
 # -- workspace symbols ---------------------------------------------------------------------------
@@ -245,8 +260,12 @@ async def test_frames_request_with_joint_positions_moves_the_child(rover: Sessio
     want = turn * Transform.from_xyzrpy(0, 0, 0, 0, 0, math.pi / 2)
     got = frames["wheel"]["pose"]["quaternion"]
     assert all(abs(a - b) < 1e-9 for a, b in zip(got, want.quat_xyzw)), got
-    assert frames["chassis"]["pose"] == plain(await rover.client.protocol.send_request_async(
-        "sdformat/frames", {"textDocument": {"uri": URI}}))["frames"][frames["chassis"]["id"]]["pose"]
+    assert (
+        frames["chassis"]["pose"]
+        == plain(await rover.client.protocol.send_request_async("sdformat/frames", {"textDocument": {"uri": URI}}))[
+            "frames"
+        ][frames["chassis"]["id"]]["pose"]
+    )
 
 
 def test_inlay_hint_settings_are_parsed_and_bad_values_reported():

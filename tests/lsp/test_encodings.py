@@ -44,7 +44,9 @@ async def usession(lsp: LanguageClient, editor: str, request) -> Session:
 async def test_diagnostic_range_after_wide_characters(usession: Session):
     diags = await usession.diagnostics(URI)
     start = find(TEXT, "nöpe😀")
-    assert [(d.code, d.range) for d in diags] == [("POSE_RELATIVE_TO_INVALID", usession.range(URI, start, start + len("nöpe😀")))]
+    assert [(d.code, d.range) for d in diags] == [
+        ("POSE_RELATIVE_TO_INVALID", usession.range(URI, start, start + len("nöpe😀")))
+    ]
     # the character offsets really differ between encodings
     expected_char = {"utf-8": 54, "utf-16": 49, "utf-32": 48}[usession.encoding]
     assert diags[0].range.start.character == expected_char
@@ -79,19 +81,27 @@ async def test_features_after_wide_characters(usession: Session):
     hover = await s.client.text_document_hover_async(types.HoverParams(text_document=_td(), position=s.pos(URI, end)))
     assert hover.range == s.range(URI, ref, end)
 
-    definition = await s.client.text_document_definition_async(types.DefinitionParams(text_document=_td(), position=s.pos(URI, end - 1)))
+    definition = await s.client.text_document_definition_async(
+        types.DefinitionParams(text_document=_td(), position=s.pos(URI, end - 1))
+    )
     assert [d.range for d in definition] == [s.range(URI, decl, decl + len(NAME))]
 
     refs = await s.client.text_document_references_async(
-        types.ReferenceParams(text_document=_td(), position=s.pos(URI, ref + 6), context=types.ReferenceContext(include_declaration=True))
+        types.ReferenceParams(
+            text_document=_td(), position=s.pos(URI, ref + 6), context=types.ReferenceContext(include_declaration=True)
+        )
     )
     assert [r.range for r in refs] == [s.range(URI, x, x + len(NAME)) for x in (decl, ref, attached)]
 
-    completion = await s.client.text_document_completion_async(types.CompletionParams(text_document=_td(), position=s.pos(URI, end)))
+    completion = await s.client.text_document_completion_async(
+        types.CompletionParams(text_document=_td(), position=s.pos(URI, end))
+    )
     item = next(i for i in completion_items(completion) if i.label == NAME)
     assert item.text_edit.range == s.range(URI, ref, end)
 
-    edit = await s.client.text_document_rename_async(types.RenameParams(text_document=_td(), position=s.pos(URI, end), new_name="avant_😀bras"))
+    edit = await s.client.text_document_rename_async(
+        types.RenameParams(text_document=_td(), position=s.pos(URI, end), new_name="avant_😀bras")
+    )
     renamed = apply_edits(TEXT, edits_for(edit, URI), s.encoding)
     assert renamed == TEXT.replace(NAME, "avant_😀bras")
 

@@ -47,7 +47,9 @@ async def _still_serving(s: Session) -> None:
     diags = await s.diagnostics(uri)
     at = find(text, "bse")
     assert [(d.code, d.range) for d in diags] == [("POSE_RELATIVE_TO_INVALID", s.range(uri, at, at + 3))]
-    hover = await s.client.text_document_hover_async(types.HoverParams(text_document=td(uri), position=s.at(uri, "upper", within="<child>")))
+    hover = await s.client.text_document_hover_async(
+        types.HoverParams(text_document=td(uri), position=s.at(uri, "upper", within="<child>"))
+    )
     assert hover is not None
 
 
@@ -60,15 +62,21 @@ async def test_a_crashing_feature_is_an_error_response(faulty: LanguageClient, e
     text = ARM.replace("<sdf", "<!-- INJECT-FEATURE-CRASH -->\n<sdf")
     s.open(uri, text)
     with pytest.raises(JsonRpcException) as info:
-        await s.client.text_document_hover_async(types.HoverParams(text_document=td(uri), position=s.at(uri, "upper", within="<child>")))
+        await s.client.text_document_hover_async(
+            types.HoverParams(text_document=td(uri), position=s.at(uri, "upper", within="<child>"))
+        )
     assert info.value.code == -32603  # InternalError
-    assert re.search(r"textDocument/hover failed \(fault F\d+\): ZeroDivisionError: injected hover failure", info.value.message)
+    assert re.search(
+        r"textDocument/hover failed \(fault F\d+\): ZeroDivisionError: injected hover failure", info.value.message
+    )
     logged = await s.log_message("textDocument/hover failed")
     assert logged.type == types.MessageType.Error
     # the same document keeps its diagnostics, and the other features answer
     assert await s.diagnostics(uri) == []
     with pytest.raises(JsonRpcException):
-        await s.client.text_document_definition_async(types.DefinitionParams(text_document=td(uri), position=types.Position(0, 0)))
+        await s.client.text_document_definition_async(
+            types.DefinitionParams(text_document=td(uri), position=types.Position(0, 0))
+        )
     await _still_serving(s)
 
 
@@ -101,7 +109,7 @@ HOSTILE = {
     "nul-and-controls": "\x00\x01\x02<sdf\x00 version='1.12'>\x7f",
     "lone-surrogate": '<sdf version="1.12"><!-- \ud800 --><model name="m"><link name="l"/></model></sdf>',
     "long-line": '<sdf version="1.12"><model name="' + "x" * 200_000 + '"><link name="l"/></model></sdf>',
-    "not-xml": "{\"this\": \"is json\"}",
+    "not-xml": '{"this": "is json"}',
     "empty": "",
 }
 
@@ -115,7 +123,9 @@ async def test_hostile_documents(session: Session):
         assert isinstance(diags, list), name
         try:
             await session.client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=td(uri)))
-            await session.client.text_document_hover_async(types.HoverParams(text_document=td(uri), position=types.Position(0, 1)))
+            await session.client.text_document_hover_async(
+                types.HoverParams(text_document=td(uri), position=types.Position(0, 1))
+            )
         except JsonRpcException as exc:
             failed[name] = exc.message
     assert not failed, failed  # 3000 nested models included: the outline is built without recursion
@@ -129,13 +139,17 @@ async def test_hostile_positions_and_edits(session: Session):
     # requests beyond the end of the document
     await session.client.text_document_hover_async(types.HoverParams(text_document=td(uri), position=far))
     await session.client.text_document_completion_async(types.CompletionParams(text_document=td(uri), position=far))
-    await session.client.text_document_definition_async(types.DefinitionParams(text_document=td(uri), position=types.Position(3, 10**6)))
+    await session.client.text_document_definition_async(
+        types.DefinitionParams(text_document=td(uri), position=types.Position(3, 10**6))
+    )
     # an edit with a reversed range and one past the end are applied to what they name
     session.client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
             content_changes=[
-                types.TextDocumentContentChangePartial(range=types.Range(start=far, end=far), text="<!-- appended -->\n"),
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=far, end=far), text="<!-- appended -->\n"
+                ),
             ],
         )
     )

@@ -48,29 +48,42 @@ async def test_hover_plaintext_for_clients_without_markdown(lsp: LanguageClient)
 
     s = await Session.start(lsp, "visual-studio-code", tweak=plain)
     s.open(URI, TEXT)
-    hover = await s.client.text_document_hover_async(types.HoverParams(text_document=td(), position=s.at(URI, "upper", within="<child>")))
+    hover = await s.client.text_document_hover_async(
+        types.HoverParams(text_document=td(), position=s.at(URI, "upper", within="<child>"))
+    )
     assert hover.contents.kind == types.MarkupKind.PlainText
     assert "**" not in hover.contents.value and "`" not in hover.contents.value
 
 
 async def test_hover_nowhere_is_none(arm: Session):
-    assert await arm.client.text_document_hover_async(types.HoverParams(text_document=td(), position=types.Position(0, 2))) is None
+    assert (
+        await arm.client.text_document_hover_async(types.HoverParams(text_document=td(), position=types.Position(0, 2)))
+        is None
+    )
 
 
 # -- definition and references ------------------------------------------------------------
 
 
 async def test_definition(arm: Session):
-    result = await arm.client.text_document_definition_async(types.DefinitionParams(text_document=td(), position=arm.at(URI, "upper", delta=1, within="<child>")))
+    result = await arm.client.text_document_definition_async(
+        types.DefinitionParams(text_document=td(), position=arm.at(URI, "upper", delta=1, within="<child>"))
+    )
     assert result == [types.Location(uri=URI, range=name_range(arm, "upper", "link"))]
-    nothing = await arm.client.text_document_definition_async(types.DefinitionParams(text_document=td(), position=types.Position(0, 0)))
+    nothing = await arm.client.text_document_definition_async(
+        types.DefinitionParams(text_document=td(), position=types.Position(0, 0))
+    )
     assert not nothing
 
 
 @pytest.mark.parametrize("include_declaration", [True, False])
 async def test_references(arm: Session, include_declaration: bool):
     result = await arm.client.text_document_references_async(
-        types.ReferenceParams(text_document=td(), position=name_range(arm, "upper", "link").start, context=types.ReferenceContext(include_declaration=include_declaration))
+        types.ReferenceParams(
+            text_document=td(),
+            position=name_range(arm, "upper", "link").start,
+            context=types.ReferenceContext(include_declaration=include_declaration),
+        )
     )
     text = arm.texts[URI]
     expected = [
@@ -90,10 +103,14 @@ async def test_references(arm: Session, include_declaration: bool):
 
 async def test_prepare_rename_and_rename(arm: Session):
     p = arm.at(URI, "upper", delta=2, within="<child>")
-    prepared = await arm.client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=td(), position=p))
+    prepared = await arm.client.text_document_prepare_rename_async(
+        types.PrepareRenameParams(text_document=td(), position=p)
+    )
     assert isinstance(prepared, types.PrepareRenamePlaceholder)
     assert prepared.range == arm.span_of(URI, "upper", within="<child>") and prepared.placeholder == "upper"
-    edit = await arm.client.text_document_rename_async(types.RenameParams(text_document=td(), position=p, new_name="forearm"))
+    edit = await arm.client.text_document_rename_async(
+        types.RenameParams(text_document=td(), position=p, new_name="forearm")
+    )
     if arm.editor == "visual-studio-code":  # documentChanges: versioned, so a stale edit is refused by the client
         assert edit.document_changes[0].text_document.version == 1
     else:
@@ -110,12 +127,19 @@ async def test_rename_refused_with_the_reason(arm: Session):
     assert info.value.code == types.LSPErrorCodes.RequestFailed
     assert "already has a link named 'base'" in info.value.message
     with pytest.raises(JsonRpcException) as info:
-        await arm.client.text_document_rename_async(types.RenameParams(text_document=td(), position=p, new_name="__model__"))
+        await arm.client.text_document_rename_async(
+            types.RenameParams(text_document=td(), position=p, new_name="__model__")
+        )
     assert "reserved" in info.value.message
 
 
 async def test_prepare_rename_where_nothing_can_be_renamed(arm: Session):
-    assert await arm.client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=td(), position=types.Position(0, 3))) is None
+    assert (
+        await arm.client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=td(), position=types.Position(0, 3))
+        )
+        is None
+    )
 
 
 # -- completion -------------------------------------------------------------------------------
@@ -127,7 +151,9 @@ async def test_completion_in_a_half_typed_attribute(arm: Session):
     end = find(TEXT, "</pose>", within='<link name="upper">') + len("</pose>")
     arm.replace(URI, at, end, 'relative_to="')
     cursor = at + len('relative_to="')
-    result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, cursor)))
+    result = await arm.client.text_document_completion_async(
+        types.CompletionParams(text_document=td(), position=arm.pos(URI, cursor))
+    )
     labels = [i.label for i in completion_items(result)]
     assert {"base", "shoulder", "__model__"} <= set(labels)
     assert "upper" not in labels  # a frame is not relative to itself
@@ -141,7 +167,9 @@ async def test_completion_in_a_half_typed_attribute(arm: Session):
 
 async def test_completion_replaces_the_whole_word(arm: Session):
     start = find(TEXT, "shoulder", within='<link name="upper">')
-    result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3)))
+    result = await arm.client.text_document_completion_async(
+        types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3))
+    )
     item = next(i for i in completion_items(result) if i.label == "shoulder")
     assert item.text_edit.range == arm.range(URI, start, start + len("shoulder"))
     assert next(i for i in result.items if i.label == "__model__").kind == types.CompletionItemKind.Module
@@ -151,7 +179,9 @@ async def test_completion_replaces_the_whole_word(arm: Session):
 async def test_completion_details_resolve_lazily_or_come_with_the_list(arm: Session):
     """A client that resolves ``detail`` gets each frame's pose on request; others get it in the list."""
     start = find(TEXT, "shoulder", within='<link name="upper">')
-    result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3)))
+    result = await arm.client.text_document_completion_async(
+        types.CompletionParams(text_document=td(), position=arm.pos(URI, start + 3))
+    )
     base = next(i for i in completion_items(result) if i.label == "base")
     caps = pytest_lsp.client_capabilities(arm.editor)  # what this session's client declared
     props = caps.text_document.completion.completion_item.resolve_support
@@ -164,7 +194,9 @@ async def test_completion_details_resolve_lazily_or_come_with_the_list(arm: Sess
 
 
 async def test_no_completion_outside_references(arm: Session):
-    result = await arm.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=types.Position(1, 3)))
+    result = await arm.client.text_document_completion_async(
+        types.CompletionParams(text_document=td(), position=types.Position(1, 3))
+    )
     assert not result or not result.items
 
 
@@ -216,7 +248,9 @@ async def test_quick_fix_repairs_the_diagnostic(session: Session):
     diags = await session.diagnostics(BROKEN_URI)
     typo = next(d for d in diags if d.code == "POSE_RELATIVE_TO_INVALID")
     actions = await session.client.text_document_code_action_async(
-        types.CodeActionParams(text_document=td(BROKEN_URI), range=typo.range, context=types.CodeActionContext(diagnostics=[typo]))
+        types.CodeActionParams(
+            text_document=td(BROKEN_URI), range=typo.range, context=types.CodeActionContext(diagnostics=[typo])
+        )
     )
     assert actions, "expected a quick fix"
     fix = actions[0]
@@ -252,14 +286,23 @@ async def test_features_follow_edits_immediately(arm: Session):
         types.DefinitionParams(text_document=td(), position=arm.at(URI, "upper", within='relative_to="upper"'))
     )
     assert not result  # 'upper' no longer names anything
-    hover = await arm.client.text_document_hover_async(types.HoverParams(text_document=td(), position=arm.at(URI, "upperarm")))
+    hover = await arm.client.text_document_hover_async(
+        types.HoverParams(text_document=td(), position=arm.at(URI, "upperarm"))
+    )
     assert hover.range == arm.range(URI, decl, decl + len("upperarm"))
 
 
 async def test_requests_for_unknown_documents(arm: Session):
     other = td("file:///not/open.sdf")
-    assert await arm.client.text_document_hover_async(types.HoverParams(text_document=other, position=types.Position(0, 0))) is None
-    assert not await arm.client.text_document_definition_async(types.DefinitionParams(text_document=other, position=types.Position(0, 0)))
+    assert (
+        await arm.client.text_document_hover_async(
+            types.HoverParams(text_document=other, position=types.Position(0, 0))
+        )
+        is None
+    )
+    assert not await arm.client.text_document_definition_async(
+        types.DefinitionParams(text_document=other, position=types.Position(0, 0))
+    )
     assert not await arm.client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=other))
 
 

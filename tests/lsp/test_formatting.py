@@ -24,7 +24,9 @@ def td() -> types.TextDocumentIdentifier:
 
 async def test_formatting_returns_edits_that_give_the_formatted_text(session: Session):
     session.open(URI, TEXT)
-    edits = await session.client.text_document_formatting_async(types.DocumentFormattingParams(text_document=td(), options=OPTIONS))
+    edits = await session.client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=td(), options=OPTIONS)
+    )
     assert edits
     assert all(e.new_text.strip() == "" for e in edits)  # only white space is touched
     result = apply_edits(TEXT, edits, session.encoding)
@@ -35,7 +37,9 @@ async def test_formatting_returns_edits_that_give_the_formatted_text(session: Se
 async def test_tabs_and_an_already_formatted_document(session: Session):
     session.open(URI, format_text(TEXT, FormatOptions(use_tabs=True)))
     tabs = types.FormattingOptions(tab_size=8, insert_spaces=False)
-    edits = await session.client.text_document_formatting_async(types.DocumentFormattingParams(text_document=td(), options=tabs))
+    edits = await session.client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=td(), options=tabs)
+    )
     assert not edits  # nothing to change: no edits at all
 
 
@@ -54,7 +58,9 @@ async def test_range_formatting_touches_only_the_lines_asked_for(session: Sessio
 
 async def test_malformed_documents_get_no_edits(session: Session):
     session.open(URI, '<sdf version="1.9">\n<model name="m">\n   <link name="l">\n</model>\n</sdf>\n')
-    edits = await session.client.text_document_formatting_async(types.DocumentFormattingParams(text_document=td(), options=OPTIONS))
+    edits = await session.client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=td(), options=OPTIONS)
+    )
     assert not edits
 
 
@@ -78,17 +84,27 @@ async def test_the_configuration_files_format_table_wins_over_the_editors_option
         doc.write_text(messy)
         s.open(doc.as_uri(), messy)
         edits = await s.client.text_document_formatting_async(
-            types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), options=options))
+            types.DocumentFormattingParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), options=options
+            )
+        )
         return apply_edits(messy, edits or [], s.encoding)
 
     spaces4 = types.FormattingOptions(tab_size=4, insert_spaces=True)
     assert "\n\t\t<link" in await formatted("tabs", spaces4)  # the file's style; the editor's width is moot
-    assert "\n      <link" in await formatted("wide", types.FormattingOptions(tab_size=8, insert_spaces=True))  # 3 from the file
-    assert "\n\t\t<link" in await formatted("wide", types.FormattingOptions(tab_size=8, insert_spaces=False))  # style unset: the editor's tabs
+    assert "\n      <link" in await formatted(
+        "wide", types.FormattingOptions(tab_size=8, insert_spaces=True)
+    )  # 3 from the file
+    assert "\n\t\t<link" in await formatted(
+        "wide", types.FormattingOptions(tab_size=8, insert_spaces=False)
+    )  # style unset: the editor's tabs
     assert "\n        <link" in await formatted("none", spaces4)  # no file: the editor's options
     # range formatting reads the same file
     doc = tmp_path / "tabs" / "w.sdf"
     rng = types.Range(start=types.Position(line=2, character=0), end=types.Position(line=2, character=1))
     edits = await s.client.text_document_range_formatting_async(
-        types.DocumentRangeFormattingParams(text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), range=rng, options=spaces4))
-    assert apply_edits(messy, edits or [], s.encoding).split("\n")[2] == "\t\t<link name=\"l\"/>"
+        types.DocumentRangeFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), range=rng, options=spaces4
+        )
+    )
+    assert apply_edits(messy, edits or [], s.encoding).split("\n")[2] == '\t\t<link name="l"/>'

@@ -40,7 +40,12 @@ async def test_relative_resource_paths_resolve_against_the_workspace(lsp: Langua
     )
     model_text = MODEL.read_text(encoding="utf-8")
     tip = find(model_text, "tip")
-    assert result == [types.Location(uri=MODEL.as_uri(), range=types.Range(start=pos(model_text, tip, s.encoding), end=pos(model_text, tip + 3, s.encoding)))]
+    assert result == [
+        types.Location(
+            uri=MODEL.as_uri(),
+            range=types.Range(start=pos(model_text, tip, s.encoding), end=pos(model_text, tip + 3, s.encoding)),
+        )
+    ]
 
 
 async def test_resource_paths_from_did_change_configuration(lsp: LanguageClient, editor: str, tmp_path: Path):
@@ -89,10 +94,14 @@ async def test_saving_an_included_file_rechecks_its_includers(lsp: LanguageClien
     assert related, problem
     inside = [r for r in related if r.location.uri == model.as_uri()]
     plam = find(broken, "plam")
-    assert inside and inside[0].location.range == types.Range(start=pos(broken, plam, s.encoding), end=pos(broken, plam + 4, s.encoding))
+    assert inside and inside[0].location.range == types.Range(
+        start=pos(broken, plam, s.encoding), end=pos(broken, plam + 4, s.encoding)
+    )
 
 
-async def test_model_directories_in_the_workspace_are_found_without_configuration(lsp: LanguageClient, editor: str, tmp_path: Path):
+async def test_model_directories_in_the_workspace_are_found_without_configuration(
+    lsp: LanguageClient, editor: str, tmp_path: Path
+):
     # A repository laid out as Gazebo users lay it out: models/NAME/model.config, worlds elsewhere.
     shutil.copytree(FIXTURES / "models", tmp_path / "models")
     (tmp_path / "worlds").mkdir()

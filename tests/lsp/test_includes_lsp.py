@@ -61,7 +61,10 @@ ROBOT = """<?xml version="1.0"?>
 def model_dir(models: Path, name: str, text: str) -> Path:
     d = models / name
     d.mkdir(parents=True, exist_ok=True)
-    (d / "model.config").write_text(f'<?xml version="1.0"?>\n<model><name>{name}</name><sdf version="1.12">model.sdf</sdf></model>\n', encoding="utf-8")
+    (d / "model.config").write_text(
+        f'<?xml version="1.0"?>\n<model><name>{name}</name><sdf version="1.12">model.sdf</sdf></model>\n',
+        encoding="utf-8",
+    )
     (d / "model.sdf").write_text(text, encoding="utf-8")
     return d / "model.sdf"
 
@@ -98,7 +101,9 @@ def file_range(text: str, needle: str, encoding: str, word: str | None = None) -
     return types.Range(start=pos(text, start, encoding), end=pos(text, start + len(word or needle), encoding))
 
 
-async def eventually(s: Session, uri: str, check: Callable[[list[types.Diagnostic]], bool], timeout: float = 10.0) -> list[types.Diagnostic]:
+async def eventually(
+    s: Session, uri: str, check: Callable[[list[types.Diagnostic]], bool], timeout: float = 10.0
+) -> list[types.Diagnostic]:
     """The document's diagnostics once ``check`` holds (push: the latest published; pull: pulled again)."""
     deadline = time.monotonic() + timeout
     diags: list[types.Diagnostic] = []
@@ -148,7 +153,9 @@ async def test_document_links_go_to_the_model_files(lsp: LanguageClient, editor:
 async def test_no_links_without_includes_that_resolve(lsp: LanguageClient, editor: str, ws: Workspace):
     empty = ws.root / "empty"
     empty.mkdir()
-    s = await Session.start(lsp, editor, workspace=empty)  # no resourcePaths, no model directories: model:// finds nothing
+    s = await Session.start(
+        lsp, editor, workspace=empty
+    )  # no resourcePaths, no model directories: model:// finds nothing
     s.open(ws.uri, ROBOT)
     assert await s.client.text_document_document_link_async(types.DocumentLinkParams(text_document=td(ws.uri))) is None
 
@@ -158,14 +165,18 @@ async def test_no_links_without_includes_that_resolve(lsp: LanguageClient, edito
 
 async def test_hover_on_an_include(lsp: LanguageClient, editor: str, ws: Workspace):
     s = await start(lsp, editor, ws)
-    hover = await s.client.text_document_hover_async(types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "model://gripper", delta=4)))
+    hover = await s.client.text_document_hover_async(
+        types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "model://gripper", delta=4))
+    )
     assert hover is not None and hover.range == s.span_of(ws.uri, "model://gripper")
     text = hover.contents.value
     assert f"File: `{ws.gripper}`" in text
     assert f"found in the search directory `{ws.models}`" in text
     assert "Model `hand` (named `gripper` in its file" in text
     assert "`hand::tip` (frame): xyz `0 0 1.1`" in text
-    merged = await s.client.text_document_hover_async(types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "<include merge", delta=3)))
+    merged = await s.client.text_document_hover_async(
+        types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "<include merge", delta=3))
+    )
     assert "`nail` (frame)" in merged.contents.value and "_merged__" not in merged.contents.value
 
 
@@ -174,7 +185,9 @@ async def test_hover_on_an_unresolved_include_says_where_it_looked(lsp: Language
     empty.mkdir()
     s = await Session.start(lsp, editor, init_options={"resourcePaths": [str(ws.root / "elsewhere")]}, workspace=empty)
     s.open(ws.uri, ROBOT)
-    hover = await s.client.text_document_hover_async(types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "model://gripper", delta=4)))
+    hover = await s.client.text_document_hover_async(
+        types.HoverParams(text_document=td(ws.uri), position=s.at(ws.uri, "model://gripper", delta=4))
+    )
     assert "Not found." in hover.contents.value and f"`{ws.root / 'elsewhere'}`" in hover.contents.value
 
 
@@ -193,28 +206,47 @@ async def test_completion_offers_included_names(lsp: LanguageClient, editor: str
 async def test_definition_and_references_reach_into_the_included_file(lsp: LanguageClient, editor: str, ws: Workspace):
     s = await start(lsp, editor, ws)
     tip = file_range(GRIPPER, '"tip"', s.encoding, "tip")
-    result = await s.client.text_document_definition_async(types.DefinitionParams(text_document=td(ws.uri), position=s.at(ws.uri, "tip", within="hand::")))
+    result = await s.client.text_document_definition_async(
+        types.DefinitionParams(text_document=td(ws.uri), position=s.at(ws.uri, "tip", within="hand::"))
+    )
     assert result == [types.Location(uri=ws.gripper.as_uri(), range=tip)]
-    nail = await s.client.text_document_definition_async(types.DefinitionParams(text_document=td(ws.uri), position=s.at(ws.uri, "nail", delta=1)))
+    nail = await s.client.text_document_definition_async(
+        types.DefinitionParams(text_document=td(ws.uri), position=s.at(ws.uri, "nail", delta=1))
+    )
     assert nail == [types.Location(uri=ws.finger.as_uri(), range=file_range(FINGER, '"nail"', s.encoding, "nail"))]
     refs = await s.client.text_document_references_async(
-        types.ReferenceParams(text_document=td(ws.uri), position=s.at(ws.uri, "tip", within="hand::"), context=types.ReferenceContext(include_declaration=True))
+        types.ReferenceParams(
+            text_document=td(ws.uri),
+            position=s.at(ws.uri, "tip", within="hand::"),
+            context=types.ReferenceContext(include_declaration=True),
+        )
     )
-    assert list(refs) == [types.Location(uri=ws.gripper.as_uri(), range=tip), types.Location(uri=ws.uri, range=s.span_of(ws.uri, "tip", within="hand::"))]
+    assert list(refs) == [
+        types.Location(uri=ws.gripper.as_uri(), range=tip),
+        types.Location(uri=ws.uri, range=s.span_of(ws.uri, "tip", within="hand::")),
+    ]
 
 
-async def test_rename_across_the_file_boundary_is_refused_with_the_file(lsp: LanguageClient, editor: str, ws: Workspace):
+async def test_rename_across_the_file_boundary_is_refused_with_the_file(
+    lsp: LanguageClient, editor: str, ws: Workspace
+):
     s = await start(lsp, editor, ws)
     p = s.at(ws.uri, "tip", within="hand::")
     message = f"'hand::tip' is defined in {ws.gripper}; open that file to rename it"
     with pytest.raises(JsonRpcException) as info:
-        await s.client.text_document_rename_async(types.RenameParams(text_document=td(ws.uri), position=p, new_name="finger_tip"))
+        await s.client.text_document_rename_async(
+            types.RenameParams(text_document=td(ws.uri), position=p, new_name="finger_tip")
+        )
     assert info.value.code == types.LSPErrorCodes.RequestFailed and info.value.message == message
     with pytest.raises(JsonRpcException) as info:
-        await s.client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=td(ws.uri), position=p))
+        await s.client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=td(ws.uri), position=p)
+        )
     assert info.value.code == types.LSPErrorCodes.RequestFailed and info.value.message == message
     # the include's own name is this file's to rename
-    prepared = await s.client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=td(ws.uri), position=s.at(ws.uri, "hand", within="<name>")))
+    prepared = await s.client.text_document_prepare_rename_async(
+        types.PrepareRenameParams(text_document=td(ws.uri), position=s.at(ws.uri, "hand", within="<name>"))
+    )
     assert isinstance(prepared, types.PrepareRenamePlaceholder) and prepared.placeholder == "hand"
 
 
@@ -237,7 +269,9 @@ async def test_editing_an_open_included_file_rechecks_its_includer(lsp: Language
     if editor == "visual-studio-code":  # related information points into the buffer's text
         plam = find(broken, "plam")
         assert any(
-            r.location.uri == model_uri and r.location.range == types.Range(start=pos(broken, plam, s.encoding), end=pos(broken, plam + 4, s.encoding))
+            r.location.uri == model_uri
+            and r.location.range
+            == types.Range(start=pos(broken, plam, s.encoding), end=pos(broken, plam + 4, s.encoding))
             for r in problem.related_information
         )
     assert ws.gripper.read_text(encoding="utf-8") == GRIPPER  # nothing was saved
@@ -251,7 +285,9 @@ async def test_editing_an_open_included_file_rechecks_its_includer(lsp: Language
     await eventually(s, ws.uri, clean)
 
 
-async def test_opening_an_included_file_with_other_text_rechecks_its_includer(lsp: LanguageClient, editor: str, ws: Workspace):
+async def test_opening_an_included_file_with_other_text_rechecks_its_includer(
+    lsp: LanguageClient, editor: str, ws: Workspace
+):
     s = await start(lsp, editor, ws)
     assert await s.diagnostics(ws.uri) == []
     # e.g. an editor restoring an unsaved buffer: its text, not the disk's, counts
@@ -261,7 +297,9 @@ async def test_opening_an_included_file_with_other_text_rechecks_its_includer(ls
 
 async def test_watched_file_changes_recheck_includers(lsp: LanguageClient, editor: str, ws: Workspace):
     s = await start(lsp, editor, ws, open_robot=False)
-    text = ROBOT.replace("</model>\n</sdf>", "  <include><uri>model://later</uri><name>later</name></include>\n  </model>\n</sdf>")
+    text = ROBOT.replace(
+        "</model>\n</sdf>", "  <include><uri>model://later</uri><name>later</name></include>\n  </model>\n</sdf>"
+    )
     s.open(ws.uri, text)
     later = s.span_of(ws.uri, "model://later")
     diags = await s.diagnostics(ws.uri)
@@ -269,7 +307,9 @@ async def test_watched_file_changes_recheck_includers(lsp: LanguageClient, edito
     # a file changed on disk (by git, another tool...): reported by the client's watcher
     ws.gripper.write_text(GRIPPER.replace('attached_to="palm"', 'attached_to="plam"'), encoding="utf-8")
     s.client.workspace_did_change_watched_files(
-        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=ws.gripper.as_uri(), type=types.FileChangeType.Changed)])
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=ws.gripper.as_uri(), type=types.FileChangeType.Changed)]
+        )
     )
     await eventually(s, ws.uri, on_uri(s, ws.uri))
     # a model directory created in a search directory resolves the include that was not found
@@ -286,7 +326,9 @@ async def test_watched_file_changes_recheck_includers(lsp: LanguageClient, edito
     # and the gripper repaired on disk
     ws.gripper.write_text(GRIPPER, encoding="utf-8")
     s.client.workspace_did_change_watched_files(
-        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=ws.gripper.as_uri(), type=types.FileChangeType.Changed)])
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=ws.gripper.as_uri(), type=types.FileChangeType.Changed)]
+        )
     )
     await eventually(s, ws.uri, clean)
 
@@ -302,8 +344,16 @@ async def test_file_watchers_are_registered_for_clients_that_allow_it(lsp: Langu
         (reg,) = registrations
         assert reg.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
         globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in reg.register_options["watchers"]]
-        assert globs == ["**/*.sdf", "**/*.world", "**/*.urdf", "**/*.xacro", "**/*.xml", "**/model.config", "**/sdformat-lsp.toml", "**/pyproject.toml"]
+        assert globs == [
+            "**/*.sdf",
+            "**/*.world",
+            "**/*.urdf",
+            "**/*.xacro",
+            "**/*.xml",
+            "**/model.config",
+            "**/sdformat-lsp.toml",
+            "**/pyproject.toml",
+        ]
     else:  # Neovim 0.11 on Linux declares dynamicRegistration: false
         await asyncio.sleep(0.2)
         assert registrations == []
-

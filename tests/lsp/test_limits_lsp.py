@@ -15,13 +15,17 @@ def test_a_document_over_the_maximum_size_gets_one_diagnostic_and_requests_still
     s = StdioServer()
     try:
         s.initialize(options={"maxDocumentSizeMB": 0.002})  # 2,097 bytes
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": big}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": big}}
+        )
         (d,) = s.diagnostics(URI, 1)
         assert d["code"] == "FILE_READ" and "maximum document size" in d["message"] and d["severity"] == 1
         hover = s.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 5}})
         assert "error" not in hover
         # back under the limit: analysed again
-        s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": ARM}]})
+        s.notify(
+            "textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": ARM}]}
+        )
         assert all(x["code"] != "FILE_READ" for x in s.diagnostics(URI, 2))
     finally:
         assert s.close() == 0

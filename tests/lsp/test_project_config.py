@@ -20,7 +20,9 @@ def codes(diags) -> list[tuple[str, int]]:
 
 def changed(s: Session, path) -> None:
     s.client.workspace_did_change_watched_files(
-        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Changed)])
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Changed)]
+        )
     )
 
 
@@ -42,7 +44,9 @@ async def test_configuration_file_applies_and_is_reread_when_it_changes(lsp: Lan
     await eventually(s, doc.as_uri(), lambda ds: codes(ds) == [("FRAME_ATTACHED_TO_INVALID", 1)])
 
 
-async def test_a_bad_configuration_is_shown_once_and_the_documents_still_checked(lsp: LanguageClient, editor: str, tmp_path):
+async def test_a_bad_configuration_is_shown_once_and_the_documents_still_checked(
+    lsp: LanguageClient, editor: str, tmp_path
+):
     config = tmp_path / "pyproject.toml"
     config.write_text('[tool.sdformat-lsp]\nfail-on = "warning"\nseverity = { NOPE = "off" }\n')
     doc = tmp_path / "m.sdf"
@@ -64,14 +68,26 @@ async def test_suppression_comments_and_their_quick_fix(lsp: LanguageClient, edi
     s.open(doc.as_uri(), DOC)
     [diag] = await s.diagnostics(doc.as_uri())
     actions = await s.client.text_document_code_action_async(
-        types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri=doc.as_uri()), range=diag.range,
-                               context=types.CodeActionContext(diagnostics=[diag]))
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=doc.as_uri()),
+            range=diag.range,
+            context=types.CodeActionContext(diagnostics=[diag]),
+        )
     )
     titles = [a.title for a in actions]
-    assert "Suppress FRAME_ATTACHED_TO_INVALID on this line" in titles and "Suppress FRAME_ATTACHED_TO_INVALID in this file" in titles
+    assert (
+        "Suppress FRAME_ATTACHED_TO_INVALID on this line" in titles
+        and "Suppress FRAME_ATTACHED_TO_INVALID in this file" in titles
+    )
     line = next(a for a in actions if a.title.endswith("on this line"))
-    [edit] = line.edit.changes[doc.as_uri()] if line.edit.changes else [e for dc in line.edit.document_changes for e in dc.edits]
-    assert edit.range.start == types.Position(3, 0) and edit.new_text.startswith("    <!-- sdformat-lsp: disable-next-line FRAME_ATTACHED_TO_INVALID -->")
+    [edit] = (
+        line.edit.changes[doc.as_uri()]
+        if line.edit.changes
+        else [e for dc in line.edit.document_changes for e in dc.edits]
+    )
+    assert edit.range.start == types.Position(3, 0) and edit.new_text.startswith(
+        "    <!-- sdformat-lsp: disable-next-line FRAME_ATTACHED_TO_INVALID -->"
+    )
     lines = DOC.splitlines(keepends=True)
     s.replace_all(doc.as_uri(), "".join(lines[:3]) + edit.new_text + "".join(lines[3:]))
     assert await s.diagnostics(doc.as_uri()) == []

@@ -23,12 +23,16 @@ def test_refusals_log_nothing_on_stderr():
     s = StdioServer()
     try:
         s.initialize(pull=True)
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": ARM}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": ARM}}
+        )
         at = _position(ARM, 'name="')
         at["character"] += len('name="') + 1
         refusals = 0
         for new_name in ("", "has space", "a::b", "__model__") * 25:  # invalid names: refused renames
-            answer = s.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": at, "newName": new_name})
+            answer = s.request(
+                "textDocument/rename", {"textDocument": {"uri": URI}, "position": at, "newName": new_name}
+            )
             refusals += "error" in answer
         for _ in range(20):  # requests for methods nobody serves, notifications nobody handles
             s.notify("$/somethingUnknown", {})
@@ -46,7 +50,9 @@ def test_a_real_fault_is_one_line_with_an_id_and_an_error_message_to_the_client(
     try:
         s.initialize()
         text = ARM.replace("<sdf", "<!-- INJECT-FEATURE-CRASH -->\n<sdf")
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": text}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": text}}
+        )
         s.diagnostics(URI, 1)
         answer = s.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": _position(text, "<link")})
         assert answer["error"]["code"] == -32603
@@ -65,7 +71,9 @@ def test_the_traceback_of_a_fault_is_there_at_debug_level():
     try:
         s.initialize()
         text = ARM.replace("<sdf", "<!-- INJECT-FEATURE-CRASH -->\n<sdf")
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": text}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": text}}
+        )
         s.diagnostics(URI, 1)
         answer = s.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": _position(text, "<link")})
         fault = re.search(r"fault (F\d+)", answer["error"]["message"]).group(1)
@@ -81,15 +89,21 @@ def test_a_malformed_request_is_an_error_answer_and_one_log_line():
     s = StdioServer()
     try:
         s.initialize()
-        s.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": ARM}})
+        s.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sdformat", "version": 1, "text": ARM}}
+        )
         s.diagnostics(URI, 1)
         whole = {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}
         answer = s.request("textDocument/codeAction", {"textDocument": {"uri": URI}, "range": whole, "context": []})
         assert answer["error"]["code"] == -32602 and "textDocument/codeAction" in answer["error"]["message"]
         answer = s.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": [1, 2]})
         assert answer["error"]["code"] == -32602
-        for body in (b'{"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": {', b"[1, 2]", b"42",
-                     b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": []}}'):
+        for body in (
+            b'{"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": {',
+            b"[1, 2]",
+            b"42",
+            b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": []}}',
+        ):
             assert s.proc.stdin is not None
             s.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
             s.proc.stdin.flush()
@@ -102,4 +116,6 @@ def test_a_malformed_request_is_an_error_answer_and_one_log_line():
     refusals = [line for line in s.stderr.splitlines() if "refused" in line]
     assert len(refusals) == 6, s.stderr[:3000]
     assert all(" WARNING " in line for line in refusals)
-    assert len([line for line in s.stderr.splitlines() if " ERROR " in line or " WARNING " in line]) == 6, s.stderr[:3000]
+    assert len([line for line in s.stderr.splitlines() if " ERROR " in line or " WARNING " in line]) == 6, s.stderr[
+        :3000
+    ]

@@ -26,7 +26,9 @@ def td() -> types.TextDocumentIdentifier:
 
 
 async def _complete(s: Session, offset: int) -> list[types.CompletionItem]:
-    result = await s.client.text_document_completion_async(types.CompletionParams(text_document=td(), position=s.pos(URI, offset)))
+    result = await s.client.text_document_completion_async(
+        types.CompletionParams(text_document=td(), position=s.pos(URI, offset))
+    )
     assert result is not None
     return completion_items(result)
 
@@ -81,7 +83,9 @@ async def test_attribute_names_and_frame_names_keep_priority(session: Session):
 async def test_hover_on_a_tag_name_links_the_specification(session: Session):
     session.open(URI, TEXT)
     at = find(TEXT, "<joint") + 2
-    hover = await session.client.text_document_hover_async(types.HoverParams(text_document=td(), position=session.pos(URI, at)))
+    hover = await session.client.text_document_hover_async(
+        types.HoverParams(text_document=td(), position=session.pos(URI, at))
+    )
     assert hover is not None
     assert "http://sdformat.org/spec?ver=1.9&elem=joint" in hover.contents.value
     start = find(TEXT, "<joint") + 1

@@ -17,7 +17,12 @@ URI = "file:///work/tcp.sdf"
 
 async def _spawn(*args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        *SERVER, *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=server_env()
+        *SERVER,
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=server_env(),
     )
 
 
@@ -56,7 +61,11 @@ async def test_tcp_serves_one_client_and_exits_cleanly():
         except (ConnectionRefusedError, OSError):
             pass
 
-        client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=URI, language_id="sdformat", version=3, text=TEXT)))
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=URI, language_id="sdformat", version=3, text=TEXT)
+            )
+        )
         for _ in range(500):
             if published:
                 break
@@ -117,5 +126,7 @@ async def test_exit_codes_and_a_clean_stdout():
 def test_python_m_and_the_console_script_agree():
     import subprocess
 
-    out = subprocess.run([sys.executable, "-m", "sdformat_lsp", "serve", "--help"], capture_output=True, text=True, env=server_env())
+    out = subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "serve", "--help"], capture_output=True, text=True, env=server_env()
+    )
     assert out.returncode == 0 and "--tcp" in out.stdout

@@ -70,7 +70,9 @@ async def test_guarded_turns_a_crash_into_an_internal_error(caplog):
         with pytest.raises(JsonRpcInternalError) as info:
             await handler(None)
     # One line naming the request, the fault id and the exception (the traceback only at debug level).
-    assert re.search(r"textDocument/hover failed \(fault F\d+\): KeyError: 'boom'", info.value.message), info.value.message
+    assert re.search(r"textDocument/hover failed \(fault F\d+\): KeyError: 'boom'", info.value.message), (
+        info.value.message
+    )
     assert any("textDocument/hover failed (fault F" in r.getMessage() for r in caplog.records)
 
 
@@ -376,6 +378,7 @@ def test_spec_warnings_fail_the_suite():
 
 # -- line index kept up to date by splicing ---------------------------------------------------
 
+
 def test_spliced_line_index_matches_a_fresh_one():
     """Random splices over texts dense in line breaks (CR, LF, CRLF made and broken apart)."""
     import random
@@ -400,8 +403,10 @@ def test_starting_the_server_imports_no_feature_and_no_converter():
     import subprocess
     import sys
 
-    code = ("import sys; from sdformat_lsp.cli import entry; from sdformat_lsp.server import SdformatLanguageServer as S; S(); "
-            "print(sorted(m for m in sys.modules if m.startswith(('sdformat_lsp.features', 'sdformat_lsp.convert'))))")
+    code = (
+        "import sys; from sdformat_lsp.cli import entry; from sdformat_lsp.server import SdformatLanguageServer as S; S(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('sdformat_lsp.features', 'sdformat_lsp.convert'))))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded = eval(done.stdout)  # a printed list of module names

@@ -39,7 +39,9 @@ async def test_urdf_diagnostics_completion_hover_symbols(urdf: Session):
     p = urdf.at(URDF_URI, "forearm", within='<link name="forearm">')
     hover = await urdf.client.text_document_hover_async(types.HoverParams(text_document=td(URDF_URI), position=p))
     assert "root link `base_link`" in hover.contents.value and "`0 1 1`" in hover.contents.value
-    symbols = await urdf.client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=td(URDF_URI)))
+    symbols = await urdf.client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=td(URDF_URI))
+    )
     names = [c.name for c in symbols[0].children]
     assert "shoulder" in names and "forearm" in names
 

@@ -27,7 +27,13 @@ def codes(plugin: str) -> list[tuple[str, str]]:
 
 
 def test_every_spelling_of_a_system_finds_it():
-    for filename in ("gz-sim-diff-drive-system", "libgz-sim-diff-drive-system.so", "gz-sim8-diff-drive-system", "ignition-gazebo-diff-drive-system", "libignition-gazebo6-diff-drive-system.so"):
+    for filename in (
+        "gz-sim-diff-drive-system",
+        "libgz-sim-diff-drive-system.so",
+        "gz-sim8-diff-drive-system",
+        "ignition-gazebo-diff-drive-system",
+        "libignition-gazebo6-diff-drive-system.so",
+    ):
         assert key(filename) == "gz-sim-diff-drive-system", filename
         assert lookup(filename, "ignition::gazebo::systems::DiffDrive") is not None
         assert lookup(filename, "gz::sim::systems::DiffDrive") is not None
@@ -49,7 +55,9 @@ def test_unknown_parameter_with_the_nearest_name_as_fix():
 
 
 def test_a_name_the_model_lacks():
-    text = BOT.replace("PLUGIN", DIFF.format("<left_joint>left_wheel_joint</left_joint><right_joint>right_wheel_jont</right_joint>"))
+    text = BOT.replace(
+        "PLUGIN", DIFF.format("<left_joint>left_wheel_joint</left_joint><right_joint>right_wheel_jont</right_joint>")
+    )
     (d,) = [d for d in analyze(text).diagnostics if d.code == "PLUGIN_REFERENCE_INVALID"]
     assert text[d.span.start : d.span.end] == "right_wheel_jont"
     assert d.fixes[0].new_text == "right_wheel_joint"
@@ -70,13 +78,23 @@ def test_a_required_parameter_missing():
 def test_quiet_where_nothing_is_known():
     assert codes('<plugin filename="libmy_plugin.so" name="my::Plugin"><anything>1</anything></plugin>') == []
     # a namespaced element, a substitution, the children of a parameter
-    assert codes(DIFF.format("<gz:extra>1</gz:extra><left_joint>$(arg j)</left_joint><wheel_radius>${r}</wheel_radius>")) == []
+    assert (
+        codes(DIFF.format("<gz:extra>1</gz:extra><left_joint>$(arg j)</left_joint><wheel_radius>${r}</wheel_radius>"))
+        == []
+    )
     # a plugin reading names decided at run time (hydrodynamics builds them): no unknown parameter
-    assert codes('<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics"><link_name>base</link_name><xDotU>1</xDotU></plugin>') == []
+    assert (
+        codes(
+            '<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics"><link_name>base</link_name><xDotU>1</xDotU></plugin>'
+        )
+        == []
+    )
 
 
 def test_a_model_with_an_include_may_have_the_joint():
-    text = BOT.replace("PLUGIN", '<include><uri>model://wheels</uri></include>' + DIFF.format("<left_joint>wheels::hub</left_joint>"))
+    text = BOT.replace(
+        "PLUGIN", "<include><uri>model://wheels</uri></include>" + DIFF.format("<left_joint>wheels::hub</left_joint>")
+    )
     assert [d for d in analyze(text).diagnostics if d.code == "PLUGIN_REFERENCE_INVALID"] == []
 
 
@@ -93,7 +111,7 @@ def test_a_document_without_plugin_never_reads_the_catalogue():
 
     code = (
         "from sdformat_lsp.semantics.analysis import analyze; import sys;"
-        "analyze('<sdf version=\"1.9\"><model name=\"m\"><link name=\"l\"/></model></sdf>');"
+        'analyze(\'<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>\');'
         "print('sdformat_lsp.plugins.catalogue' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -117,5 +135,7 @@ def test_a_urdf_gazebo_block():
   </gazebo>
 </robot>
 """
-    found = [(d.code, text[d.span.start : d.span.end]) for d in analyze(text).diagnostics if d.code.startswith("PLUGIN_")]
+    found = [
+        (d.code, text[d.span.start : d.span.end]) for d in analyze(text).diagnostics if d.code.startswith("PLUGIN_")
+    ]
     assert sorted(found) == [("PLUGIN_PARAMETER_UNKNOWN", "wheelSeparaton"), ("PLUGIN_REFERENCE_INVALID", "whel_joint")]

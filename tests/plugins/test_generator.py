@@ -80,12 +80,14 @@ def test_reading_of_a_system_of_our_own():
 
 
 def test_names_decided_at_run_time_make_a_plugin_open():
-    r = gen.read_parameters(['void F(const sdf::ElementPtr &_sdf) { for (auto &n : names) x = _sdf->Get<double>(n); }'])
+    r = gen.read_parameters(["void F(const sdf::ElementPtr &_sdf) { for (auto &n : names) x = _sdf->Get<double>(n); }"])
     assert r.open_reasons == ["Get(n)"]
     r = gen.read_parameters(["void F(sdf::ElementPtr _sdf) { auto e = _sdf->GetFirstElement(); }"])
     assert r.open_reasons
     # a name held in a constant is still a literal
-    r = gen.read_parameters(['constexpr char kRate[] = "rate";\nvoid F(sdf::ElementPtr _sdf) { r = _sdf->Get<int>(kRate); }'])
+    r = gen.read_parameters(
+        ['constexpr char kRate[] = "rate";\nvoid F(sdf::ElementPtr _sdf) { r = _sdf->Get<int>(kRate); }']
+    )
     assert not r.open_reasons and r.params["rate"]["type"] == "int"
 
 
@@ -173,10 +175,28 @@ def test_pinned_systems_against_their_sources():
 
 
 def test_merging_branches_is_a_union():
-    a = {"source": "x@1", "dir": "d", "header": None, "filenames": ["gz-sim-w-system"], "names": ["gz::sim::systems::W"], "open": [],
-         "params": {"r": {"type": "double", "required": True}, "old": {"type": "int"}}}
-    b = {"source": "x@2", "dir": "d", "header": None, "filenames": ["ignition-gazebo-w-system"], "names": ["gz::sim::systems::W"], "open": [],
-         "params": {"r": {"type": "double"}, "new": {"type": "bool"}, "old": {"type": "string"}}}
+    a = {
+        "source": "x@1",
+        "dir": "d",
+        "header": None,
+        "filenames": ["gz-sim-w-system"],
+        "names": ["gz::sim::systems::W"],
+        "open": [],
+        "params": {"r": {"type": "double", "required": True}, "old": {"type": "int"}},
+    }
+    b = {
+        "source": "x@2",
+        "dir": "d",
+        "header": None,
+        "filenames": ["ignition-gazebo-w-system"],
+        "names": ["gz::sim::systems::W"],
+        "open": [],
+        "params": {"r": {"type": "double"}, "new": {"type": "bool"}, "old": {"type": "string"}},
+    }
     (m,) = gen.merge([a, b])
     assert m["sources"] == ["x@1", "x@2"] and m["filenames"] == ["gz-sim-w-system"]
-    assert m["params"] == {"new": {"type": "bool"}, "old": {"type": "string"}, "r": {"type": "double"}}  # required in one only
+    assert m["params"] == {
+        "new": {"type": "bool"},
+        "old": {"type": "string"},
+        "r": {"type": "double"},
+    }  # required in one only

@@ -57,16 +57,23 @@ def test_rename_a_joint_renames_it_in_the_plugins():
 def test_a_scoped_name_renames_its_segment():
     a = analyze(TEXT)
     edits = rename(a, _at(TEXT, '"elbow"', 2), "wrist")
-    assert _texts(TEXT, [e.span for e in edits]) == [(_at(TEXT, '"elbow"'), "elbow"), (_at(TEXT, "arm::elbow", 5), "elbow")]
+    assert _texts(TEXT, [e.span for e in edits]) == [
+        (_at(TEXT, '"elbow"'), "elbow"),
+        (_at(TEXT, "arm::elbow", 5), "elbow"),
+    ]
     # the model segment is a reference to the nested model
-    assert (_at(TEXT, "arm::elbow", 0), "arm") in _texts(TEXT, [e.span for e in rename(a, _at(TEXT, '"arm"', 2), "arm2")])
+    assert (_at(TEXT, "arm::elbow", 0), "arm") in _texts(
+        TEXT, [e.span for e in rename(a, _at(TEXT, '"arm"', 2), "arm2")]
+    )
 
 
 def test_definition_references_and_highlight_from_a_parameter():
     a = analyze(TEXT)
     off = _at(TEXT, "<left_joint>", 14)
     (loc,) = definition(a, off)
-    assert TEXT[loc.span.start : loc.span.end] == "left_wheel_joint" and loc.span.start == _at(TEXT, '"left_wheel_joint"')
+    assert TEXT[loc.span.start : loc.span.end] == "left_wheel_joint" and loc.span.start == _at(
+        TEXT, '"left_wheel_joint"'
+    )
     assert len(references(a, off)) == 3
     kinds = [h.kind for h in document_highlights(a, off)]
     assert sorted(kinds) == ["read", "read", "write"]
@@ -97,12 +104,18 @@ def test_completion_of_parameters_not_yet_given():
     items = {i.label: i for i in complete(analyze(text), off).items}
     assert "wheel_radius" not in items  # given, and not repeatable
     assert "left_joint" in items  # given, but repeatable
-    assert items["odom_publish_frequency"].detail.startswith("double") and "default 50" in items["odom_publish_frequency"].detail
+    assert (
+        items["odom_publish_frequency"].detail.startswith("double")
+        and "default 50" in items["odom_publish_frequency"].detail
+    )
     assert items["odom_publish_frequency"].insert_text == "<odom_publish_frequency>${1:50}</odom_publish_frequency>"
 
 
 def test_completion_of_filename_fills_the_name():
-    text = TEXT.replace('<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">', '<plugin filename="gz-sim-dif">')
+    text = TEXT.replace(
+        '<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">',
+        '<plugin filename="gz-sim-dif">',
+    )
     off = _at(text, 'filename="gz-sim-dif', 20)
     found = complete(analyze(text), off)
     item = next(i for i in found.items if i.label == "gz-sim-diff-drive-system")
@@ -126,7 +139,10 @@ def test_completion_of_name_lists_the_classes_of_the_library_written():
     off = _at(text, 'name="gz::', 10)
     labels = [i.label for i in complete(analyze(text), off).items]
     assert labels == ["gz::sim::systems::DiffDrive"]
-    text = TEXT.replace('<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">', '<plugin name="gz::sim::systems::Diff">')
+    text = TEXT.replace(
+        '<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">',
+        '<plugin name="gz::sim::systems::Diff">',
+    )
     off = _at(text, 'name="gz::sim::systems::Diff', 28)
     item = next(i for i in complete(analyze(text), off).items if i.label == "gz::sim::systems::DiffDrive")
     assert item.insert_text == 'gz::sim::systems::DiffDrive" filename="gz-sim-diff-drive-system'
@@ -139,7 +155,11 @@ def test_frames_answer_carries_the_plugin_references():
     joint = next(e for e in view.frames if e.name == "left_wheel_joint")
     answer = frame_json(joint, lambda span, path: (span.start, span.end, path), lambda p: "file://" + p)
     start = _at(TEXT, "<left_joint>", 12)
-    assert answer["references"][0] == {"location": (start, start + len("left_wheel_joint"), None), "role": "plugin", "by": "<left_joint> of DiffDrive"}
+    assert answer["references"][0] == {
+        "location": (start, start + len("left_wheel_joint"), None),
+        "role": "plugin",
+        "by": "<left_joint> of DiffDrive",
+    }
 
 
 def test_rename_in_a_urdf_renames_the_gazebo_plugin_parameter():

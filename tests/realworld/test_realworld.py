@@ -30,7 +30,14 @@ MODELS = FIXTURES / "models"
 @pytest.fixture(autouse=True)
 def hermetic(monkeypatch, tmp_path):
     """No search path or Fuel cache from the machine running the tests."""
-    for var in ("SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH", "GZ_FUEL_CACHE_PATH", "IGN_FUEL_CACHE_PATH"):
+    for var in (
+        "SDF_PATH",
+        "GZ_SIM_RESOURCE_PATH",
+        "IGN_GAZEBO_RESOURCE_PATH",
+        "GAZEBO_MODEL_PATH",
+        "GZ_FUEL_CACHE_PATH",
+        "IGN_FUEL_CACHE_PATH",
+    ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
 
@@ -41,7 +48,11 @@ def check(path: Path, **options):
 
 def shown(a, lowest=Severity.INFORMATION):
     """(code, severity name, line) of what `check` prints at ``lowest`` and above."""
-    return [(d.code, d.severity.name, a.lines.position(d.span.start, "utf-32")[0] + 1) for d in sorted(a.diagnostics, key=lambda d: d.span.start) if d.severity <= lowest]
+    return [
+        (d.code, d.severity.name, a.lines.position(d.span.start, "utf-32")[0] + 1)
+        for d in sorted(a.diagnostics, key=lambda d: d.span.start)
+        if d.severity <= lowest
+    ]
 
 
 # -- class 1: unavailable includes cascade ---------------------------------------------
@@ -76,7 +87,9 @@ def test_a_vehicle_whose_base_model_is_missing_reports_only_the_include(tmp_path
     lone = tmp_path / "x500_depth.sdf"  # outside any model directory: model://x500_base is nowhere
     shutil.copy(MODELS / "x500_depth" / "model.sdf", lone)
     a = check(lone)
-    assert [(d.code, d.severity.name) for d in a.diagnostics if d.severity <= Severity.WARNING] == [("URI_LOOKUP", "ERROR")]
+    assert [(d.code, d.severity.name) for d in a.diagnostics if d.severity <= Severity.WARNING] == [
+        ("URI_LOOKUP", "ERROR")
+    ]
 
 
 # -- model roots found without configuration --------------------------------------------
@@ -92,7 +105,9 @@ def test_uri_lookup_lists_the_model_root_it_searched(tmp_path):
     d = tmp_path / "models" / "vehicle"
     d.mkdir(parents=True)
     (d / "model.config").write_text('<model><name>vehicle</name><sdf version="1.9">model.sdf</sdf></model>')
-    (d / "model.sdf").write_text('<sdf version="1.9"><model name="vehicle"><include><uri>model://frame_kit</uri></include><link name="l"/></model></sdf>')
+    (d / "model.sdf").write_text(
+        '<sdf version="1.9"><model name="vehicle"><include><uri>model://frame_kit</uri></include><link name="l"/></model></sdf>'
+    )
     a = check(d / "model.sdf", resource_paths=(str(tmp_path / "configured"),))
     lookup = next(x for x in a.diagnostics if x.code == "URI_LOOKUP")
     assert lookup.data["searched"] == [str(tmp_path / "configured"), str(tmp_path / "models")]  # configured first
@@ -104,8 +119,16 @@ def test_uri_lookup_lists_the_model_root_it_searched(tmp_path):
 
 def test_poses_of_visuals_inertials_and_sensors_are_checked():
     a = check(FIXTURES / "sensor_mistakes.sdf")
-    poses = [(line, d.message) for (code, _, line), d in zip(shown(a), sorted(a.diagnostics, key=lambda d: d.span.start)) if code == "PARAMETER_ERROR"]
-    assert [(line, "found 8" in m or "found 5" in m or "found 3" in m) for line, m in poses] == [(8, True), (12, True), (17, True)]
+    poses = [
+        (line, d.message)
+        for (code, _, line), d in zip(shown(a), sorted(a.diagnostics, key=lambda d: d.span.start))
+        if code == "PARAMETER_ERROR"
+    ]
+    assert [(line, "found 8" in m or "found 5" in m or "found 3" in m) for line, m in poses] == [
+        (8, True),
+        (12, True),
+        (17, True),
+    ]
 
 
 def test_quaternion_and_degree_poses_outside_the_frame_analysis_are_read_right():
@@ -128,7 +151,9 @@ def test_every_sensor_type_libsdformat_loads_is_accepted():
     assert shown(a) == [], shown(a)
     # types only libsdformat's main branch knows (after 12) are accepted too: main is the reference
     for kind in ("air_speed", "wide_angle_camera", "boundingbox_camera", "custom"):
-        text = f'<sdf version="1.11"><model name="m"><link name="l"><sensor name="s" type="{kind}"/></link></model></sdf>'
+        text = (
+            f'<sdf version="1.11"><model name="m"><link name="l"><sensor name="s" type="{kind}"/></link></model></sdf>'
+        )
         assert not analyze(text, None).has_errors, kind
 
 
@@ -184,13 +209,19 @@ def test_repeats_are_reported_only_where_libsdformat_reads_the_first_and_they_di
     assert not [d for d in check(FIXTURES / "legacy_14.world").diagnostics if d.code == "ELEMENT_INVALID"]
     text = '<sdf version="1.9"><model name="m"><link name="l"><gravity>true</gravity><gravity>false</gravity></link></model></sdf>'
     diags = [d for d in analyze(text, None).diagnostics if d.code == "ELEMENT_INVALID"]
-    assert len(diags) == 1 and diags[0].severity == Severity.WARNING and "reads the first <gravity> (true), not this one (false)" in diags[0].message
+    assert (
+        len(diags) == 1
+        and diags[0].severity == Severity.WARNING
+        and "reads the first <gravity> (true), not this one (false)" in diags[0].message
+    )
 
 
 def test_cameras_of_a_multicamera_are_not_said_to_be_ignored():
     # libsdformat's Sensor reads a <camera> only for the camera types; a multicamera's are all the simulator's
     repeated = [d for d in check(FIXTURES / "stereo_rig.sdf").diagnostics if d.code == "ELEMENT_INVALID"]
-    assert [(d.severity, check(FIXTURES / "stereo_rig.sdf").lines.position(d.span.start, "utf-32")[0] + 1) for d in repeated] == [(Severity.WARNING, 23)]
+    assert [
+        (d.severity, check(FIXTURES / "stereo_rig.sdf").lines.position(d.span.start, "utf-32")[0] + 1) for d in repeated
+    ] == [(Severity.WARNING, 23)]
     assert "reads the first <camera>" in repeated[0].message
 
 
@@ -213,7 +244,9 @@ def test_unknown_elements_are_not_said_to_be_skipped():
     a = check(FIXTURES / "sensor_suite.sdf")
     hints = [d for d in a.diagnostics if d.code == "ELEMENT_INCORRECT_TYPE"]
     assert len(hints) == 1 and hints[0].severity == Severity.HINT
-    assert "gz_frame_id" in hints[0].message and "keeps it" in hints[0].message and "did you mean" not in hints[0].message
+    assert (
+        "gz_frame_id" in hints[0].message and "keeps it" in hints[0].message and "did you mean" not in hints[0].message
+    )
 
 
 def test_did_you_mean_only_offers_names_that_make_the_reference_valid(tmp_path):
@@ -256,7 +289,9 @@ def test_verdicts_agree_with_the_oracle():
         pytest.skip("SDF_ORACLE does not name libsdformat's oracle (see ../shared/oracle)")
     env = {**os.environ, "GZ_SIM_RESOURCE_PATH": str(MODELS)}
     for name, expected in VERDICTS.items():
-        out = subprocess.run([oracle, "--check", str(FIXTURES / name)], capture_output=True, text=True, env=env, timeout=60)
+        out = subprocess.run(
+            [oracle, "--check", str(FIXTURES / name)], capture_output=True, text=True, env=env, timeout=60
+        )
         assert json.loads(out.stdout)["check"]["ign_sdf_check_valid"] == expected, name
 
 

@@ -30,21 +30,34 @@ CASES = {
     # NAME_joint, ...): the name means the first one; the clash stays an error of `gz sdf --check`
     "legacy_names.sdf": (
         ("PARSING_ERROR",),
-        {"wheel_joint": ([1, 0, 0.05, 0, 0, 0], "wheel"), "arm_link": ([0, 1, 0, 0, 0, 0.5], "arm_link"),
-         "arm_joint": ([0, 1, 0, 0, 0, 0.5], "arm_link"), "arm": ([0.2, 0, 0.3, 0, 0, 0], "arm::upper")},
+        {
+            "wheel_joint": ([1, 0, 0.05, 0, 0, 0], "wheel"),
+            "arm_link": ([0, 1, 0, 0, 0, 0.5], "arm_link"),
+            "arm_joint": ([0, 1, 0, 0, 0, 0.5], "arm_link"),
+            "arm": ([0.2, 0, 0.3, 0, 0, 0], "arm::upper"),
+        },
     ),
     # a joint's parent 'world' is the world even when the joint itself is named 'world'
-    "joint_named_world.sdf": (("JOINT_PARENT_LINK_INVALID", "RESERVED_NAME"), {"world": ([0, 0, 1, 0, 0, 0], "nozzle")}),
+    "joint_named_world.sdf": (
+        ("JOINT_PARENT_LINK_INVALID", "RESERVED_NAME"),
+        {"world": ([0, 0, 1, 0, 0, 0], "nozzle")},
+    ),
     # a bare '&' in model.config: libsdformat reads it (TinyXML-2), so the model is included
-    "config_ampersand.world": ((), {"sign_1::lobby_sign::board": ([2, 3, 1.2, 0, 0, 1.5], "sign_1::lobby_sign::board")}),
+    "config_ampersand.world": (
+        (),
+        {"sign_1::lobby_sign::board": ([2, 3, 1.2, 0, 0, 1.5], "sign_1::lobby_sign::board")},
+    ),
     # a joint's parent may be a nested model (its canonical link); libsdformat 12 refuses it, and
     # realworld_frames.py counts such documents apart (the one place where 12 and main differ on real files)
     "nested_model_parent.sdf": ((), {"j": ([0, 0, 1, 0, 0, 0], "A"), "base": ([1, 0, 0, 0, 0, 0], "base::L")}),
     # every world of a file with several: the second one's frames listed under its name
     "multi_world.sdf": (
         (),
-        {"box::link": ([1, 0, 1, 0, 0, 0], "box::link"), "two::box::link": ([0, 2, 3, 0, 0, 0], "two::box::link"),
-         "two::above": ([0, 2, 4, 0, 0, 0], "two::box::link")},
+        {
+            "box::link": ([1, 0, 1, 0, 0, 0], "box::link"),
+            "two::box::link": ([0, 2, 3, 0, 0, 0], "two::box::link"),
+            "two::above": ([0, 2, 4, 0, 0, 0], "two::box::link"),
+        },
     ),
 }
 # documents libsdformat 12 refuses where main (whose rules we follow) loads them: not compared, counted apart
@@ -65,7 +78,9 @@ def run(name: str):
 def test_verdict_poses_and_attached_links(name):
     codes, expected = CASES[name]
     a = run(name)
-    assert sorted({d.code for d in a.diagnostics if d.is_error}) == sorted(codes), [(d.code, d.message) for d in a.diagnostics]
+    assert sorted({d.code for d in a.diagnostics if d.is_error}) == sorted(codes), [
+        (d.code, d.message) for d in a.diagnostics
+    ]
     frames = {f["name"]: f for f in a.frames()}
     for frame, (pose, link) in expected.items():
         assert frame in frames, (frame, sorted(frames))

@@ -30,14 +30,19 @@ def test_model_roots_are_the_directories_holding_model_directories(tmp_path):
         (tmp_path / d).mkdir(parents=True)
     for d in ("repo/models/a", "repo/models/b", "repo/extra/c"):
         (tmp_path / d / "model.config").write_text("<model/>")
-    assert rw.model_roots(tmp_path / "repo") == [str((tmp_path / "repo/extra").resolve()), str((tmp_path / "repo/models").resolve())]
+    assert rw.model_roots(tmp_path / "repo") == [
+        str((tmp_path / "repo/extra").resolve()),
+        str((tmp_path / "repo/models").resolve()),
+    ]
 
 
 def test_repositories_get_their_own_search_path_and_libsdformat_tests_are_left_out(tmp_path):
     for repo in ("one", "two", "gazebosim+sdformat"):
         (tmp_path / repo / "models" / "m").mkdir(parents=True)
         (tmp_path / repo / "models" / "m" / "model.config").write_text("<model/>")
-        (tmp_path / repo / "models" / "m" / "model.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>')
+        (tmp_path / repo / "models" / "m" / "model.sdf").write_text(
+            '<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>'
+        )
     (tmp_path / "gazebosim+sdformat" / "test").mkdir()
     (tmp_path / "gazebosim+sdformat" / "test" / "t.sdf").write_text("<sdf/>")
     docs = rw.collect([str(tmp_path)], True, list(rw.DEFAULT_EXCLUDE))
@@ -60,7 +65,7 @@ def test_libsdformat_output_is_read_into_codes(tmp_path):
     stderr = (
         "\x1b[1;31mError [Utils.cc:176]\x1b[0m Tried to use callback in sdf::findFile(), but the callback is empty."
         'Error Code 14: [/sdf/world[@name="w"]/include[0]/uri:/x/w.sdf:L9]: Msg: Unable to find uri[https://fuel.gazebosim.org/1.0/a/models/b]\n'
-        "Error Code 17: [/sdf/world[@name=\"w\"]/model[@name=\"m\"]:/x/w.sdf:L3]: Msg: A model must have at least one link.\n"
+        'Error Code 17: [/sdf/world[@name="w"]/model[@name="m"]:/x/w.sdf:L3]: Msg: A model must have at least one link.\n'
         "\x1b[1;31mError [Utils.cc:176]\x1b[0m Error: Non-unique names detected in <model name='m'>"
     )
     v = rw.reference(_fake_checker(tmp_path, stderr, 1), str(tmp_path / "w.sdf"), (), 30)
@@ -72,8 +77,8 @@ def test_libsdformat_output_is_read_into_codes(tmp_path):
 
 def test_a_local_include_that_fails_is_no_fuel_deviation(tmp_path):
     stderr = (
-        "Error Code 14: [/sdf/world[@name=\"w\"]/include[0]/uri:/x/w.sdf:L9]: Msg: Unable to find uri[https://fuel.gazebosim.org/1.0/a/models/b]\n"
-        "Error Code 14: [/sdf/world[@name=\"w\"]/include[1]/uri:/x/w.sdf:L12]: Msg: Unable to find uri[model://local]\n"
+        'Error Code 14: [/sdf/world[@name="w"]/include[0]/uri:/x/w.sdf:L9]: Msg: Unable to find uri[https://fuel.gazebosim.org/1.0/a/models/b]\n'
+        'Error Code 14: [/sdf/world[@name="w"]/include[1]/uri:/x/w.sdf:L12]: Msg: Unable to find uri[model://local]\n'
     )
     assert not rw.reference(_fake_checker(tmp_path, stderr, 1), str(tmp_path / "w.sdf"), (), 30).remote_only
 
@@ -81,7 +86,10 @@ def test_a_local_include_that_fails_is_no_fuel_deviation(tmp_path):
 def test_the_report_on_the_fixtures_without_a_reference():
     out = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "realworld.py"), "--no-reference", "--jobs", "1", str(FIXTURES)],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT / "server")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "server")},
     )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -95,7 +103,10 @@ def test_the_fixtures_agree_with_libsdformat_main():
         pytest.skip("SDF_CHECK does not name libsdformat main's check")
     out = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "realworld.py"), "--reference", checker, str(FIXTURES)],
-        capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT / "server")},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "server")},
     )
     n = out.stdout.splitlines()[0].split(": ")[1]
     assert f"verdict agreement: {n}/{n} = 100.0%" in out.stdout, out.stdout

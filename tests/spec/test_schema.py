@@ -108,9 +108,7 @@ def test_plugin_is_free_form() -> None:
 
 def test_min_max_and_no_invented_enums() -> None:
     s = schema_for("1.12")
-    restitution = s.element_at(
-        ["sdf", "model", "link", "collision", "surface", "bounce", "restitution_coefficient"]
-    )
+    restitution = s.element_at(["sdf", "model", "link", "collision", "surface", "bounce", "restitution_coefficient"])
     assert (restitution.min, restitution.max) == ("0.0", "1.0")
     joint = s.element_at(["sdf", "model", "joint"])
     assert joint.enum_values == ()

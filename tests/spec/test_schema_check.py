@@ -74,13 +74,17 @@ def test_missing_required_attribute_but_not_name() -> None:
 
 
 def test_plugin_filename_is_required_but_its_body_is_free() -> None:
-    text, diags = run('<model name="m"><link name="l"/><plugin name="p"><whatever x="1"><deep/></whatever></plugin></model>')
+    text, diags = run(
+        '<model name="m"><link name="l"/><plugin name="p"><whatever x="1"><deep/></whatever></plugin></model>'
+    )
     assert spans(text, diags) == [("ATTRIBUTE_MISSING", "ERROR", "plugin")]
     assert "filename" in diags[0].message
 
 
 def test_namespaced_elements_and_attributes_are_free_form() -> None:
-    body = '<model name="m" xmlns:gz="http://gazebosim.org" gz:a="1"><link name="l"/><gz:thing><bogus/></gz:thing></model>'
+    body = (
+        '<model name="m" xmlns:gz="http://gazebosim.org" gz:a="1"><link name="l"/><gz:thing><bogus/></gz:thing></model>'
+    )
     assert run(body)[1] == []
 
 
@@ -107,9 +111,11 @@ def test_value_read_only_in_part_is_a_warning() -> None:
 
 
 def test_bad_attribute_value() -> None:
-    text, diags = run('<model name="m"><link name="l"><visual name="v"><geometry><empty/></geometry>'
-                      '<material><pbr><metal><light_map uv_set="two">x.png</light_map></metal></pbr></material>'
-                      '</visual></link></model>')
+    text, diags = run(
+        '<model name="m"><link name="l"><visual name="v"><geometry><empty/></geometry>'
+        '<material><pbr><metal><light_map uv_set="two">x.png</light_map></metal></pbr></material>'
+        "</visual></link></model>"
+    )
     assert spans(text, diags) == [("ATTRIBUTE_INVALID", "ERROR", "two")]
 
 

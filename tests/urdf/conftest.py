@@ -29,12 +29,17 @@ def sdf_printer(tmp_path_factory) -> str:
     if given and Path(given).exists():
         return given
     pkg = "sdformat12"
-    if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", pkg], capture_output=True).returncode != 0:
+    if (
+        shutil.which("pkg-config") is None
+        or subprocess.run(["pkg-config", "--exists", pkg], capture_output=True).returncode != 0
+    ):
         pytest.skip("libsdformat12 development files are not installed")
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", pkg], capture_output=True, text=True).stdout.split()
     out = tmp_path_factory.mktemp("sdf_print") / "sdf_print"
     src = Path(__file__).resolve().parent / "sdf_print.cc"
-    r = subprocess.run(["g++", "-std=c++17", "-O0", str(src), "-o", str(out), *flags], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        ["g++", "-std=c++17", "-O0", str(src), "-o", str(out), *flags], capture_output=True, text=True, timeout=600
+    )
     if r.returncode != 0:
         pytest.fail(f"sdf_print did not build: {r.stderr[-2000:]}")
     return str(out)

@@ -41,7 +41,7 @@ def kinematics(data: dict, model: str | None = None) -> tuple[Transform, dict[st
         if p["scope"] not in scope_pose or p["kind"] not in ("joint", "link") or p["relative_to_scope"] is None:
             continue
         base = scope_pose[p["scope"]]
-        name = (p["scope"][len(prefix) + 2:] + "::" if p["scope"] != prefix else "") + p["name"]
+        name = (p["scope"][len(prefix) + 2 :] + "::" if p["scope"] != prefix else "") + p["name"]
         pose = base * _t(p["relative_to_scope"])
         if p["kind"] == "link":
             links[name] = pose
@@ -71,7 +71,12 @@ def _unit(v):
 
 
 def compare(
-    oracle: str, sdf: Path, urdf: Path, root: str | None, model: str | None = None, original: dict | None = None,
+    oracle: str,
+    sdf: Path,
+    urdf: Path,
+    root: str | None,
+    model: str | None = None,
+    original: dict | None = None,
     env: dict | None = None,
 ) -> list[str]:
     """Problems (empty when the URDF agrees); ``root`` is the root link, None when the world is the root."""

@@ -29,7 +29,7 @@ def _pose(rng: random.Random, ref: str | None) -> str:
     rpy = [rng.uniform(-math.pi, math.pi) for _ in range(3)]
     if rng.random() < 0.1:
         rpy[1] = math.copysign(math.pi / 2, rpy[1])  # gimbal lock
-    return f'<pose{attrs}>{xyz} {" ".join(f"{v:.9f}" for v in rpy)}</pose>'
+    return f"<pose{attrs}>{xyz} {' '.join(f'{v:.9f}' for v in rpy)}</pose>"
 
 
 def random_tree(seed: int, links: tuple[int, int] = (2, 9)) -> str:
@@ -54,7 +54,7 @@ def random_tree(seed: int, links: tuple[int, int] = (2, 9)) -> str:
     def path(i: int, scope: str) -> str:
         """Link i named from ``scope`` (which encloses it)."""
         full = f"{where[i]}::{local(i)}" if where[i] else local(i)
-        return full[len(scope) + 2:] if scope else full
+        return full[len(scope) + 2 :] if scope else full
 
     for i in range(n):
         s = where[i]
@@ -85,7 +85,7 @@ def random_tree(seed: int, links: tuple[int, int] = (2, 9)) -> str:
         members[common].append(
             f'<joint name="J{i}" type="{types[i]}">{_pose(rng, ref) if rng.random() < 0.7 else ""}'
             f"<parent>{path(p, common)}</parent><child>{path(i, common)}</child>"
-            f'<axis><xyz{exp}>{" ".join(f"{v:.6f}" for v in axis)}</xyz>{limit}'
+            f"<axis><xyz{exp}>{' '.join(f'{v:.6f}' for v in axis)}</xyz>{limit}"
             f"<dynamics><damping>{rng.uniform(0, 1):.3f}</damping><friction>{rng.uniform(0, 1):.3f}</friction></dynamics></axis></joint>"
         )
         frames[common].append(f"J{i}")
@@ -100,11 +100,20 @@ def random_tree(seed: int, links: tuple[int, int] = (2, 9)) -> str:
             members[s].append(f'<frame name="{name}" attached_to="{at}">{_pose(rng, ref)}</frame>')
             frames[s].append(name)
     if world:
-        members[""].append(f'<joint name="to_world" type="{rng.choice(("fixed", "revolute"))}"><parent>world</parent>'
-                           f"<child>{local(0)}</child><axis><xyz>1 0 0</xyz></axis></joint>")
+        members[""].append(
+            f'<joint name="to_world" type="{rng.choice(("fixed", "revolute"))}"><parent>world</parent>'
+            f"<child>{local(0)}</child><axis><xyz>1 0 0</xyz></axis></joint>"
+        )
 
     def model(scope: str, name: str) -> str:
-        inner = [c for c in scopes if c.startswith(scope + "::" if scope else "") and c and c != scope and "::" not in c[len(scope) + 2 if scope else 0:]]
+        inner = [
+            c
+            for c in scopes
+            if c.startswith(scope + "::" if scope else "")
+            and c
+            and c != scope
+            and "::" not in c[len(scope) + 2 if scope else 0 :]
+        ]
         own = list(members[scope])
         placement = ""
         local_links = [local(i) for i in range(n) if where[i] == scope]

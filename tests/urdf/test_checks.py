@@ -47,12 +47,17 @@ EXPECTED = {
 
 
 # refused by libsdformat 12 (the oracle), read by libsdformat's main branch, which this project follows: warned about
-ONLY_12_REFUSES = {"joint_parent_lumped_away.urdf": "JOINT_PARENT_LINK_INVALID", "joint_child_lumped_away.urdf": "JOINT_CHILD_LINK_INVALID"}
+ONLY_12_REFUSES = {
+    "joint_parent_lumped_away.urdf": "JOINT_PARENT_LINK_INVALID",
+    "joint_child_lumped_away.urdf": "JOINT_CHILD_LINK_INVALID",
+}
 
 
 # read by libsdformat 12 (the oracle), refused by libsdformat's main branch, which this project follows
 ONLY_12_ACCEPTS = {
-    "scoped_name_link.urdf", "scoped_name_in_gazebo_block.urdf", "fixed_joint_named_like_its_child.urdf",
+    "scoped_name_link.urdf",
+    "scoped_name_in_gazebo_block.urdf",
+    "fixed_joint_named_like_its_child.urdf",
     "lumped_below_massless_link.urdf",
 }
 

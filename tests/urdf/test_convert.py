@@ -25,7 +25,14 @@ FIX = Path(__file__).resolve().parent / "fixtures" / "convert"
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
-    return subprocess.run([sys.executable, "-m", "sdformat_lsp", "convert", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "sdformat_lsp", "convert", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 def joint_frames(text: str, path: str) -> dict[str, Transform]:
@@ -62,7 +69,9 @@ def test_random_trees_are_exact_to_1e_9(tmp_path):
             base = transform_of(a.document.models[0].pose).inverse()
         for name, pose in original.items():
             if name not in urdf:  # fixed joints are lumped away when the URDF is read
-                assert any(j.name == name and j.type == "fixed" for j in result.robot.joints) or name == "to_world", name
+                assert any(j.name == name and j.type == "fixed" for j in result.robot.joints) or name == "to_world", (
+                    name
+                )
                 continue
             assert close(base.inverse() * pose, urdf[name], 1e-9), (seed, name)
             checked += 1
@@ -123,14 +132,20 @@ def test_world_model_nested_frames_sensors_plugins_and_names():
     r = cli("--to", "urdf", str(FIX / "world.sdf"), "--model", "two")
     assert r.returncode == 0, r.stderr
     text = r.stdout
-    assert '<link name="arm__upper">' in text and '<link name="arm__tool"/>' in text and "::" not in text.split("-->", 1)[-1]
+    assert (
+        '<link name="arm__upper">' in text
+        and '<link name="arm__tool"/>' in text
+        and "::" not in text.split("-->", 1)[-1]
+    )
     assert "warning" not in r.stderr
     assert not [d for d in analyze(text, "out.urdf").diagnostics if d.is_error]
     text = text.replace("arm__", "arm::")  # the checks below name links and joints by their scope
     # shoulder's frame: arm::upper (z = 1 in the model) moved down 0.5, so 0.5 above base
     assert '<joint name="shoulder" type="revolute">\n    <origin xyz="0 0 0.5" rpy="0 0 0"/>' in text
     # the tool frame is 0.3 above upper, which is 0.5 above the joint frame
-    robot = sdf_to_urdf(analyze((FIX / "world.sdf").read_text(), str(FIX / "world.sdf")), UrdfOptions(model="two", name_separator="::")).robot
+    robot = sdf_to_urdf(
+        analyze((FIX / "world.sdf").read_text(), str(FIX / "world.sdf")), UrdfOptions(model="two", name_separator="::")
+    ).robot
     tool = next(j for j in robot.joints if j.name == "arm::tool_joint")
     assert (tool.type, tool.parent, tool.child) == ("fixed", "arm::upper", "arm::tool")
     assert tool.origin.p == pytest.approx((0, 0, 0.8), abs=1e-12)
@@ -253,27 +268,38 @@ def test_mimic_limits_and_continuous_joints_round_trip():
     assert '<joint name="follow" type="continuous">' in result.text  # revolute without limits: continuous
     assert '<mimic joint="lead" multiplier="2" offset="0.1"/>' in result.text
     back = urdf_to_sdf(analyze(result.text, "/tmp/m.urdf"))
-    assert back.text is not None and '<mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic>' in back.text
+    assert (
+        back.text is not None
+        and '<mimic joint="lead"><multiplier>2</multiplier><offset>0.1</offset></mimic>' in back.text
+    )
     assert "<lower>-1</lower><upper>2</upper><effort>3</effort><velocity>4</velocity>" in back.text
 
 
 def test_a_file_with_errors_is_refused_unless_lossy(tmp_path):
     src = tmp_path / "bad.sdf"
-    src.write_text('<sdf version="1.9"><model name="m"><link name="a"><inertial><mass>-1</mass></inertial></link><link name="b"/>'
-                   '<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>')
+    src.write_text(
+        '<sdf version="1.9"><model name="m"><link name="a"><inertial><mass>-1</mass></inertial></link><link name="b"/>'
+        '<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>'
+    )
     r = cli("--to", "urdf", str(src))
     assert r.returncode == 1 and "1 error(s)" in r.stderr and r.stdout == ""
     r = cli("--to", "urdf", str(src), "--lossy")
-    assert r.returncode == 0 and "warning: the file has 1 error(s)" in r.stderr and '<joint name="j" type="fixed">' in r.stdout
+    assert (
+        r.returncode == 0
+        and "warning: the file has 1 error(s)" in r.stderr
+        and '<joint name="j" type="fixed">' in r.stdout
+    )
 
 
 def test_to_sdf_moves_the_sensors_of_a_lumped_link():
     from sdformat_lsp.convert import urdf_to_sdf
 
     inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
-    text = (f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}</link>'
-            '<joint name="j" type="fixed"><origin xyz="0 0 0.5"/><parent link="a"/><child link="b"/></joint>'
-            '<gazebo reference="b"><sensor name="imu" type="imu"><pose>0 0 0.1 0 0 0</pose></sensor><mu1>0.3</mu1></gazebo></robot>')
+    text = (
+        f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}</link>'
+        '<joint name="j" type="fixed"><origin xyz="0 0 0.5"/><parent link="a"/><child link="b"/></joint>'
+        '<gazebo reference="b"><sensor name="imu" type="imu"><pose>0 0 0.1 0 0 0</pose></sensor><mu1>0.3</mu1></gazebo></robot>'
+    )
     back = urdf_to_sdf(analyze(text, "/tmp/r.urdf"))
     assert '<link name="a">' in back.text and '<link name="b">' not in back.text
     assert '<sensor name="imu" type="imu">\n        <pose>0 0 0.6 0 0 0</pose>' in back.text

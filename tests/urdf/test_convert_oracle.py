@@ -74,7 +74,9 @@ def test_conformance_models_keep_every_joint_frame_and_axis(urdf_oracle, shared,
             continue
         world = a.root_scope.kind == "world"
         for model in model_names(a) if world else [None]:
-            result = sdf_to_urdf(a, UrdfOptions(model=model, resource_paths=search, lossy=True, name_separator="::"))  # compared by scoped name
+            result = sdf_to_urdf(
+                a, UrdfOptions(model=model, resource_paths=search, lossy=True, name_separator="::")
+            )  # compared by scoped name
             if result.text is None:
                 assert result.errors, path
                 refused.append((path.name, result.errors[0]))

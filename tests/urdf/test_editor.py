@@ -24,7 +24,9 @@ def test_link_names_in_parent_and_child():
 
 def test_joint_names_in_mimic_and_both_in_gazebo_reference():
     i = ARM.index("</robot>")
-    text = ARM[:i] + '<joint name="copy" type="continuous"><parent link="hand"/><child link="x"/><mimic joint="' + ARM[i:]
+    text = (
+        ARM[:i] + '<joint name="copy" type="continuous"><parent link="hand"/><child link="x"/><mimic joint="' + ARM[i:]
+    )
     at = i + len('<joint name="copy" type="continuous"><parent link="hand"/><child link="x"/><mimic joint="')
     found = labels(text, at)
     assert "shoulder" in found and "elbow" in found and "base_link" not in found and "copy" not in found
@@ -79,12 +81,20 @@ def test_definition_and_references_of_links_read_the_urdf_as_written():
     for text in (NO_INERTIAL_ROOT, MISSING_LINK):
         a = analyze(text, "/tmp/r.urdf")
         decl = text.index('<link name="base_link"') + len('<link name="')
-        assert [(loc.span.start, loc.span.end) for loc in definition(a, at(text, '<parent link="'))] == [(decl, decl + len("base_link"))]
+        assert [(loc.span.start, loc.span.end) for loc in definition(a, at(text, '<parent link="'))] == [
+            (decl, decl + len("base_link"))
+        ]
         arm_decl = text.index('<link name="arm"') + len('<link name="')
         assert [loc.span.start for loc in definition(a, at(text, '<child link="'))] == [arm_decl]
         found = sorted(loc.span.start for loc in references(a, at(text, '<child link="')))
-        expected = sorted([arm_decl, text.index('<child link="arm"') + len('<child link="'), text.index('reference="arm"') + len('reference="')]
-                          + ([text.index('<parent link="arm"') + len('<parent link="')] if text is MISSING_LINK else []))
+        expected = sorted(
+            [
+                arm_decl,
+                text.index('<child link="arm"') + len('<child link="'),
+                text.index('reference="arm"') + len('reference="'),
+            ]
+            + ([text.index('<parent link="arm"') + len('<parent link="')] if text is MISSING_LINK else [])
+        )
         assert found == expected
         j1 = text.index('name="j1"') + len('name="')
         assert [loc.span.start for loc in definition(a, j1 + 1)] == [j1]

@@ -19,7 +19,7 @@ CASES = {"gazebo_block_values.urdf": ["220 210 175 1"], "gazebo_block_values_fix
 
 def _errors(path: Path) -> list[str]:
     text = path.read_text()
-    return [text[d.span.start:d.span.end] for d in analyze(text, str(path)).diagnostics if d.is_error]
+    return [text[d.span.start : d.span.end] for d in analyze(text, str(path)).diagnostics if d.is_error]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -20,7 +20,18 @@ from sdformat_lsp.convert import urdf_to_sdf
 from sdformat_lsp.semantics import Options, analyze
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "gazebo_keys.urdf"
-SKIP = {"/pose", "/geometry", "/inertial", "/collision", "/visual", "/sensor", "/parent", "/child", "/axis/xyz", "/axis/limit"}
+SKIP = {
+    "/pose",
+    "/geometry",
+    "/inertial",
+    "/collision",
+    "/visual",
+    "/sensor",
+    "/parent",
+    "/child",
+    "/axis/xyz",
+    "/axis/limit",
+}
 
 
 def _value(text: str) -> object:
@@ -82,9 +93,13 @@ def test_gazebo_keys_are_carried_as_libsdformat_carries_them(sdf_printer):
     # the fixture reaches every kind of key
     assert mine["collision base_fixed_joint_lump__tool_collision_2"]["/surface/friction/ode/fdir1"] == (1.0, 0.0, 0.0)
     assert mine["collision base_collision"]["/surface/friction/ode/mu"] == (0.55,)  # the last block wins
-    assert "/surface/friction/ode/mu" not in mine["collision base_fixed_joint_lump__named_collision_1"]  # libsdformat's naming rule
+    assert (
+        "/surface/friction/ode/mu" not in mine["collision base_fixed_joint_lump__named_collision_1"]
+    )  # libsdformat's naming rule
     assert mine["link base"]["/self_collide"] is False and mine["link arm"]["/gravity"] is True
-    assert mine["joint rev"]["/physics/ode/limit/erp"] == (0.2,) and mine["joint wrist"]["/physics/ode/limit/erp"] == (0.3,)
+    assert mine["joint rev"]["/physics/ode/limit/erp"] == (0.2,) and mine["joint wrist"]["/physics/ode/limit/erp"] == (
+        0.3,
+    )
     assert "'nothing'" in " ".join(ours.warnings)
 
 

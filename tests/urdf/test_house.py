@@ -19,7 +19,7 @@ def _imports(path: Path) -> list[str]:
             base = list(rel[: len(rel) - node.level])
             out.append(".".join(base + ([node.module] if node.module else [])))
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sdformat_lsp."):
-            out.append(node.module[len("sdformat_lsp."):])
+            out.append(node.module[len("sdformat_lsp.") :])
     return out
 
 
@@ -32,8 +32,12 @@ def test_formats_import_nothing_above_the_model():
 
 
 def test_model_layer_imports_nothing_above_it():
-    bad = [(f.name, m) for f in sorted((PKG / "model").rglob("*.py")) for m in _imports(f)
-           if m.split(".")[0] in ABOVE_FORMATS + ("formats",)]
+    bad = [
+        (f.name, m)
+        for f in sorted((PKG / "model").rglob("*.py"))
+        for m in _imports(f)
+        if m.split(".")[0] in ABOVE_FORMATS + ("formats",)
+    ]
     assert not bad, bad
 
 

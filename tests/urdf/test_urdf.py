@@ -190,16 +190,18 @@ def test_disable_fixed_joint_lumping_makes_a_revolute_joint():
     assert errors(a) == []
     assert frames(a)["j"]["kind"] == "joint"
     assert a.document.models[0].joints[0].type == "revolute"
-    both = analyze(_chain(
-        '<gazebo reference="j"><disableFixedJointLumping>yes</disableFixedJointLumping>'
-        '<preserveFixedJoint>true</preserveFixedJoint></gazebo>'
-    ))
+    both = analyze(
+        _chain(
+            '<gazebo reference="j"><disableFixedJointLumping>yes</disableFixedJointLumping>'
+            "<preserveFixedJoint>true</preserveFixedJoint></gazebo>"
+        )
+    )
     assert both.document.models[0].joints[0].type == "fixed"  # preserveFixedJoint wins
 
 
 def test_lumped_mass_saves_a_massless_parent():
     text = (
-        '<robot name="r"><link name="base"/><link name="body">' + INERTIAL + '</link>'
+        '<robot name="r"><link name="base"/><link name="body">' + INERTIAL + "</link>"
         '<joint name="j" type="fixed"><parent link="base"/><child link="body"/></joint></robot>'
     )
     a = analyze(text)
@@ -322,7 +324,9 @@ def test_broken_link_parts_are_warnings():
 def test_robot_origin_is_the_model_pose_and_xacro_is_skipped():
     a = analyze(f'<robot name="r"><origin xyz="1 2 3"/><link name="a">{INERTIAL}</link></robot>')
     assert a.document.models[0].pose.values == (1, 2, 3, 0, 0, 0)
-    x = analyze('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="p" value="1"/></robot>')
+    x = analyze(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="p" value="1"/></robot>'
+    )
     # a template is expanded (issue 22); one that only defines properties is a library, no robot by itself
     assert x.xacro is not None and x.graphs is None and x.diagnostics == []
 
@@ -334,14 +338,24 @@ def test_not_a_robot():
 def test_check_cli_on_urdf():
     r = subprocess.run(
         [sys.executable, "-m", "sdformat_lsp", "check", "--frames", str(FIXTURES / "fixed_chain.urdf")],
-        capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "server"), "PATH": ""}, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "server"), "PATH": ""},
+        timeout=60,
     )
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("warning[URDF_LUMPED_REFERENCE]") == 2 and "names 'camera' as its parent" in r.stdout  # libsdformat 12 refuses
+    assert (
+        r.stdout.count("warning[URDF_LUMPED_REFERENCE]") == 2 and "names 'camera' as its parent" in r.stdout
+    )  # libsdformat 12 refuses
     assert "frame camera" in r.stdout and "attached to base" in r.stdout
     r = subprocess.run(
         [sys.executable, "-m", "sdformat_lsp", "check", str(FIXTURES / "broken.urdf")],
-        capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "server"), "PATH": ""}, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "server"), "PATH": ""},
+        timeout=60,
     )
     assert r.returncode == 1
     assert "error[PARSING_ERROR]" in r.stdout

@@ -10,8 +10,18 @@ import pytest
 
 CHROMIUM = os.environ.get("SDFORMAT_LSP_CHROMIUM", "/usr/bin/chromium")
 # as the machine notes advise: no GPU, no sandbox (root), no background connections to a closed network
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
 
 
 @pytest.fixture(scope="module")

@@ -71,12 +71,22 @@ def _gltf_parts(lo, hi):
     data = b"".join(struct.pack("<3f", *v) for tri in tris for v in tri)
     doc = {
         "asset": {"version": "2.0"},
-        "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
         "buffers": [{"byteLength": len(data)}],
         "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": len(data)}],
-        "accessors": [{"bufferView": 0, "componentType": 5126, "count": len(tris) * 3, "type": "VEC3",
-                       "min": list(lo), "max": list(hi)}],
+        "accessors": [
+            {
+                "bufferView": 0,
+                "componentType": 5126,
+                "count": len(tris) * 3,
+                "type": "VEC3",
+                "min": list(lo),
+                "max": list(hi),
+            }
+        ],
     }
     return doc, data
 

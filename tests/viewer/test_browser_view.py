@@ -54,7 +54,9 @@ def open_view(browser, server):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url)
-    page.wait_for_function("window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.frames > 0", timeout=60000)
+    page.wait_for_function(
+        "window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.frames > 0", timeout=60000
+    )
     return page, errors
 
 
@@ -68,12 +70,17 @@ def box_of(page, ident):
 
 def assert_box(got, lo, hi, tol=1e-4):
     assert got is not None
-    assert all(abs(a - b) <= tol for a, b in zip(got[0], lo)) and all(abs(a - b) <= tol for a, b in zip(got[1], hi)), got
+    assert all(abs(a - b) <= tol for a, b in zip(got[0], lo)) and all(abs(a - b) <= tol for a, b in zip(got[1], hi)), (
+        got
+    )
 
 
 def slide(page, joint: str, value: float) -> None:
-    page.evaluate("([n, v]) => { const i = document.querySelector(`input[data-joint=\"${n}\"]`); i.value = String(v); "
-                  "i.dispatchEvent(new Event('input')); }", [joint, value])
+    page.evaluate(
+        '([n, v]) => { const i = document.querySelector(`input[data-joint="${n}"]`); i.value = String(v); '
+        "i.dispatchEvent(new Event('input')); }",
+        [joint, value],
+    )
 
 
 def test_meshes_sliders_and_placeholder(browser, view_server, model_dir):
@@ -102,7 +109,9 @@ def test_meshes_sliders_and_placeholder(browser, view_server, model_dir):
         assert any("model://nowhere/meshes/gone.stl" in p and "not found" in p for p in state["problems"])
         assert "not drawn" in page.inner_text("#sdf-status")
         # a slider per movable joint (not the fixed one), within the limits
-        sliders = page.evaluate("[...document.querySelectorAll('#sdf-joints input[type=range]')].map(i => [i.dataset.joint, +i.min, +i.max])")
+        sliders = page.evaluate(
+            "[...document.querySelectorAll('#sdf-joints input[type=range]')].map(i => [i.dataset.joint, +i.min, +i.max])"
+        )
         assert sliders == [["hinge", -2, 2], ["lift", 0, 0.5]]
         # moving one moves its link: a quarter turn of the hinge about z through obj's origin (1, 0, 0)
         slide(page, "hinge", math.pi / 2)
@@ -113,10 +122,16 @@ def test_meshes_sliders_and_placeholder(browser, view_server, model_dir):
         # the values are kept when the file is saved again, and the meshes are not loaded again
         requests: list[str] = []
         page.on("request", lambda r: requests.append(r.url))
-        text = (model_dir / "model.sdf").read_text().replace('<link name="missing"><pose>6 0 0', '<link name="missing"><pose>7 0 0')
+        text = (
+            (model_dir / "model.sdf")
+            .read_text()
+            .replace('<link name="missing"><pose>6 0 0', '<link name="missing"><pose>7 0 0')
+        )
         time.sleep(0.05)
         (model_dir / "model.sdf").write_text(text)
-        page.wait_for_function("window.__sdfViewApi.frames().find(f => f.name === 'missing').pose.xyz[0] === 7", timeout=20000)
+        page.wait_for_function(
+            "window.__sdfViewApi.frames().find(f => f.name === 'missing').pose.xyz[0] === 7", timeout=20000
+        )
         assert_box(box_of(page, by["obj"]), (0.8, 0, 0), (1.0, 0.1, 0.3))
         assert not [u for u in requests if "/f/" in u], requests
         assert not errors, errors
@@ -131,7 +146,10 @@ def test_picking_reveals_exactly_the_clicked_link(browser, view_server, model_di
         by = ids(page)
         page.evaluate("window.__sdfViewApi.pick(0, 0)")  # empty space first: nothing
         for name in ("dae", "glb"):
-            x, y = page.evaluate("(id) => { const b = window.__sdfViewApi.boxOf(id); return window.__sdfViewApi.screenOfPoint(b[0].map((lo, i) => (lo + b[1][i]) / 2)); }", by[name])
+            x, y = page.evaluate(
+                "(id) => { const b = window.__sdfViewApi.boxOf(id); return window.__sdfViewApi.screenOfPoint(b[0].map((lo, i) => (lo + b[1][i]) / 2)); }",
+                by[name],
+            )
             assert page.evaluate("([x, y]) => window.__sdfViewApi.pick(x, y)", [x, y]) == by[name]
         assert page.evaluate("window.__sdfViewApi.pick(2, 2)") is None
         assert not errors, errors
@@ -206,13 +224,18 @@ def test_obj_files_are_drawn_with_their_mtl_materials(browser, view_server, tmp_
     body = meshgen.obj(LO, HI).decode().splitlines()
     faces = [x for x in body if x.startswith("f ")]
     verts = [x for x in body if x.startswith("v ")]
-    (m / "red.obj").write_text("mtllib red paint.mtl\n" + "\n".join(verts) + "\nusemtl paint\n" + "\n".join(faces) + "\n")
-    (m / "lost.obj").write_text("mtllib nowhere.mtl\n" + "\n".join(verts) + "\nusemtl paint\n" + "\n".join(faces) + "\n")
+    (m / "red.obj").write_text(
+        "mtllib red paint.mtl\n" + "\n".join(verts) + "\nusemtl paint\n" + "\n".join(faces) + "\n"
+    )
+    (m / "lost.obj").write_text(
+        "mtllib nowhere.mtl\n" + "\n".join(verts) + "\nusemtl paint\n" + "\n".join(faces) + "\n"
+    )
     (tmp_path / "model.sdf").write_text(OBJ_MODEL)
     server = view_server(tmp_path / "model.sdf")
     page, errors = open_view(browser, server)
     try:
         by = ids(page)
+
         def colors(name):
             return page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by[name])
 
@@ -247,7 +270,12 @@ def _png(rgb: tuple[int, int, int]) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     raw = b"".join(b"\x00" + bytes(rgb) * 2 for _ in range(2))
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_pbr_metal_maps_are_drawn(browser, view_server, tmp_path):
@@ -261,13 +289,19 @@ def test_pbr_metal_maps_are_drawn(browser, view_server, tmp_path):
     page, errors = open_view(browser, server)
     try:
         by = ids(page)
-        page.wait_for_function("(id) => window.__sdfViewApi.mapsOf(id).every(m => Object.values(m.maps).every(x => x.loaded))", arg=by["plate"], timeout=20000)
+        page.wait_for_function(
+            "(id) => window.__sdfViewApi.mapsOf(id).every(m => Object.values(m.maps).every(x => x.loaded))",
+            arg=by["plate"],
+            timeout=20000,
+        )
         (plate,) = page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", by["plate"])
         assert sorted(plate["maps"]) == ["map", "normalMap"]  # the roughness map that is not there is left out
         assert plate["maps"]["map"]["url"].endswith("/textures/albedo.png")
         assert plate["maps"]["normalMap"]["url"].endswith("/textures/normal.png")
         assert abs(plate["roughness"] - 0.3) < 1e-6 and abs(plate["metalness"] - 0.8) < 1e-6
-        assert page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by["plate"]) == ["ffffff"]  # the map is the colour
+        assert page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by["plate"]) == [
+            "ffffff"
+        ]  # the map is the colour
         part = page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", by["part"])
         assert part and all(sorted(m["maps"]) == ["metalnessMap"] for m in part)  # on a mesh too
         assert not errors, errors

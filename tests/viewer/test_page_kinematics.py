@@ -14,10 +14,13 @@ import pytest
 from sdformat_lsp.features.frame_view import frame_json, frame_view
 from sdformat_lsp.semantics.analysis import Options, analyze
 
+
 def _kinematics_tests():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("kinematics_cases", Path(__file__).resolve().parents[1] / "features" / "test_kinematics.py")
+    spec = importlib.util.spec_from_file_location(
+        "kinematics_cases", Path(__file__).resolve().parents[1] / "features" / "test_kinematics.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -67,15 +70,24 @@ def test_the_page_poses_frames_as_the_server_does(tmp_path):
         (arm("continuous", "<axis><xyz>1 1 1</xyz></axis>"), {"j": 7.0}),
     ]
     payload = [{"frames": answer(text), "positions": pos} for text, pos in cases]
-    out = subprocess.run([node, str(tmp_path / "run.mjs")], input=json.dumps(payload), capture_output=True, text=True,
-                         cwd=tmp_path, timeout=60, check=True).stdout
+    out = subprocess.run(
+        [node, str(tmp_path / "run.mjs")],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=True,
+    ).stdout
     page = json.loads(out)
     compared = 0
     for (text, pos), got in zip(cases, page):
         want = answer(text, pos)
         assert [f["name"] for f in got] == [f["name"] for f in want]
         for g, w in zip(got, want):
-            items = [(g["pose"], w["pose"])] + [(a["pose"], b["pose"]) for a, b in zip(g.get("visuals", []), w.get("visuals", []))]
+            items = [(g["pose"], w["pose"])] + [
+                (a["pose"], b["pose"]) for a, b in zip(g.get("visuals", []), w.get("visuals", []))
+            ]
             for a, b in items:
                 if b is None:
                     assert a is None
@@ -86,8 +98,12 @@ def test_the_page_poses_frames_as_the_server_does(tmp_path):
                 assert abs(dot - 1) < 1e-9, (g["name"], a, b)
                 compared += 1
             if w["kind"] == "joint" and w["joint"]["position"]:
-                assert all(abs(x - y) < 1e-12 for x, y in zip(g["joint"]["position"], w["joint"]["position"])), g["name"]
-                assert all(a is None and b is None or all(abs(x - y) < 1e-9 for x, y in zip(a, b))
-                           for a, b in zip(g["joint"]["axes"], w["joint"]["axes"])), g["name"]
+                assert all(abs(x - y) < 1e-12 for x, y in zip(g["joint"]["position"], w["joint"]["position"])), g[
+                    "name"
+                ]
+                assert all(
+                    a is None and b is None or all(abs(x - y) < 1e-9 for x, y in zip(a, b))
+                    for a, b in zip(g["joint"]["axes"], w["joint"]["axes"])
+                ), g["name"]
     assert compared > 20
     assert math.isfinite(compared)

@@ -61,7 +61,11 @@ def test_expression_bombs_and_insides_are_errors(expression):
 
 
 def test_what_the_allow_list_names_still_works():
-    text = H + '<a v="${python.type(1)(\'5\') + 1}" w="${(lambda x, y=2: x * y)(3)}" s="${python.sorted([3, 1], key=lambda v: -v)}"/>' + T
+    text = (
+        H
+        + '<a v="${python.type(1)(\'5\') + 1}" w="${(lambda x, y=2: x * y)(3)}" s="${python.sorted([3, 1], key=lambda v: -v)}"/>'
+        + T
+    )
     result, errors = errors_of(text)
     assert not errors, [d.message for d in errors]
     assert '<a s="[3, 1]" v="6" w="6"/>' in result.text
@@ -72,7 +76,7 @@ def test_a_macro_calling_itself_is_one_error_at_the_call():
     result, errors = errors_of(text)
     assert len(errors) == 1
     assert errors[0].code == "XACRO_LIMIT"
-    inner = text.index("<xacro:loop n=\"${n}\"") + 1
+    inner = text.index('<xacro:loop n="${n}"') + 1
     assert errors[0].span.start == inner  # the call inside the macro's body
     assert errors[0].related  # the chain of calls
 

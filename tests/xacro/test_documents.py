@@ -84,7 +84,7 @@ def test_a_misspelt_link_passed_to_a_macro_is_an_error_on_it_at_the_call(package
     text = ROBOT.splitlines()
     line = next(i for i, row in enumerate(text) if 'parent="chasis"' in row)
     assert e["range"]["start"]["line"] == line
-    assert text[line][e["range"]["start"]["character"]:e["range"]["end"]["character"]] == "chasis"
+    assert text[line][e["range"]["start"]["character"] : e["range"]["end"]["character"]] == "chasis"
     assert "chasis" in e["message"]
     assert any("call of macro 'wheel'" in r["message"] for r in e.get("related", [])), e
     # the library of macros is no error by itself (it is checked through the file that includes it)
@@ -92,7 +92,9 @@ def test_a_misspelt_link_passed_to_a_macro_is_an_error_on_it_at_the_call(package
 
 
 def test_a_mistake_in_an_included_macro_is_shown_at_the_call_with_its_place(package):
-    bad = WHEEL.replace('<axis xyz="0 1 0"/>', '<axis xyz="0 1 0"/><dynamics damping="-1"/>').replace('velocity="${-1}"', 'velocity="1"')
+    bad = WHEEL.replace('<axis xyz="0 1 0"/>', '<axis xyz="0 1 0"/><dynamics damping="-1"/>').replace(
+        'velocity="${-1}"', 'velocity="1"'
+    )
     (package / "urdf" / "wheel.xacro").write_text(bad.replace('type="continuous"', 'type="continous"'))
     text = ROBOT.replace("chasis", "chassis")
     a = analyze(text, str(package / "urdf" / "robot.urdf.xacro"))
@@ -100,10 +102,10 @@ def test_a_mistake_in_an_included_macro_is_shown_at_the_call_with_its_place(pack
     assert errors, a.diagnostics
     for d in errors:
         assert d.path is None  # shown in this document: at the call
-        assert text[d.span.start:d.span.end].startswith("xacro:wheel"), (d, text[d.span.start:d.span.end])
+        assert text[d.span.start : d.span.end].startswith("xacro:wheel"), (d, text[d.span.start : d.span.end])
         true = d.related[0]
         assert true.path == str(package / "urdf" / "wheel.xacro")
-        assert bad.replace('type="continuous"', 'type="continous"')[true.span.start:true.span.end] == "continous"
+        assert bad.replace('type="continuous"', 'type="continous"')[true.span.start : true.span.end] == "continous"
     # once per cause: two calls of the macro, one diagnostic for its one mistake
     assert len({(d.code, d.message) for d in errors}) == len(errors)
 
@@ -143,7 +145,7 @@ def test_an_sdf_xacro_is_checked_as_sdformat(tmp_path):
     a = analyze(SDF_XACRO, str(path))
     errors = [d for d in a.diagnostics if d.is_error]
     assert len(errors) == 1, a.diagnostics
-    assert SDF_XACRO[errors[0].span.start:errors[0].span.end] == "bdoy"
+    assert SDF_XACRO[errors[0].span.start : errors[0].span.end] == "bdoy"
     assert a.xacro is not None and a.xacro.expanded.xml.root.tag == "sdf"
 
 
@@ -169,11 +171,13 @@ def test_check_finds_xacro_files_in_directories(package, capsys):
 
 
 def test_xacro_own_errors_are_located(tmp_path):
-    text = '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n  <link name="${undefined_thing}"/>\n</robot>\n'
+    text = (
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n  <link name="${undefined_thing}"/>\n</robot>\n'
+    )
     a = analyze(text, str(tmp_path / "r.urdf.xacro"))
     errs = [d for d in a.diagnostics if d.is_error]
     assert errs and all(d.path is None for d in errs)
-    assert "undefined_thing" in text[errs[0].span.start:errs[0].span.end + 20]
+    assert "undefined_thing" in text[errs[0].span.start : errs[0].span.end + 20]
 
 
 def test_expansion_is_not_done_for_a_urdf_file(tmp_path):
@@ -193,10 +197,10 @@ def test_the_frame_view_of_a_xacro_robot_places_names_where_they_are_written(pac
     by_name = {e.name: e for e in view.frames}
     assert {"chassis", "left_wheel", "right_wheel", "left_wheel_joint"} <= set(by_name)
     chassis = by_name["chassis"]
-    assert chassis.path is None and text[chassis.span.start:chassis.span.end] == "$(arg base)"
+    assert chassis.path is None and text[chassis.span.start : chassis.span.end] == "$(arg base)"
     wheel = by_name["left_wheel"]  # made by the macro: its name is written in the library
     assert wheel.path == str(package / "urdf" / "wheel.xacro")
-    assert WHEEL[wheel.span.start:wheel.span.end] == "${prefix}_wheel"
+    assert WHEEL[wheel.span.start : wheel.span.end] == "${prefix}_wheel"
     assert by_name["right_wheel"].pose is not None and abs(by_name["right_wheel"].pose.p[1] + 0.2) < 1e-9
 
 
@@ -204,7 +208,7 @@ def test_an_open_document_depends_on_the_files_its_expansion_read(package):
     a = analyze(ROBOT, str(package / "urdf" / "robot.urdf.xacro"))
     assert str(package / "urdf" / "wheel.xacro") in a.xacro.files
     # the editor's unsaved text of an included file is what the expansion reads
-    edited = WHEEL.replace("${prefix}_wheel\"", "${prefix}_tyre\"", 1)
+    edited = WHEEL.replace('${prefix}_wheel"', '${prefix}_tyre"', 1)
     opened = {str(package / "urdf" / "wheel.xacro"): (edited, 1)}
     b = analyze(ROBOT, str(package / "urdf" / "robot.urdf.xacro"), Options(open_documents=opened.get))
     assert "left_tyre" in b.xacro.expansion.text and "left_tyre" not in a.xacro.expansion.text
@@ -225,10 +229,10 @@ def test_definition_and_references_of_a_macro_across_files(package):
     a, text = _analysis(package)
     at = text.index("<xacro:wheel") + len("<xacro:wh")
     [loc] = definition(a, at)
-    assert loc.path == str(package / "urdf" / "wheel.xacro") and WHEEL[loc.span.start:loc.span.end] == "wheel"
+    assert loc.path == str(package / "urdf" / "wheel.xacro") and WHEEL[loc.span.start : loc.span.end] == "wheel"
     found = references(a, at)
     calls = [loc for loc in found if loc.path is None]
-    assert len(calls) == 2 and all(text[loc.span.start:loc.span.end] == "xacro:wheel" for loc in calls)
+    assert len(calls) == 2 and all(text[loc.span.start : loc.span.end] == "xacro:wheel" for loc in calls)
 
 
 def test_definition_of_a_link_through_a_macro_argument(package):
@@ -238,7 +242,7 @@ def test_definition_of_a_link_through_a_macro_argument(package):
     a, _ = _analysis(package, text)
     at = text.index('parent="chassis"') + len('parent="ch')
     [loc] = definition(a, at)
-    assert loc.path is None and text[loc.span.start:loc.span.end] == "$(arg base)"  # <link name="$(arg base)">
+    assert loc.path is None and text[loc.span.start : loc.span.end] == "$(arg base)"  # <link name="$(arg base)">
     assert len([loc for loc in references(a, at) if loc.path is None]) >= 2
     h = hover(a, text.index('prefix="right"') + len('prefix="r'))
     assert h is None or "link" in h.text  # a prefix is part of names, never a crash
@@ -275,7 +279,9 @@ def test_completion_of_macros_parameters_properties_and_links(package):
     a, _ = _analysis(package, text)
     labels = [i.label for i in complete(a, text.index("${wheel_r") + len("${wheel_r")).items]
     assert "wheel_radius" in labels
-    text = ROBOT.replace('parent="chasis"', 'parent="chassis"').replace("</robot>", '<joint name="x" type="fixed"><parent link="ch"/></joint>\n</robot>')
+    text = ROBOT.replace('parent="chasis"', 'parent="chassis"').replace(
+        "</robot>", '<joint name="x" type="fixed"><parent link="ch"/></joint>\n</robot>'
+    )
     a, _ = _analysis(package, text)
     labels = [i.label for i in complete(a, text.index('<parent link="ch') + len('<parent link="ch')).items]
     assert "chassis" in labels and "left_wheel" in labels
@@ -294,12 +300,12 @@ def test_rename_a_macro_across_included_files(package):
     a, text = _analysis(package)
     at = text.index("<xacro:wheel") + len("<xacro:wh")
     span = prepare_rename(a, at)
-    assert span is not None and text[span.start:span.end] == "wheel"
+    assert span is not None and text[span.start : span.end] == "wheel"
     edits = rename(a, at, "tyre")
     here = [e for e in edits if e.path is None]
     there = [e for e in edits if e.path == str(package / "urdf" / "wheel.xacro")]
-    assert len(here) == 2 and all(text[e.span.start:e.span.end] == "wheel" for e in here)
-    assert len(there) == 1 and WHEEL[there[0].span.start:there[0].span.end] == "wheel"
+    assert len(here) == 2 and all(text[e.span.start : e.span.end] == "wheel" for e in here)
+    assert len(there) == 1 and WHEEL[there[0].span.start : there[0].span.end] == "wheel"
     with pytest.raises(RenameError):
         rename(a, at, "not a name")
     # an argument: its definition and every $(arg) naming it
@@ -320,7 +326,11 @@ def test_hover_on_an_expression_gives_its_value_in_the_expansion(package):
     lib_analysis = analyze(WHEEL, lib)
     h = hover(lib_analysis, WHEEL.index("${prefix}_wheel") + 4)
     assert h is not None and "Not evaluated" in h.text or "macro" in h.text
-    text2 = ROBOT.replace("chasis", "chassis").replace('<link name="$(arg base)">', '<link name="$(arg base)"><visual><geometry><box size="${2 * 0.25} 1 1"/></geometry></visual>', 1)
+    text2 = ROBOT.replace("chasis", "chassis").replace(
+        '<link name="$(arg base)">',
+        '<link name="$(arg base)"><visual><geometry><box size="${2 * 0.25} 1 1"/></geometry></visual>',
+        1,
+    )
     a, _ = _analysis(package, text2)
     h = hover(a, text2.index("${2 * 0.25}") + 4)
     assert h is not None and "`0.5 1 1`" in h.text, h
@@ -360,5 +370,5 @@ def test_a_mistake_in_a_macro_body_is_one_diagnostic_whatever_the_calls(tmp_path
     errors = [d for d in a.diagnostics if d.is_error]
     assert len(errors) == 1, errors  # a revolute joint without <limit>, written once in the macro
     d = errors[0]
-    assert text[d.span.start:d.span.end] == "revolute"  # in the macro body, where it is written
+    assert text[d.span.start : d.span.end] == "revolute"  # in the macro body, where it is written
     assert sum(1 for r in d.related if r.message.startswith("also, from this call")) == 2

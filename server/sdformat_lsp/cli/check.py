@@ -67,8 +67,14 @@ def _task(task: tuple, keep: bool = False) -> FileResult:
             a.diagnostics = [replace(d, severity=SEVERITY_BY_NAME[level]) for d in a.diagnostics]
         a.diagnostics = apply_severities(a.diagnostics, severity)
         return summarize(a, display)
-    options = Options(resource_paths=resource_paths, severity=severity, max_document_bytes=max_bytes, package_paths=package_paths,
-                      model_parsers=parsers, xacro_args=xacro_args)
+    options = Options(
+        resource_paths=resource_paths,
+        severity=severity,
+        max_document_bytes=max_bytes,
+        package_paths=package_paths,
+        model_parsers=parsers,
+        xacro_args=xacro_args,
+    )
     a = load_file(path, options, data=data) if path is not None or data is not None else unreadable(None, "no input")
     if keep:
         keep_until_exit(a)
@@ -91,7 +97,10 @@ def _run_tasks(tasks: list[tuple], jobs: int) -> list[FileResult]:
             # small chunks keep the workers evenly busy; order is kept by map
             return list(pool.map(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8))))
     except (OSError, BrokenProcessPool, NotImplementedError) as exc:
-        print(f"sdformat-lsp: parallel checking failed ({exc or type(exc).__name__}); checking in this process", file=sys.stderr)
+        print(
+            f"sdformat-lsp: parallel checking failed ({exc or type(exc).__name__}); checking in this process",
+            file=sys.stderr,
+        )
         return [_task(t) for t in tasks]
 
 
@@ -174,8 +183,19 @@ def _make_task(item: Input, cfg: ProjectConfig, cli_paths: tuple[str, ...], args
         data = sys.stdin.buffer.read()
     resource_paths = cli_paths + tuple(p for p in cfg.resource_paths if p not in cli_paths)
     max_bytes = None if args.max_size <= 0 else int(args.max_size * MB)
-    return (item.path, item.display, data, item.problem, resource_paths, dict(cfg.severity) or None, args.frames, max_bytes,
-            cfg.package_paths, cfg.model_parsers, {**cfg.xacro_args, **xacro_arguments(args.xacro_arg)})
+    return (
+        item.path,
+        item.display,
+        data,
+        item.problem,
+        resource_paths,
+        dict(cfg.severity) or None,
+        args.frames,
+        max_bytes,
+        cfg.package_paths,
+        cfg.model_parsers,
+        {**cfg.xacro_args, **xacro_arguments(args.xacro_arg)},
+    )
 
 
 def _color(choice: str) -> bool:
@@ -196,24 +216,69 @@ def register(sub) -> None:
         "Exit status: 0 clean, 1 a diagnostic at or above the fail level, 2 a usage or configuration error.",
     )
     c.add_argument("files", nargs="+", metavar="PATH", help="a file, a directory to search, or '-' for standard input")
-    c.add_argument("--format", choices=FORMATS, default="text", help="text (default), json, sarif (SARIF 2.1.0) or github (workflow annotations)")
-    c.add_argument("--severity", choices=LEVELS, default="warning",
-                   help="the lowest severity printed (default: warning; 'info' or 'hint' add portability and style notes)")
-    c.add_argument("--fail-on", choices=("error", "warning"), default=None,
-                   help="the lowest severity that makes the exit status 1 (default: the configuration's fail-on, else error)")
-    c.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help="check N files at once (default: the number of cores)")
-    c.add_argument("--exclude", action="append", metavar="GLOB", help="skip paths matching GLOB, relative to the working directory (repeatable)")
-    c.add_argument("--no-gitignore", action="store_true", help="search directories without honouring .gitignore")
-    c.add_argument("--stdin-filename", metavar="PATH", help="the name of the document read from '-': used for messages, relative includes and the configuration lookup")
-    c.add_argument("--config", metavar="FILE", help="use this configuration file for every input instead of the nearest one")
-    c.add_argument("--no-config", action="store_true", help="ignore configuration files")
-    c.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output (auto: on a terminal, unless NO_COLOR is set)")
-    c.add_argument("--frames", action="store_true", help="also list every frame of the root scope with its resolved pose")
-    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes, before the configuration's (repeatable)")
-    c.add_argument("--xacro-arg", action="append", metavar="NAME:=VALUE",
-                   help="the value of a xacro argument ($(arg NAME)) for every xacro document, over the configuration's [xacro] (repeatable)")
     c.add_argument(
-        "--max-size", type=float, default=DEFAULT_MAX_BYTES / MB, metavar="MB",
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text (default), json, sarif (SARIF 2.1.0) or github (workflow annotations)",
+    )
+    c.add_argument(
+        "--severity",
+        choices=LEVELS,
+        default="warning",
+        help="the lowest severity printed (default: warning; 'info' or 'hint' add portability and style notes)",
+    )
+    c.add_argument(
+        "--fail-on",
+        choices=("error", "warning"),
+        default=None,
+        help="the lowest severity that makes the exit status 1 (default: the configuration's fail-on, else error)",
+    )
+    c.add_argument(
+        "-j", "--jobs", type=int, default=None, metavar="N", help="check N files at once (default: the number of cores)"
+    )
+    c.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="skip paths matching GLOB, relative to the working directory (repeatable)",
+    )
+    c.add_argument("--no-gitignore", action="store_true", help="search directories without honouring .gitignore")
+    c.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="the name of the document read from '-': used for messages, relative includes and the configuration lookup",
+    )
+    c.add_argument(
+        "--config", metavar="FILE", help="use this configuration file for every input instead of the nearest one"
+    )
+    c.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    c.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour text output (auto: on a terminal, unless NO_COLOR is set)",
+    )
+    c.add_argument(
+        "--frames", action="store_true", help="also list every frame of the root scope with its resolved pose"
+    )
+    c.add_argument(
+        "--resource-path",
+        action="append",
+        metavar="DIR",
+        help="a directory searched for model:// includes, before the configuration's (repeatable)",
+    )
+    c.add_argument(
+        "--xacro-arg",
+        action="append",
+        metavar="NAME:=VALUE",
+        help="the value of a xacro argument ($(arg NAME)) for every xacro document, over the configuration's [xacro] (repeatable)",
+    )
+    c.add_argument(
+        "--max-size",
+        type=float,
+        default=DEFAULT_MAX_BYTES / MB,
+        metavar="MB",
         help=f"files (and included files) larger than this are not analysed: one error says so (default {DEFAULT_MAX_BYTES // MB}; 0: no limit)",
     )
     c.set_defaults(run=check_command)

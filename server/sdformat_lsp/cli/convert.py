@@ -32,8 +32,11 @@ def convert_command(args: argparse.Namespace) -> int:
         found = expanded(loaded)
         problem = None if found is not None else first_error(loaded)
         if found is None:
-            print(f"{problem or args.file + ': a xacro library of macros and properties expands to nothing'} "
-                  "(cannot convert; nothing written)", file=sys.stderr)
+            print(
+                f"{problem or args.file + ': a xacro library of macros and properties expands to nothing'} "
+                "(cannot convert; nothing written)",
+                file=sys.stderr,
+            )
             return 1
         analysis = found
     else:
@@ -63,8 +66,11 @@ def convert_command(args: argparse.Namespace) -> int:
             return 1
         template = _xacro_markup(analysis.xml.root)
         if template is not None:  # never the unexpanded template: its macros and ${...} are not URDF
-            print(f"{args.file}: {template}: this is a xacro template; expand it first (sdformat-lsp xacro {args.file} "
-                  "-o robot.urdf), then convert the URDF (nothing written)", file=sys.stderr)
+            print(
+                f"{args.file}: {template}: this is a xacro template; expand it first (sdformat-lsp xacro {args.file} "
+                "-o robot.urdf), then convert the URDF (nothing written)",
+                file=sys.stderr,
+            )
             return 1
         result = urdf_to_sdf(analysis, SdfOptions(lump=not args.no_lump))
     for w in result.warnings:
@@ -95,7 +101,7 @@ def _xacro_markup(root) -> str | None:
             return f"<{el.tag}> is xacro markup"
         for name, a in el.attributes.items():
             if "${" in a.value or "$(" in a.value:
-                return f"{name}=\"{a.value}\" holds a xacro substitution"
+                return f'{name}="{a.value}" holds a xacro substitution'
         if not el.children and ("${" in el.text or "$(" in el.text):
             return f"<{el.tag}>{el.text.strip()}</{el.tag}> holds a xacro substitution"
     return None
@@ -111,18 +117,38 @@ def register(sub) -> None:
     c.add_argument("file", metavar="FILE")
     c.add_argument("--to", choices=("urdf", "sdf"), required=True, help="the format to write")
     c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to standard output")
-    c.add_argument("--model", metavar="NAME", help="the model of a world to convert (needed when the world has several)")
-    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// URIs (repeatable)")
-    c.add_argument("--name-separator", metavar="SEP", default="__",
-                   help="join a nested model's name to its links' and joints' names with SEP (default: __, since libsdformat "
-                   "14.1 and later refuse '::' in URDF names; '::' keeps the scope as written)")
-    c.add_argument("--lossy", action="store_true", help="convert what URDF cannot express to the nearest thing (with a warning) instead of refusing")
+    c.add_argument(
+        "--model", metavar="NAME", help="the model of a world to convert (needed when the world has several)"
+    )
+    c.add_argument(
+        "--resource-path", action="append", metavar="DIR", help="a directory searched for model:// URIs (repeatable)"
+    )
+    c.add_argument(
+        "--name-separator",
+        metavar="SEP",
+        default="__",
+        help="join a nested model's name to its links' and joints' names with SEP (default: __, since libsdformat "
+        "14.1 and later refuse '::' in URDF names; '::' keeps the scope as written)",
+    )
+    c.add_argument(
+        "--lossy",
+        action="store_true",
+        help="convert what URDF cannot express to the nearest thing (with a warning) instead of refusing",
+    )
     c.add_argument(
         "--mesh-uri",
         choices=("package", "file", "keep"),
         default="package",
         help="mesh URIs: model://NAME/... as package://NAME/... (default), file:// paths found on the resource path, or as written",
     )
-    c.add_argument("--no-frames", action="store_true", help="leave <frame>s out (by default they become massless links on fixed joints)")
-    c.add_argument("--no-lump", action="store_true", help="--to sdf: keep every link instead of lumping fixed joints as libsdformat does")
+    c.add_argument(
+        "--no-frames",
+        action="store_true",
+        help="leave <frame>s out (by default they become massless links on fixed joints)",
+    )
+    c.add_argument(
+        "--no-lump",
+        action="store_true",
+        help="--to sdf: keep every link instead of lumping fixed joints as libsdformat does",
+    )
     c.set_defaults(run=convert_command)

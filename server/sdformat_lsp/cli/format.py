@@ -189,13 +189,26 @@ def register(sub) -> None:
         description="Re-indent the structure of SDFormat files; values, comments, CDATA, plugin bodies, "
         "attribute order and quoting, line endings and the final newline are kept.",
     )
-    c.add_argument("files", nargs="+", metavar="FILE", help="files to format, or '-' to filter standard input to standard output")
-    c.add_argument("--check", action="store_true", help="write nothing; list the files that would change and exit 1 if any")
+    c.add_argument(
+        "files", nargs="+", metavar="FILE", help="files to format, or '-' to filter standard input to standard output"
+    )
+    c.add_argument(
+        "--check", action="store_true", help="write nothing; list the files that would change and exit 1 if any"
+    )
     c.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
-    c.add_argument("--indent", type=int, default=None, metavar="N",
-                   help="N spaces per level (default: the configuration's [format], else 2)")
+    c.add_argument(
+        "--indent",
+        type=int,
+        default=None,
+        metavar="N",
+        help="N spaces per level (default: the configuration's [format], else 2)",
+    )
     c.add_argument("--tabs", action="store_true", help="indent with one tab per level (overrides the configuration)")
-    c.add_argument("--config", metavar="FILE", help="take [format] from this configuration file instead of the nearest one")
+    c.add_argument(
+        "--config", metavar="FILE", help="take [format] from this configuration file instead of the nearest one"
+    )
     c.add_argument("--no-config", action="store_true", help="ignore configuration files")
-    c.add_argument("--stdin-filename", metavar="PATH", help="with '-': look up the configuration as if the input were at PATH")
+    c.add_argument(
+        "--stdin-filename", metavar="PATH", help="with '-': look up the configuration as if the input were at PATH"
+    )
     c.set_defaults(run=format_command)

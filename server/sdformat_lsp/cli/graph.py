@@ -20,8 +20,13 @@ KINDS = ("attached-to", "relative-to", "kinematic")
 def graph_command(args: argparse.Namespace) -> int:
     from ..features.graph_export import frame_graph, scope_names, to_dot, to_mermaid
 
-    options = project_options(args.file, Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
-                                                 model_parsers=configured_parsers(args.file)))
+    options = project_options(
+        args.file,
+        Options(
+            resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
+            model_parsers=configured_parsers(args.file),
+        ),
+    )
     loaded = load_file(args.file, options)
     problem = first_error(loaded)
     a = expanded(loaded) or loaded  # a xacro document: its expansion
@@ -48,5 +53,10 @@ def register(sub) -> None:
     c.add_argument("--kind", choices=KINDS, default="attached-to", help="which graph (default attached-to)")
     c.add_argument("--format", choices=("dot", "mermaid"), default="dot", help="Graphviz DOT (default) or Mermaid")
     c.add_argument("--scope", metavar="NAME", help="only this nested model (outer::inner) and what it holds")
-    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
+    c.add_argument(
+        "--resource-path",
+        action="append",
+        metavar="DIR",
+        help="a directory searched for model:// includes (repeatable)",
+    )
     c.set_defaults(run=graph_command)

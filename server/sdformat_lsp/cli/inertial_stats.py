@@ -31,7 +31,14 @@ def _stats(a) -> list[dict]:
                 "links": p.links,
                 "mass": p.mass,
                 "center_of_mass": list(p.com),
-                "inertia": {"ixx": m[0][0], "iyy": m[1][1], "izz": m[2][2], "ixy": m[0][1], "ixz": m[0][2], "iyz": m[1][2]},
+                "inertia": {
+                    "ixx": m[0][0],
+                    "iyy": m[1][1],
+                    "izz": m[2][2],
+                    "ixy": m[0][1],
+                    "ixz": m[0][2],
+                    "iyz": m[1][2],
+                },
                 "principal_moments": list(principal_moments(m)) if p.mass > 0 else [0.0, 0.0, 0.0],
                 "links_left_out": list(p.unknown),
             }
@@ -52,8 +59,10 @@ def inertial_stats_command(args: argparse.Namespace) -> int:
         problem = first_error(loaded)
         a = expanded(loaded)  # a xacro document: its expansion
         if problem is not None or a is None:
-            print(f"{problem or path + ': a xacro library of macros and properties expands to nothing'} (cannot compute inertial statistics)",
-                  file=sys.stderr)
+            print(
+                f"{problem or path + ': a xacro library of macros and properties expands to nothing'} (cannot compute inertial statistics)",
+                file=sys.stderr,
+            )
             status = 1
             continue
         models = _stats(a)
@@ -70,7 +79,9 @@ def inertial_stats_command(args: argparse.Namespace) -> int:
                 print(f"    {_g(i['ixz']):>12} {_g(i['iyz']):>12} {_g(i['izz']):>12}")
                 print(f"  principal moments: {' '.join(_g(v) for v in s['principal_moments'])}")
                 if s["links_left_out"]:
-                    print(f"  left out (inertial computed by the simulator, or pose unresolved): {', '.join(s['links_left_out'])}")
+                    print(
+                        f"  left out (inertial computed by the simulator, or pose unresolved): {', '.join(s['links_left_out'])}"
+                    )
     if args.format == "json":
         json.dump({"files": report}, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -86,5 +97,10 @@ def register(sub) -> None:
     )
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--format", choices=("text", "json"), default="text")
-    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
+    c.add_argument(
+        "--resource-path",
+        action="append",
+        metavar="DIR",
+        help="a directory searched for model:// includes (repeatable)",
+    )
     c.set_defaults(run=inertial_stats_command)

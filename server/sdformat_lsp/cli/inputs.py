@@ -27,7 +27,9 @@ NAMES = ("model.config",)
 STDIN = "-"
 # Files a directory can hold that look like robot descriptions but that check does not read;
 # counted so that a run which found nothing else can say why.
-PASSED_OVER: tuple[str, ...] = ()  # suffixes of files a directory may hold that check does not read (none since .xacro is read)
+PASSED_OVER: tuple[
+    str, ...
+] = ()  # suffixes of files a directory may hold that check does not read (none since .xacro is read)
 
 
 @record
@@ -47,8 +49,13 @@ def wanted(name: str) -> bool:
 class Collector:
     """Expands the command line's paths into sorted, de-duplicated inputs."""
 
-    def __init__(self, excludes: list[str], config_for: Callable[[str], ProjectConfig], cwd: str | None = None,
-                 use_gitignore: bool = True) -> None:
+    def __init__(
+        self,
+        excludes: list[str],
+        config_for: Callable[[str], ProjectConfig],
+        cwd: str | None = None,
+        use_gitignore: bool = True,
+    ) -> None:
         self.cwd = cwd or os.getcwd()
         self.excludes = tuple(excludes)
         self.config_for = config_for
@@ -80,7 +87,13 @@ class Collector:
         try:
             st = os.stat(path)
         except OSError as exc:
-            reason = "a symlink loop" if exc.errno == errno.ELOOP else "no such file or directory" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc)).lower()
+            reason = (
+                "a symlink loop"
+                if exc.errno == errno.ELOOP
+                else "no such file or directory"
+                if isinstance(exc, FileNotFoundError)
+                else (exc.strerror or str(exc)).lower()
+            )
             if os.path.islink(path) and isinstance(exc, FileNotFoundError):
                 reason = "a broken symbolic link"
             self._put(Input(path, arg, problem=("error", reason)))
@@ -111,7 +124,13 @@ class Collector:
             try:
                 entries = sorted(os.scandir(directory), key=lambda e: e.name)
             except OSError as exc:
-                self._put(Input(directory, disp, problem=("error", f"the directory cannot be read: {(exc.strerror or str(exc)).lower()}")))
+                self._put(
+                    Input(
+                        directory,
+                        disp,
+                        problem=("error", f"the directory cannot be read: {(exc.strerror or str(exc)).lower()}"),
+                    )
+                )
                 continue
             for e in entries:
                 if e.name.startswith("."):
@@ -127,7 +146,10 @@ class Collector:
                 if is_dir:
                     real = os.path.realpath(full)
                     if real in ancestors:
-                        self._put(Input(full, rel_disp, problem=("warning", f"a symlink loop back to {real}: not followed")), key=f"\0loop:{full}")
+                        self._put(
+                            Input(full, rel_disp, problem=("warning", f"a symlink loop back to {real}: not followed")),
+                            key=f"\0loop:{full}",
+                        )
                         continue
                     stack.append((full, rel_disp, ancestors + (real,)))
                     continue
@@ -140,11 +162,19 @@ class Collector:
                     st = os.stat(full)
                 except OSError as exc:
                     broken = isinstance(exc, FileNotFoundError) and e.is_symlink()
-                    why = "a broken symbolic link" if broken else "a symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc)).lower()
+                    why = (
+                        "a broken symbolic link"
+                        if broken
+                        else "a symlink loop"
+                        if exc.errno == errno.ELOOP
+                        else (exc.strerror or str(exc)).lower()
+                    )
                     self._put(Input(full, rel_disp, problem=("error", why)))
                     continue
                 kind = special_kind(st.st_mode)
-                self._put(Input(full, rel_disp, problem=("error", f"it is {kind}, not a regular file") if kind else None))
+                self._put(
+                    Input(full, rel_disp, problem=("error", f"it is {kind}, not a regular file") if kind else None)
+                )
 
     def _git_ignored(self, top: str) -> set[str]:
         """Absolute paths (files and directories) below ``top`` that git ignores; empty without git."""
@@ -155,7 +185,8 @@ class Collector:
         try:
             r = subprocess.run(
                 ["git", "-C", top, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
-                capture_output=True, timeout=60,
+                capture_output=True,
+                timeout=60,
             )
         except (OSError, subprocess.SubprocessError):
             return set()

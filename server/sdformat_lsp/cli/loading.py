@@ -60,7 +60,9 @@ def project_options(path: str | None, options: Options) -> Options:
         cfg = load_config(found)
     except ConfigError:
         return options
-    return replace(options, package_paths=cfg.package_paths, xacro_args={**cfg.xacro_args, **(options.xacro_args or {})})
+    return replace(
+        options, package_paths=cfg.package_paths, xacro_args={**cfg.xacro_args, **(options.xacro_args or {})}
+    )
 
 
 def package_paths_for(path: str | None) -> tuple[str, ...]:
@@ -105,10 +107,15 @@ def error_lines(analysis: Analysis) -> list[str]:
     from ..diagnostics import Severity
     from ..text import UTF32
 
-    errors = sorted((d for d in analysis.diagnostics if d.severity == Severity.ERROR), key=lambda d: (d.path is not None, d.span.start))
+    errors = sorted(
+        (d for d in analysis.diagnostics if d.severity == Severity.ERROR),
+        key=lambda d: (d.path is not None, d.span.start),
+    )
     out = []
     for d in errors:
-        where = analysis if d.path is None or d.path == analysis.path else (analysis.included_analysis(d.path) or analysis)
+        where = (
+            analysis if d.path is None or d.path == analysis.path else (analysis.included_analysis(d.path) or analysis)
+        )
         line, col = where.lines.position(min(d.span.start, len(where.text)), UTF32)
         out.append(f"{d.path or analysis.path}:{line + 1}:{col + 1}: error[{d.code}] {d.message}")
     return out

@@ -14,7 +14,10 @@ VERSION = 1
 
 
 def _range(p: Place) -> dict:
-    return {"start": {"line": p.start16[0], "character": p.start16[1]}, "end": {"line": p.end16[0], "character": p.end16[1]}}
+    return {
+        "start": {"line": p.start16[0], "character": p.start16[1]},
+        "end": {"line": p.end16[0], "character": p.end16[1]},
+    }
 
 
 def file_entry(r, frames: bool) -> dict:
@@ -24,7 +27,10 @@ def file_entry(r, frames: bool) -> dict:
         if i.in_other_file:
             d["path"] = i.place.path
         if i.related:
-            d["related"] = [{"message": n.message, "range": _range(n.place), **({"path": n.place.path} if n.in_other_file else {})} for n in i.related]
+            d["related"] = [
+                {"message": n.message, "range": _range(n.place), **({"path": n.place.path} if n.in_other_file else {})}
+                for n in i.related
+            ]
         diags.append(d)
     entry: dict = {"path": r.display, "sdf_version": r.sdf_version, "diagnostics": diags}
     if frames:

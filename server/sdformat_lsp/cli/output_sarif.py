@@ -48,7 +48,12 @@ def _artifact(path: str | None, cwd: str) -> dict:
 
 def _region(p: Place) -> dict:
     # SARIF's endColumn is the column after the last character (an exclusive end)
-    return {"startLine": p.start16[0] + 1, "startColumn": p.start16[1] + 1, "endLine": p.end16[0] + 1, "endColumn": p.end16[1] + 1}
+    return {
+        "startLine": p.start16[0] + 1,
+        "startColumn": p.start16[1] + 1,
+        "endLine": p.end16[0] + 1,
+        "endColumn": p.end16[1] + 1,
+    }
 
 
 def _location(p: Place, cwd: str, message: str | None = None, ident: int | None = None) -> dict:

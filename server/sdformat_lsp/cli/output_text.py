@@ -13,7 +13,13 @@ import sys
 
 from .report import Item, Place, display_path
 
-_COLORS = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m", "hint": "\033[1;34m", "note": "\033[1;32m"}
+_COLORS = {
+    "error": "\033[1;31m",
+    "warning": "\033[1;33m",
+    "info": "\033[1;36m",
+    "hint": "\033[1;34m",
+    "note": "\033[1;32m",
+}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
@@ -45,10 +51,14 @@ def snippet(p: Place, color: bool, style: str) -> list[str]:
 def format_item(item: Item, display: str, cwd: str, color: bool) -> list[str]:
     style = _COLORS.get(item.severity_name, "")
     where = _where(item.place, display, cwd, not item.in_other_file)
-    lines = [f"{_paint(where + ':', _BOLD, color)} {_paint(f'{item.severity_name}[{item.code}]', style, color)} {item.message}"]
+    lines = [
+        f"{_paint(where + ':', _BOLD, color)} {_paint(f'{item.severity_name}[{item.code}]', style, color)} {item.message}"
+    ]
     lines += snippet(item.place, color, style)
     for n in item.related:
-        lines.append(f"    {_where(n.place, display, cwd, not n.in_other_file)}: {_paint('note', _COLORS['note'], color)}: {n.message}")
+        lines.append(
+            f"    {_where(n.place, display, cwd, not n.in_other_file)}: {_paint('note', _COLORS['note'], color)}: {n.message}"
+        )
     return lines
 
 
@@ -69,8 +79,12 @@ def write(run, out) -> None:
 def summary(run) -> str:
     c = run.counts
     n = len(run.results)
-    parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}",
-             f"{c['info']} info", f"{c['hint']} hint{'s' * (c['hint'] != 1)}"]
+    parts = [
+        f"{c['error']} error{'s' * (c['error'] != 1)}",
+        f"{c['warning']} warning{'s' * (c['warning'] != 1)}",
+        f"{c['info']} info",
+        f"{c['hint']} hint{'s' * (c['hint'] != 1)}",
+    ]
     hidden = [f"{v} {k}" for k, v in run.hidden.items() if v]
     tail = f" ({', '.join(hidden)} not shown: use --severity to see them)" if hidden else ""
     return f"{n} file{'s' * (n != 1)} checked: {', '.join(parts)}{tail}"

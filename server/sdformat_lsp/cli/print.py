@@ -27,8 +27,13 @@ def urdf_to_sdf(sub):
 def print_command(args: argparse.Namespace) -> int:
     from ..printing import PrintRefused, printed  # here: check never needs it
 
-    options = project_options(args.file, Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
-                                                 model_parsers=configured_parsers(args.file)))
+    options = project_options(
+        args.file,
+        Options(
+            resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
+            model_parsers=configured_parsers(args.file),
+        ),
+    )
     loaded = load_file(args.file, options)
     problem = first_error(loaded)
     if problem is not None and (loaded.xacro is not None or not _printable(loaded)):
@@ -36,7 +41,10 @@ def print_command(args: argparse.Namespace) -> int:
         return 1
     a = expanded(loaded)  # a xacro document: its expansion
     if a is None:
-        print(f"{args.file}: a xacro library of macros and properties expands to nothing: print a file that uses it", file=sys.stderr)
+        print(
+            f"{args.file}: a xacro library of macros and properties expands to nothing: print a file that uses it",
+            file=sys.stderr,
+        )
         return 1
     try:
         out = printed(a, args.version, args.resolve_poses, args.degrees, urdf_to_sdf=urdf_to_sdf)
@@ -81,7 +89,16 @@ def register(sub) -> None:
     )
     c.add_argument("file", metavar="FILE")
     c.add_argument("--version", metavar="V", help="the SDFormat version to write (default: the newest, 1.12)")
-    c.add_argument("--resolve-poses", action="store_true", help="write every link, joint, frame and model pose relative to its model's frame")
+    c.add_argument(
+        "--resolve-poses",
+        action="store_true",
+        help="write every link, joint, frame and model pose relative to its model's frame",
+    )
     c.add_argument("--degrees", action="store_true", help="write angles in degrees")
-    c.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// includes (repeatable)")
+    c.add_argument(
+        "--resource-path",
+        action="append",
+        metavar="DIR",
+        help="a directory searched for model:// includes (repeatable)",
+    )
     c.set_defaults(run=print_command)

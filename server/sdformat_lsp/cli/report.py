@@ -16,7 +16,12 @@ from ..diagnostics import Diagnostic, Severity
 from ..records import record
 from ..text import UTF16, UTF32, LineIndex, Span
 
-SEVERITY_NAMES = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "info", Severity.HINT: "hint"}
+SEVERITY_NAMES = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFORMATION: "info",
+    Severity.HINT: "hint",
+}
 SEVERITY_BY_NAME = {v: k for k, v in SEVERITY_NAMES.items()}
 
 
@@ -84,7 +89,10 @@ def _lines_for(analysis, path: str | None) -> LineIndex:
 
 def summarize(analysis, display: str, frames: bool = False) -> FileResult:
     """The report of one analysis, diagnostics in order of place then severity."""
-    items = [_item(analysis, d) for d in sorted(analysis.diagnostics, key=lambda d: (d.path or "", d.span.start, d.severity, d.code))]
+    items = [
+        _item(analysis, d)
+        for d in sorted(analysis.diagnostics, key=lambda d: (d.path or "", d.span.start, d.severity, d.code))
+    ]
     return FileResult(display, analysis.path, analysis.version, items, analysis.frames() if frames else None)
 
 

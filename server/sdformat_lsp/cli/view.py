@@ -14,15 +14,18 @@ import sys
 
 def register(sub) -> None:
     v = sub.add_parser(
-        "view", help="show a document's frames, geometry and joint sliders in the browser (follows the file as saved)",
+        "view",
+        help="show a document's frames, geometry and joint sliders in the browser (follows the file as saved)",
         description="Serve the 3D view of FILE on 127.0.0.1 (a free port unless --port) with a random token in the printed "
-                    "URL, and open it in the default browser. The page follows the file and the files it includes as they "
-                    "are saved. Only the document, its includes and the meshes they resolve are served.",
+        "URL, and open it in the default browser. The page follows the file and the files it includes as they "
+        "are saved. Only the document, its includes and the meshes they resolve are served.",
     )
     v.add_argument("file", metavar="FILE")
     v.add_argument("--port", type=int, default=0, help="the port to listen on (default: a free one)")
     v.add_argument("--no-browser", action="store_true", help="print the URL without opening a browser")
-    v.add_argument("--resource-path", action="append", metavar="DIR", help="a directory searched for model:// URIs (repeatable)")
+    v.add_argument(
+        "--resource-path", action="append", metavar="DIR", help="a directory searched for model:// URIs (repeatable)"
+    )
     v.set_defaults(run=run)
 
 
@@ -33,8 +36,11 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isfile(args.file):
         print(f"sdformat-lsp view: {args.file}: not a file", file=sys.stderr)
         return 2
-    options = Options(resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []), schema=False,
-                      model_roots=_model_roots(args.file))
+    options = Options(
+        resource_paths=tuple(os.path.abspath(p) for p in args.resource_path or []),
+        schema=False,
+        model_roots=_model_roots(args.file),
+    )
     try:
         server = ViewServer(args.file, options, args.port)
     except OSError as exc:

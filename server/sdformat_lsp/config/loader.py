@@ -48,7 +48,9 @@ class ProjectConfig:
 
     path: str | None = None  # the file read; None: no configuration file
     resource_paths: tuple[str, ...] = ()
-    package_paths: tuple[str, ...] = ()  # searched first for ROS packages (package://, $(find)): crawled for package.xml
+    package_paths: tuple[
+        str, ...
+    ] = ()  # searched first for ROS packages (package://, $(find)): crawled for package.xml
     exclude: tuple[str, ...] = ()  # glob patterns, relative to ``root``
     severity: dict[str, str] = field(default_factory=dict, hash=False)  # code -> error|warning|info|hint|off
     fail_on: str | None = None  # error|warning; None: not set
@@ -144,46 +146,79 @@ def load_config(path: str) -> ProjectConfig:
         if key not in KEYS:
             hint = _close(key, KEYS)
             raise ConfigError(path, where(key), key, f"unknown setting{hint}; the settings are {', '.join(KEYS)}")
-    resource_paths = tuple(os.path.normpath(os.path.join(base, os.path.expanduser(p))) for p in _strings(table, "resource-paths", path, where))
-    package_paths = tuple(os.path.normpath(os.path.join(base, os.path.expanduser(p))) for p in _strings(table, "package-paths", path, where))
+    resource_paths = tuple(
+        os.path.normpath(os.path.join(base, os.path.expanduser(p)))
+        for p in _strings(table, "resource-paths", path, where)
+    )
+    package_paths = tuple(
+        os.path.normpath(os.path.join(base, os.path.expanduser(p)))
+        for p in _strings(table, "package-paths", path, where)
+    )
     exclude = _strings(table, "exclude", path, where)
     fail_on = table.get("fail-on")
     if fail_on is not None and fail_on not in FAIL_LEVELS:
-        raise ConfigError(path, where("fail-on"), "fail-on", f"must be \"error\" or \"warning\", not {_show(fail_on)}")
+        raise ConfigError(path, where("fail-on"), "fail-on", f'must be "error" or "warning", not {_show(fail_on)}')
     severity: dict[str, str] = {}
     sev = table.get("severity", {})
     if not isinstance(sev, dict):
-        raise ConfigError(path, where("severity"), "severity", "must be a table of CODE = \"error\" | \"warning\" | \"info\" | \"hint\" | \"off\"")
+        raise ConfigError(
+            path,
+            where("severity"),
+            "severity",
+            'must be a table of CODE = "error" | "warning" | "info" | "hint" | "off"',
+        )
     for code, level in sev.items():
         key = f"severity.{code}"
         if code not in CODES:
-            raise ConfigError(path, where(key), key, f"{code} is not a diagnostic code{_close(code, list(CODES))} (see docs/diagnostics.md)")
+            raise ConfigError(
+                path,
+                where(key),
+                key,
+                f"{code} is not a diagnostic code{_close(code, list(CODES))} (see docs/diagnostics.md)",
+            )
         if level not in LEVELS:
             raise ConfigError(path, where(key), key, f"must be one of {', '.join(LEVELS)}, not {_show(level)}")
         severity[code] = level
     width, style = _format_table(table, path, where)
     xacro_args = _xacro_table(table, path, where)
-    return ProjectConfig(path=path, resource_paths=resource_paths, package_paths=package_paths, exclude=tuple(exclude), severity=severity, fail_on=fail_on,
-                         indent_width=width, indent_style=style, model_parsers=_parsers_table(table, path, where),
-                         xacro_args=xacro_args)
-
+    return ProjectConfig(
+        path=path,
+        resource_paths=resource_paths,
+        package_paths=package_paths,
+        exclude=tuple(exclude),
+        severity=severity,
+        fail_on=fail_on,
+        indent_width=width,
+        indent_style=style,
+        model_parsers=_parsers_table(table, path, where),
+        xacro_args=xacro_args,
+    )
 
 
 def _parsers_table(table: dict, path: str, where) -> tuple[tuple[str, str], ...]:
     """``[model-parsers]``: a file suffix (``".yaml"``) -> ``"module:function"`` (see docs/includes.md)."""
     parsers = table.get("model-parsers", {})
     if not isinstance(parsers, dict):
-        raise ConfigError(path, where("model-parsers"), "model-parsers", "must be a table of \".suffix\" = \"module:function\"")
+        raise ConfigError(
+            path, where("model-parsers"), "model-parsers", 'must be a table of ".suffix" = "module:function"'
+        )
     out = []
     for suffix, target in parsers.items():
         key = f"model-parsers.{suffix}"
         if not isinstance(target, str) or not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*", target):
-            raise ConfigError(path, where(key), key, f"must be \"module:function\" (a function found on the Python path), not {_show(target)}")
+            raise ConfigError(
+                path,
+                where(key),
+                key,
+                f'must be "module:function" (a function found on the Python path), not {_show(target)}',
+            )
         low = suffix.lower()
         if low.strip(".") in ("sdf", "world"):
-            raise ConfigError(path, where(key), key, f"{suffix} files are SDFormat: libsdformat never asks a model parser about them")
+            raise ConfigError(
+                path, where(key), key, f"{suffix} files are SDFormat: libsdformat never asks a model parser about them"
+            )
         if not suffix.strip(". ") or any(ch in suffix for ch in "/\\*?"):
-            raise ConfigError(path, where(key), key, "must be a file suffix such as \".yaml\" or \".urdf.xacro\"")
+            raise ConfigError(path, where(key), key, 'must be a file suffix such as ".yaml" or ".urdf.xacro"')
         out.append((suffix, target))
     return tuple(out)
 
@@ -195,15 +230,27 @@ def _format_table(table: dict, path: str, where) -> tuple[int | None, str | None
         raise ConfigError(path, where("format"), "format", "must be a table with indent-width and indent-style")
     for key in fmt:
         if key not in FORMAT_KEYS:
-            raise ConfigError(path, where(f"format.{key}"), f"format.{key}",
-                              f"unknown setting{_close(key, FORMAT_KEYS)}; the format settings are {', '.join(FORMAT_KEYS)}")
+            raise ConfigError(
+                path,
+                where(f"format.{key}"),
+                f"format.{key}",
+                f"unknown setting{_close(key, FORMAT_KEYS)}; the format settings are {', '.join(FORMAT_KEYS)}",
+            )
     width = fmt.get("indent-width")
-    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_INDENT_WIDTH):
-        raise ConfigError(path, where("format.indent-width"), "format.indent-width",
-                          f"must be a whole number of spaces from 1 to {MAX_INDENT_WIDTH}, not {_show(width)}")
+    if width is not None and (
+        isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_INDENT_WIDTH
+    ):
+        raise ConfigError(
+            path,
+            where("format.indent-width"),
+            "format.indent-width",
+            f"must be a whole number of spaces from 1 to {MAX_INDENT_WIDTH}, not {_show(width)}",
+        )
     style = fmt.get("indent-style")
     if style is not None and style not in INDENT_STYLES:
-        raise ConfigError(path, where("format.indent-style"), "format.indent-style", f"must be \"space\" or \"tab\", not {_show(style)}")
+        raise ConfigError(
+            path, where("format.indent-style"), "format.indent-style", f'must be "space" or "tab", not {_show(style)}'
+        )
     return width, style
 
 
@@ -211,7 +258,9 @@ def _xacro_table(table: dict, path: str, where) -> dict[str, str]:
     """``[xacro]``: argument name = value (a string; numbers and booleans are written as xacro reads them)."""
     value = table.get("xacro", {})
     if not isinstance(value, dict):
-        raise ConfigError(path, where("xacro"), "xacro", "must be a table of argument = value (the values of $(arg NAME))")
+        raise ConfigError(
+            path, where("xacro"), "xacro", "must be a table of argument = value (the values of $(arg NAME))"
+        )
     out: dict[str, str] = {}
     for name, v in value.items():
         if isinstance(v, bool):
@@ -219,7 +268,12 @@ def _xacro_table(table: dict, path: str, where) -> dict[str, str]:
         elif isinstance(v, (str, int, float)):
             out[name] = str(v)
         else:
-            raise ConfigError(path, where(f"xacro.{name}"), f"xacro.{name}", f"must be a string, a number or a boolean, not {_show(v)}")
+            raise ConfigError(
+                path,
+                where(f"xacro.{name}"),
+                f"xacro.{name}",
+                f"must be a string, a number or a boolean, not {_show(v)}",
+            )
     return out
 
 
@@ -232,7 +286,7 @@ def _strings(table: dict, key: str, path: str, where) -> tuple[str, ...]:
 
 def _show(value: object) -> str:
     if isinstance(value, str):
-        return f"\"{value}\""
+        return f'"{value}"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):

@@ -19,7 +19,9 @@ from ..model.transform import Transform
 from ..xml import XmlElement
 
 
-def serialize(el: XmlElement, pose: Transform | None = None, indent: str = "", texts: dict[int, str] | None = None) -> str:
+def serialize(
+    el: XmlElement, pose: Transform | None = None, indent: str = "", texts: dict[int, str] | None = None
+) -> str:
     """``el`` as XML text (iteratively); with ``pose``, its ``<pose>`` child is replaced by that pose;
     ``texts``: id(element) -> the text to write for it instead of its own."""
     lines: list[str] = []

@@ -168,7 +168,9 @@ def flatten(analysis: Analysis, name: str | None = None) -> Flat:
         pose = _in_base(graphs, inverse, node)
         assert pose is not None
         markers.append(Marker(qname, node, pose, body))
-    return Flat(model.name, model, scope, graphs, world_pose, bodies, connections, markers, graphs.version, analysis.path)
+    return Flat(
+        model.name, model, scope, graphs, world_pose, bodies, connections, markers, graphs.version, analysis.path
+    )
 
 
 def _end(graphs: FrameGraphs, ref: Ref | None, scope: Scope, by_node: dict[int, str]) -> str | None:

@@ -43,6 +43,8 @@ from ..xml import XmlElement
 LUMP = "_fixed_joint_lump__"
 _STOD = re.compile(r"\s*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
 _STOI = re.compile(r"\s*[+-]?\d+")
+
+
 def _stod(text: str) -> str | None:
     """``std::stod`` of ``text`` written back as a number (None when it reads no number)."""
     m = _STOD.match(text)
@@ -69,8 +71,12 @@ class Node:
 
     @staticmethod
     def of(el: XmlElement) -> "Node":
-        return Node(el.tag, el.text.strip() if not el.children else "", [(n, a.value) for n, a in el.attributes.items()],
-                    [Node.of(c) for c in el.children])
+        return Node(
+            el.tag,
+            el.text.strip() if not el.children else "",
+            [(n, a.value) for n, a in el.attributes.items()],
+            [Node.of(c) for c in el.children],
+        )
 
     def ensure(self, *path: str) -> "Node":
         node = self
@@ -89,7 +95,11 @@ class Node:
     def lines(self, indent: str) -> list[str]:
         attrs = "".join(f" {n}={quoteattr(v)}" for n, v in self.attrs)
         if not self.children:
-            return [f"{indent}<{self.tag}{attrs}>{escape(self.text)}</{self.tag}>" if self.text else f"{indent}<{self.tag}{attrs}/>"]
+            return [
+                f"{indent}<{self.tag}{attrs}>{escape(self.text)}</{self.tag}>"
+                if self.text
+                else f"{indent}<{self.tag}{attrs}/>"
+            ]
         out = [f"{indent}<{self.tag}{attrs}>"]
         for c in self.children:
             out += c.lines(indent + "  ")
@@ -159,12 +169,15 @@ def collision_extras(exts: list[Extension], link: str, name: str) -> list[Node]:
             holder.children.append(node)
         k = e.keys
         for key, path, sdf, read in (
-            ("mu1", ("surface", "friction", "ode"), "mu", _stod), ("mu2", ("surface", "friction", "ode"), "mu2", _stod),
+            ("mu1", ("surface", "friction", "ode"), "mu", _stod),
+            ("mu2", ("surface", "friction", "ode"), "mu2", _stod),
             ("fdir1", ("surface", "friction", "ode"), "fdir1", str.strip),
-            ("kp", ("surface", "contact", "ode"), "kp", _stod), ("kd", ("surface", "contact", "ode"), "kd", _stod),
+            ("kp", ("surface", "contact", "ode"), "kp", _stod),
+            ("kd", ("surface", "contact", "ode"), "kd", _stod),
             ("maxVel", ("surface", "contact", "ode"), "max_vel", _stod),
             ("minDepth", ("surface", "contact", "ode"), "min_depth", _stod),
-            ("laserRetro", (), "laser_retro", _stod), ("maxContacts", (), "max_contacts", _stoi),
+            ("laserRetro", (), "laser_retro", _stod),
+            ("maxContacts", (), "max_contacts", _stoi),
         ):
             if key in k and read(k[key]) is not None:
                 holder.ensure(*path).set(sdf, read(k[key]))  # type: ignore[arg-type]
@@ -210,8 +223,11 @@ def joint_extras(exts: list[Extension]) -> tuple[list[Node], list[Node]]:
     dynamics, joint = Node("dynamics"), Node("joint")
     for e in exts:
         k = e.keys
-        for key, path, sdf in (("stopCfm", ("physics", "ode", "limit"), "cfm"), ("stopErp", ("physics", "ode", "limit"), "erp"),
-                               ("fudgeFactor", ("physics", "ode"), "fudge_factor")):
+        for key, path, sdf in (
+            ("stopCfm", ("physics", "ode", "limit"), "cfm"),
+            ("stopErp", ("physics", "ode", "limit"), "erp"),
+            ("fudgeFactor", ("physics", "ode"), "fudge_factor"),
+        ):
             if key in k and _stod(k[key]) is not None:
                 joint.ensure(*path).set(sdf, _stod(k[key]))  # type: ignore[arg-type]
         for key, sdf in (("springReference", "spring_reference"), ("springStiffness", "spring_stiffness")):

@@ -52,8 +52,14 @@ def value(el: XmlElement | None, tag: str, default: float) -> float:
 class PartReader:
     """Reads the parts of the links of one flattened model."""
 
-    def __init__(self, flat: Flat, notes: Notes, mesh_uri: str, resource_paths: tuple[str, ...],
-                 package_paths: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        flat: Flat,
+        notes: Notes,
+        mesh_uri: str,
+        resource_paths: tuple[str, ...],
+        package_paths: tuple[str, ...] = (),
+    ) -> None:
         self.flat = flat
         self.notes = notes
         self.mesh_uri = mesh_uri
@@ -83,7 +89,9 @@ class PartReader:
                 "the URDF gets the values written in the file (or the defaults)"
             )
         i = el.child("inertia")
-        inertia = tuple(value(i, n, d) for n, d in (("ixx", 1), ("ixy", 0), ("ixz", 0), ("iyy", 1), ("iyz", 0), ("izz", 1)))
+        inertia = tuple(
+            value(i, n, d) for n, d in (("ixx", 1), ("ixy", 0), ("ixz", 0), ("iyy", 1), ("iyz", 0), ("izz", 1))
+        )
         return self.pose(body, el), value(el, "mass", 1.0), inertia
 
     def inertial_in(self, body: Body, inverse: Transform) -> Inertial:
@@ -109,7 +117,11 @@ class PartReader:
             if shape.child("submesh") is not None:
                 self.notes.lost(f"{what} uses a <submesh>: URDF meshes are whole files")
             scale = floats(_text(shape, "scale"), 3, (1.0, 1.0, 1.0))
-            return Geometry("mesh", filename=self.uri(_text(shape, "uri") or "", what), scale=None if scale == (1.0, 1.0, 1.0) else scale), None  # type: ignore[arg-type]
+            return Geometry(
+                "mesh",
+                filename=self.uri(_text(shape, "uri") or "", what),
+                scale=None if scale == (1.0, 1.0, 1.0) else scale,
+            ), None  # type: ignore[arg-type]
         if tag == "capsule":
             r, length = value(shape, "radius", 0.5), value(shape, "length", 1.0)
             self.notes.lost(f"{what} is a capsule, which URDF lacks: the nearest is a cylinder of its full length")
@@ -155,7 +167,7 @@ class PartReader:
         base = os.path.dirname(self.flat.path) if self.flat.path else None
         if self.mesh_uri == "package":
             if uri.startswith("model://"):
-                return "package://" + uri[len("model://"):]
+                return "package://" + uri[len("model://") :]
             if "://" in uri:
                 return uri
             pkg = _model_dir_name(base)

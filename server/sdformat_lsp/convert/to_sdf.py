@@ -175,7 +175,9 @@ class SdfWriter:
         members = self._members(link)
         self.written.update(owner.name for owner, _ in members)
         out += self._inertial(link, members)
-        exts = [e for owner, _ in members for e in self.exts.get(owner.name, [])]  # the link's own, then the lumped ones'
+        exts = [
+            e for owner, _ in members for e in self.exts.get(owner.name, [])
+        ]  # the link's own, then the lumped ones'
         for tag in ("visual", "collision"):
             parts = [(owner, t, part) for owner, t in members for part in owner.element.children_named(tag)]
             names = part_names(link.name, [(owner.name, part) for owner, _, part in parts], tag)
@@ -194,7 +196,9 @@ class SdfWriter:
         for node in link_extras(exts):
             out += node.lines("      ")
         if not link.element.child("inertial") and not link.has_inertial:
-            self.warnings.append(f"link '{link.name}' has no <inertial>: SDFormat gives it a mass of 1 and a unit inertia")
+            self.warnings.append(
+                f"link '{link.name}' has no <inertial>: SDFormat gives it a mass of 1 and a unit inertia"
+            )
         out.append("    </link>")
         return out
 
@@ -223,12 +227,18 @@ class SdfWriter:
         shape = geom.children[0] if geom is not None and geom.children else None
         if shape is None:
             return []
-        out = [f"      <{tag} name={quoteattr(name)}>", *_pose(t * inertia.origin_of(part), None, "        "), "        <geometry>"]
+        out = [
+            f"      <{tag} name={quoteattr(name)}>",
+            *_pose(t * inertia.origin_of(part), None, "        "),
+            "        <geometry>",
+        ]
         g = shape.tag
         if g == "box":
             out.append(f"          <box><size>{shape.get('size', '1 1 1')}</size></box>")
         elif g == "cylinder":
-            out.append(f"          <cylinder><radius>{shape.get('radius', '1')}</radius><length>{shape.get('length', '1')}</length></cylinder>")
+            out.append(
+                f"          <cylinder><radius>{shape.get('radius', '1')}</radius><length>{shape.get('length', '1')}</length></cylinder>"
+            )
         elif g == "sphere":
             out.append(f"          <sphere><radius>{shape.get('radius', '1')}</radius></sphere>")
         elif g == "mesh":
@@ -256,15 +266,20 @@ class SdfWriter:
         return out
 
     def _joint(self, j) -> list[str]:
-        kind = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic", "fixed": "fixed"}.get(j.type or "")
+        kind = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic", "fixed": "fixed"}.get(
+            j.type or ""
+        )
         if kind is None:
             self.warnings.append(f"joint '{j.name}' is {j.type}: SDFormat has no such joint, so it is left out")
             return []
         to_revolute = kind == "fixed" and j.name in self.r.to_revolute
         self.written.add(j.name)
         parent = j.parent if j.parent == WORLD else self.home(self.links[j.parent])[0].name
-        out = [f"    <joint name={quoteattr(j.name)} type={quoteattr('revolute' if to_revolute else kind)}>",
-               f"      <parent>{_esc(parent)}</parent>", f"      <child>{_esc(j.child)}</child>"]
+        out = [
+            f"    <joint name={quoteattr(j.name)} type={quoteattr('revolute' if to_revolute else kind)}>",
+            f"      <parent>{_esc(parent)}</parent>",
+            f"      <child>{_esc(j.child)}</child>",
+        ]
         el = j.element
         dynamics, extras = joint_extras(self.exts.get(j.name, []))
         if to_revolute:
@@ -282,18 +297,29 @@ class SdfWriter:
         out = ["      <axis>", f"        <xyz>{xyz}</xyz>"]
         limit = el.child("limit")
         if limit is not None:
-            bounds = "" if j.type == "continuous" else (
-                f"<lower>{limit.get('lower', '0')}</lower><upper>{limit.get('upper', '0')}</upper>")
-            out.append(f"        <limit>{bounds}<effort>{limit.get('effort', '0')}</effort><velocity>{limit.get('velocity', '0')}</velocity></limit>")
+            bounds = (
+                ""
+                if j.type == "continuous"
+                else (f"<lower>{limit.get('lower', '0')}</lower><upper>{limit.get('upper', '0')}</upper>")
+            )
+            out.append(
+                f"        <limit>{bounds}<effort>{limit.get('effort', '0')}</effort><velocity>{limit.get('velocity', '0')}</velocity></limit>"
+            )
         dyn = el.child("dynamics")
         spring = "".join("".join(n.lines("")) for n in keys)
         if dyn is not None or spring:
-            d = "" if dyn is None else f"<damping>{dyn.get('damping', '0')}</damping><friction>{dyn.get('friction', '0')}</friction>"
+            d = (
+                ""
+                if dyn is None
+                else f"<damping>{dyn.get('damping', '0')}</damping><friction>{dyn.get('friction', '0')}</friction>"
+            )
             out.append(f"        <dynamics>{d}{spring}</dynamics>")
         mimic = el.child("mimic")
         if mimic is not None and mimic.get("joint") and self.version == SDF_VERSION:
-            out.append(f"        <mimic joint={quoteattr(mimic.get('joint'))}><multiplier>{mimic.get('multiplier', '1')}</multiplier>"
-                       f"<offset>{mimic.get('offset', '0')}</offset></mimic>")
+            out.append(
+                f"        <mimic joint={quoteattr(mimic.get('joint'))}><multiplier>{mimic.get('multiplier', '1')}</multiplier>"
+                f"<offset>{mimic.get('offset', '0')}</offset></mimic>"
+            )
         out.append("      </axis>")
         return out
 

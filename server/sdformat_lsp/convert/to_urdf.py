@@ -67,7 +67,10 @@ def sdf_to_urdf(analysis: Analysis, options: UrdfOptions | None = None) -> Conve
     notes = Notes(lossy=options.lossy)
     broken = sum(1 for d in analysis.diagnostics if d.is_error)
     if broken:  # libsdformat would not load it: converting what it says is a guess
-        notes.lost(f"the file has {broken} error(s), which `sdformat-lsp check` lists" + (": converted as far as it can be read" if options.lossy else ""))
+        notes.lost(
+            f"the file has {broken} error(s), which `sdformat-lsp check` lists"
+            + (": converted as far as it can be read" if options.lossy else "")
+        )
     try:
         flat = flatten(analysis, options.model)
     except FlattenError as exc:
@@ -97,7 +100,9 @@ class UrdfMaker:
         if tree is None:
             return None
         self.tree = tree
-        robot = Robot(self.name(flat.name) or "robot", comment=f"converted from SDFormat model '{flat.name}' by sdformat-lsp")
+        robot = Robot(
+            self.name(flat.name) or "robot", comment=f"converted from SDFormat model '{flat.name}' by sdformat-lsp"
+        )
         frame: dict[str, Transform] = {WORLD: flat.world_pose.inverse()}
         for body in tree.order:
             j = tree.parent.get(body.name)
@@ -112,7 +117,15 @@ class UrdfMaker:
             if j is not None:
                 robot.joints.append(self._joint(j, kinds[j.name], inverse))
         for name, (parent, origin) in tree.extra.items():  # roots joined with --lossy
-            robot.joints.append(RobotJoint(name, "fixed", self.name(parent), self.name(tree.extra_child[name]), frame[parent].inverse() * origin))
+            robot.joints.append(
+                RobotJoint(
+                    name,
+                    "fixed",
+                    self.name(parent),
+                    self.name(tree.extra_child[name]),
+                    frame[parent].inverse() * origin,
+                )
+            )
         self._keep_sensor_names(tree, kinds)
         if self.options.frames:
             self._markers(robot, frame)
@@ -130,7 +143,10 @@ class UrdfMaker:
         if not t:
             self.notes.errors.append(f"joint '{c.name}' has no type")
             return "fixed"
-        self.notes.lost(f"joint '{c.name}' is a {t} joint, which URDF cannot express" + (": made fixed" if self.notes.lossy else " (--lossy makes it fixed)"))
+        self.notes.lost(
+            f"joint '{c.name}' is a {t} joint, which URDF cannot express"
+            + (": made fixed" if self.notes.lossy else " (--lossy makes it fixed)")
+        )
         return "fixed"
 
     def _joint(self, c: Connection, kind: str, inverse: dict[str, Transform]) -> RobotJoint:
@@ -171,7 +187,9 @@ class UrdfMaker:
             res = flat.graphs.resolve(ref, c.scope, record=False)
             target = flat.in_base(res.target) if res.target is not None else None
             if target is None:
-                self.notes.errors.append(f"the axis of joint '{c.name}' is expressed in '{ref.text}', which does not resolve")
+                self.notes.errors.append(
+                    f"the axis of joint '{c.name}' is expressed in '{ref.text}', which does not resolve"
+                )
             else:
                 expressed = target
         elif c.entity.use_parent_model_frame or c.scope.version < (1, 5):
@@ -189,7 +207,9 @@ class UrdfMaker:
         res = self.flat.graphs.resolve(ref, c.scope, record=False) if ref is not None else None
         leader = next((o.name for o in self.flat.connections if res is not None and o.node is res.target), None)
         if leader is None:
-            self.notes.warnings.append(f"joint '{c.name}' mimics '{el.get('joint')}', which is no joint of the model: mimic left out")
+            self.notes.warnings.append(
+                f"joint '{c.name}' mimics '{el.get('joint')}', which is no joint of the model: mimic left out"
+            )
             return None
         return Mimic(self.name(leader), value(el, "multiplier", 1.0), value(el, "offset", 0.0))
 
@@ -254,7 +274,9 @@ class UrdfMaker:
                 continue
             name = self.name(m.name)
             robot.links.append(RobotLink(name))
-            robot.joints.append(RobotJoint(f"{name}_joint", "fixed", self.name(parent), name, frame[parent].inverse() * m.pose))
+            robot.joints.append(
+                RobotJoint(f"{name}_joint", "fixed", self.name(parent), name, frame[parent].inverse() * m.pose)
+            )
 
     def _unique(self, robot: Robot) -> None:
         """Every link and joint name once: libsdformat's converted model has one namespace for all of them."""
@@ -271,7 +293,9 @@ class UrdfMaker:
                 if n in seen:
                     sep = self.options.name_separator
                     how = "" if sep in (None, "::") else f" once '::' is replaced by '{sep}'"
-                    self.notes.errors.append(f"the {seen[n]} and the {kind} '{n}' have the same name{how}: rename one of them")
+                    self.notes.errors.append(
+                        f"the {seen[n]} and the {kind} '{n}' have the same name{how}: rename one of them"
+                    )
                 else:
                     seen[n] = f"{kind} '{n}'"
 

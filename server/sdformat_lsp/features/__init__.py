@@ -33,7 +33,13 @@ from .symbols import document_symbols as model_symbols
 from .urdf_completion import urdf_complete
 from .urdf_names import urdf_definition, urdf_hover, urdf_references
 from .xacro_features import (
-    xacro_complete, xacro_definition, xacro_hover, xacro_prepare_rename, xacro_references, xacro_rename, xacro_symbols,
+    xacro_complete,
+    xacro_definition,
+    xacro_hover,
+    xacro_prepare_rename,
+    xacro_references,
+    xacro_rename,
+    xacro_symbols,
 )
 
 
@@ -48,7 +54,11 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
     name, a frame reference or a ``<pose>`` the resolved pose; on a known plugin or its
     parameters what they are; elsewhere, on a tag or attribute name, what the schema says."""
     if analysis.xacro is not None:  # a xacro document: its definitions, and the robot it expands to
-        return xacro_hover(analysis, offset, markdown) or plugin_hover(analysis, offset, markdown) or schema_hover(analysis, offset, markdown)
+        return (
+            xacro_hover(analysis, offset, markdown)
+            or plugin_hover(analysis, offset, markdown)
+            or schema_hover(analysis, offset, markdown)
+        )
     found = include_hover(analysis, offset, markdown)
     if found is None and analysis.graphs is not None:
         found = frame_hover(analysis, offset, markdown)
@@ -73,7 +83,9 @@ def references(analysis: Analysis, offset: int, include_declaration: bool = True
     """Every place naming the frame under the cursor (the frame graphs), else the URDF's own uses of the name."""
     if analysis.xacro is not None:
         return xacro_references(analysis, offset, include_declaration)
-    return frame_references(analysis, offset, include_declaration) or urdf_references(analysis, offset, include_declaration)
+    return frame_references(analysis, offset, include_declaration) or urdf_references(
+        analysis, offset, include_declaration
+    )
 
 
 def prepare_rename(analysis: Analysis, offset: int) -> Span | None:
@@ -118,7 +130,29 @@ def complete(analysis: Analysis, offset: int, snippets: bool = True, details: bo
 
 
 __all__ = [
-    "CodeAction", "CompletionItem", "CompletionList", "CursorTarget", "DocumentLink", "HoverResult", "Location", "RenameError",
-    "Symbol", "TextEdit", "code_actions", "complete", "definition", "document_links", "document_symbols", "frame_detail", "hover",
-    "include_hover", "offered_frames", "prepare", "prepare_rename", "references", "rename", "rename_refusal", "target_at",
+    "CodeAction",
+    "CompletionItem",
+    "CompletionList",
+    "CursorTarget",
+    "DocumentLink",
+    "HoverResult",
+    "Location",
+    "RenameError",
+    "Symbol",
+    "TextEdit",
+    "code_actions",
+    "complete",
+    "definition",
+    "document_links",
+    "document_symbols",
+    "frame_detail",
+    "hover",
+    "include_hover",
+    "offered_frames",
+    "prepare",
+    "prepare_rename",
+    "references",
+    "rename",
+    "rename_refusal",
+    "target_at",
 ]

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..semantics.analysis import Analysis
-from ..semantics.checks.suppressions import FILE_WIDE, INVALID, NEXT_LINE, UNUSED, find_suppressions, suppression_comment
+from ..semantics.checks.suppressions import (
+    FILE_WIDE,
+    INVALID,
+    NEXT_LINE,
+    UNUSED,
+    find_suppressions,
+    suppression_comment,
+)
 from ..text import Span
 from ..queries.results import TextEdit
 
@@ -73,7 +80,7 @@ def _rename_duplicate(analysis: Analysis, d: Diagnostic) -> CodeAction | None:
 
 
 def suppress_actions(analysis: Analysis, d: Diagnostic) -> list[CodeAction]:
-    """"Suppress CODE on this line" (where a comment can go before the line without changing
+    """ "Suppress CODE on this line" (where a comment can go before the line without changing
     what the document means) and "Suppress CODE in this file"; an existing comment is extended."""
     text, lines = analysis.text, analysis.lines
     existing, _ = find_suppressions(text, lines)

@@ -42,7 +42,7 @@ def _value_span(analysis: Analysis, el: XmlElement) -> Span | None:
     text = el.text_span
     if text is None or text.end <= text.start:
         return None
-    raw = analysis.text[text.start:text.end]
+    raw = analysis.text[text.start : text.end]
     stripped = raw.strip()
     if not stripped:
         return None
@@ -71,7 +71,7 @@ def document_colors(analysis: Analysis) -> list[Color]:
         span = _value_span(analysis, el)
         if span is None:
             continue
-        rgba = _parse(analysis.text[span.start:span.end])
+        rgba = _parse(analysis.text[span.start : span.end])
         if rgba is not None:
             out.append(Color(span, rgba))
     return out

@@ -188,14 +188,20 @@ def _rules(analysis: Analysis, ctx: _Context) -> _Rules | None:
             scope = enclosing_scope(analysis, owner)
         else:
             scope = enclosing_scope(analysis, el)
-        node = node_for_element(analysis, owner) if owner.tag in ("link", "joint", "frame", "model", "include") else None
+        node = (
+            node_for_element(analysis, owner) if owner.tag in ("link", "joint", "frame", "model", "include") else None
+        )
         if scope is None:
             return None
         return _Rules(scope, _ALL, scope.kind == "world", excluded=_excluded(g, node, scope, _relative_step))
     if role == "attached_to":
         scope = enclosing_scope(analysis, el)
-        return _Rules(scope, _ALL, scope is not None and scope.kind == "world",
-                      excluded=_excluded(g, node_for_element(analysis, el), scope, _attached_step))
+        return _Rules(
+            scope,
+            _ALL,
+            scope is not None and scope.kind == "world",
+            excluded=_excluded(g, node_for_element(analysis, el), scope, _attached_step),
+        )
     if role == "canonical_link":
         return _Rules(scope_of_element(analysis, el), frozenset({"link"}), False, model_frame=False)
     if role == "placement_frame":
@@ -216,17 +222,22 @@ def _rules(analysis: Analysis, ctx: _Context) -> _Rules | None:
     if role == "expressed_in":
         return _Rules(scope, _ALL, scope.kind == "world")
     if role == "mimic":
-        return _Rules(scope, frozenset({"joint"}), False, model_frame=False,
-                      excluded={id(joint)} if joint is not None else set())
+        return _Rules(
+            scope, frozenset({"joint"}), False, model_frame=False, excluded={id(joint)} if joint is not None else set()
+        )
     kinds = frozenset({"link"}) if old else _ALL - {"world"}
     if role == "parent":
-        return _Rules(scope, kinds | {"world"}, True, model_frame=not old, excluded=_excluded(g, joint, scope, _attached_step))
+        return _Rules(
+            scope, kinds | {"world"}, True, model_frame=not old, excluded=_excluded(g, joint, scope, _attached_step)
+        )
     if role == "child":
         return _Rules(scope, kinds, False, model_frame=not old, excluded=_excluded(g, joint, scope, _attached_step))
     return None
 
 
-def _excluded(graphs, node: FrameNode | None, scope: Scope | None, step: Callable[[FrameNode], FrameNode | None]) -> set[int]:
+def _excluded(
+    graphs, node: FrameNode | None, scope: Scope | None, step: Callable[[FrameNode], FrameNode | None]
+) -> set[int]:
     """``node`` itself and the candidates of ``scope`` whose ``step`` chain reaches it (they would close a cycle)."""
     if node is None or scope is None:
         return set()

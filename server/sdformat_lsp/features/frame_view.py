@@ -22,7 +22,14 @@ from ..queries.poses import element_pose_in_scope, relative_pose
 from ..semantics.analysis import Analysis
 from ..semantics.frames import MODEL_FRAME, WORLD_SENTINEL, FrameNode, Scope
 from ..semantics.kinematics import (
-    JointFacts, JointMotion, Limit, Mimic, body_motions, joint_values, sdf_joint_facts, urdf_joint_facts,
+    JointFacts,
+    JointMotion,
+    Limit,
+    Mimic,
+    body_motions,
+    joint_values,
+    sdf_joint_facts,
+    urdf_joint_facts,
 )
 from ..text import Span
 from ..xml import XmlElement
@@ -38,11 +45,15 @@ class Visual:
     name: str
     shape: str  # box, cylinder, sphere, capsule, ellipsoid, plane, mesh
     pose: Transform  # relative to the root frame
-    size: tuple[float, ...] = ()  # box: x y z; cylinder/capsule: radius length; sphere: radius; ellipsoid: radii; plane: x y
+    size: tuple[
+        float, ...
+    ] = ()  # box: x y z; cylinder/capsule: radius length; sphere: radius; ellipsoid: radii; plane: x y
     mesh_path: str | None = None  # the mesh file, when its URI resolves to one on disk
     mesh_uri: str | None = None
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
-    color: tuple[float, float, float, float] | None = None  # the material's diffuse (or ambient); alpha from <transparency>
+    color: tuple[float, float, float, float] | None = (
+        None  # the material's diffuse (or ambient); alpha from <transparency>
+    )
     material: str | None = None  # a Gazebo material script's name (``Gazebo/Grey``), when the visual names one
     transparency: float = 0.0  # SDFormat's <transparency>: 0 opaque, 1 invisible
     problem: str | None = None  # a mesh not drawn: why (not found, and where it was looked for)
@@ -74,7 +85,9 @@ class FrameEntry:
     joint_type: str | None = None
     joint_parent: str | None = None
     joint_child: str | None = None
-    axes: tuple[tuple[float, float, float] | None, ...] = ()  # joint axes (unit vectors) in the root frame; None: unusable
+    axes: tuple[
+        tuple[float, float, float] | None, ...
+    ] = ()  # joint axes (unit vectors) in the root frame; None: unusable
     visuals: tuple[Visual, ...] = field(default=())
     collisions: tuple[Visual, ...] = field(default=())
     limits: tuple[Limit, ...] = ()  # joints: one per axis
@@ -131,14 +144,16 @@ class _Walk:
             configured = tuple(getattr(self.analysis.options, "model_roots", ()) or ())
             self.roots[path] = model_roots_of(path or self.analysis.path, configured)
         return self.roots[path]
+
     budget: int = MAX_VISUALS
     bodies: dict[int, FrameNode] = field(default_factory=dict)  # entry id -> the link it moves with
     motions: list[JointMotion] = field(default_factory=list)
     urdf_materials: dict[int, dict[str, tuple[float, float, float, float]]] = field(default_factory=dict)
 
 
-def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
-               joint_positions: Mapping[str, object] | None = None) -> FrameView | None:
+def frame_view(
+    analysis: Analysis, resource_paths: tuple[str, ...] = (), joint_positions: Mapping[str, object] | None = None
+) -> FrameView | None:
     """The frame tree of the document, or None when its frames could not be built.
 
     ``joint_positions`` (joint name from the root scope -> radians or metres, a list of two for
@@ -159,8 +174,19 @@ def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
     frames: list[FrameEntry] = []
     truncated = False
     walk = _Walk(analysis, base, root, resource_paths, tuple(getattr(analysis.options, "package_paths", ()) or ()))
-    frames.append(FrameEntry(0, root.kind, root.name or ("world" if root.kind == "world" else MODEL_FRAME), None,
-                             Transform(), None, None, None, _name_span(base)))
+    frames.append(
+        FrameEntry(
+            0,
+            root.kind,
+            root.name or ("world" if root.kind == "world" else MODEL_FRAME),
+            None,
+            Transform(),
+            None,
+            None,
+            None,
+            _name_span(base),
+        )
+    )
     stack: list[tuple[Scope, int | None]] = [(root, 0)]
     refs = _references(analysis)
     while stack:
@@ -183,7 +209,9 @@ def frame_view(analysis: Analysis, resource_paths: tuple[str, ...] = (),
         stack.extend(reversed(children))
     # without positions: the poses as written (every joint at 0, mimic relations not applied), which a
     # viewer moves itself; with them (even none): forward kinematics, mimic followers placed by their leaders
-    values = joint_values(walk.motions, joint_positions) if joint_positions is not None else joint_values(walk.motions, {})
+    values = (
+        joint_values(walk.motions, joint_positions) if joint_positions is not None else joint_values(walk.motions, {})
+    )
     if joint_positions is None:
         values = {name: tuple(0.0 for _ in vs) for name, vs in values.items()}
     moved = any(v != 0.0 for vs in values.values() for v in vs)
@@ -318,7 +346,9 @@ def _entry(walk: _Walk, node: FrameNode, ident: int, parent: int | None) -> Fram
         kw["limits"] = tuple(a.limit for a in facts.axes)
         kw["mimics"] = tuple(a.mimic for a in facts.axes)
         if pose is not None and isinstance(el, XmlElement):
-            axes = tuple(_axis(analysis, node, pose, base, el, i, a.xyz, a.expressed_in, urdf) for i, a in enumerate(facts.axes))
+            axes = tuple(
+                _axis(analysis, node, pose, base, el, i, a.xyz, a.expressed_in, urdf) for i, a in enumerate(facts.axes)
+            )
             kw["axes"] = axes
             parent_body = None
             g = analysis.graphs
@@ -355,8 +385,17 @@ def _leader(root: Scope, node: FrameNode, mimic: Mimic | None) -> tuple[str, int
     return (name_from(root, leader), mimic.axis, mimic)
 
 
-def _axis(analysis: Analysis, node: FrameNode, pose: Transform, base: FrameNode, el: XmlElement, index: int,
-          xyz: tuple[float, float, float] | None, expressed: str | None, urdf: bool) -> tuple[float, float, float] | None:
+def _axis(
+    analysis: Analysis,
+    node: FrameNode,
+    pose: Transform,
+    base: FrameNode,
+    el: XmlElement,
+    index: int,
+    xyz: tuple[float, float, float] | None,
+    expressed: str | None,
+    urdf: bool,
+) -> tuple[float, float, float] | None:
     """One axis in the root frame: ``<xyz>`` is in the joint frame unless ``expressed_in`` names another
     (or SDFormat 1.4's ``use_parent_model_frame`` says the model frame); a URDF axis is in the joint frame."""
     g = analysis.graphs
@@ -425,8 +464,16 @@ def _geometries(walk: _Walk, el: XmlElement, link_pose: Transform, path: str | N
             if scope_pose is None:
                 continue
             pose = scope_pose * t
-        visual = _shape(shape_el, vis.get("name") or "", pose, here, walk.resource_paths, vis if tag == "visual" else None,
-                        walk.package_paths, walk.model_roots(path))
+        visual = _shape(
+            shape_el,
+            vis.get("name") or "",
+            pose,
+            here,
+            walk.resource_paths,
+            vis if tag == "visual" else None,
+            walk.package_paths,
+            walk.model_roots(path),
+        )
         if visual is not None:
             walk.budget -= 1
             out.append(visual)
@@ -455,7 +502,9 @@ def _mjcf_geometries(walk: _Walk, body: XmlElement, link_pose: Transform, path: 
     return tuple(out)
 
 
-def _urdf_geometries(walk: _Walk, el: XmlElement, link_pose: Transform, path: str | None, tag: str) -> tuple[Visual, ...]:
+def _urdf_geometries(
+    walk: _Walk, el: XmlElement, link_pose: Transform, path: str | None, tag: str
+) -> tuple[Visual, ...]:
     """The ``<visual>`` (or ``<collision>``) elements of a URDF link as urdfdom reads them: ``<origin>`` in the
     link frame, ``<geometry>`` with attributes, ``<material>`` by colour or by the name of a robot-level one."""
     from ..formats.urdf.inertia import origin_of
@@ -466,13 +515,25 @@ def _urdf_geometries(walk: _Walk, el: XmlElement, link_pose: Transform, path: st
         if walk.budget <= 0:
             break
         geometry = vis.child("geometry")
-        shape_el = next((c for c in geometry.children if c.tag in ("box", "cylinder", "sphere", "mesh")), None) if geometry is not None else None
+        shape_el = (
+            next((c for c in geometry.children if c.tag in ("box", "cylinder", "sphere", "mesh")), None)
+            if geometry is not None
+            else None
+        )
         if shape_el is None:
             continue
         pose = link_pose * origin_of(vis)
         color = _urdf_color(walk, vis) if tag == "visual" else None
-        v = _urdf_shape(shape_el, vis.get("name") or "", pose, here, walk.resource_paths, color, walk.package_paths,
-                        walk.model_roots(path))
+        v = _urdf_shape(
+            shape_el,
+            vis.get("name") or "",
+            pose,
+            here,
+            walk.resource_paths,
+            color,
+            walk.package_paths,
+            walk.model_roots(path),
+        )
         if v is not None:
             walk.budget -= 1
             out.append(v)
@@ -502,9 +563,16 @@ def _urdf_color(walk: _Walk, vis: XmlElement) -> tuple[float, float, float, floa
     return named.get(material.get("name") or "")
 
 
-def _urdf_shape(el: XmlElement, name: str, pose: Transform, here: str | None, resource_paths: tuple[str, ...],
-                color: tuple[float, float, float, float] | None, package_paths: tuple[str, ...] = (),
-                model_roots: tuple[str, ...] = ()) -> Visual | None:
+def _urdf_shape(
+    el: XmlElement,
+    name: str,
+    pose: Transform,
+    here: str | None,
+    resource_paths: tuple[str, ...],
+    color: tuple[float, float, float, float] | None,
+    package_paths: tuple[str, ...] = (),
+    model_roots: tuple[str, ...] = (),
+) -> Visual | None:
     tag = el.tag
     size: tuple[float, ...] | None
     if tag == "box":
@@ -520,15 +588,30 @@ def _urdf_shape(el: XmlElement, name: str, pose: Transform, here: str | None, re
             return None
         scale = _numbers(el.get("scale"), 3) or (1.0, 1.0, 1.0)
         mesh, problem, version = _mesh(uri, here, resource_paths, package_paths, model_roots)
-        return Visual(name, "mesh", pose, (), mesh, uri, (scale[0], scale[1], scale[2]), color, problem=problem,
-                      mesh_version=version)
+        return Visual(
+            name,
+            "mesh",
+            pose,
+            (),
+            mesh,
+            uri,
+            (scale[0], scale[1], scale[2]),
+            color,
+            problem=problem,
+            mesh_version=version,
+        )
     if size is None or not all(s >= 0 for s in size):
         return None
     return Visual(name, tag, pose, size, color=color)
 
 
-def _mesh(uri: str, here: str | None, resource_paths: tuple[str, ...], package_paths: tuple[str, ...] = (),
-          model_roots: tuple[str, ...] = ()) -> tuple[str | None, str | None, int | None]:
+def _mesh(
+    uri: str,
+    here: str | None,
+    resource_paths: tuple[str, ...],
+    package_paths: tuple[str, ...] = (),
+    model_roots: tuple[str, ...] = (),
+) -> tuple[str | None, str | None, int | None]:
     """(the mesh file, why there is none: the MESH_LOOKUP warning's words, its modification time) for a mesh URI."""
     from ..semantics.includes.mesh_files import find_mesh
 
@@ -545,8 +628,13 @@ def frame_json(e: FrameEntry, locate: "Callable[[Span, str | None], object]", fi
     """One entry as ``sdformat/frames`` answers it (docs/server.md); ``locate`` turns a span in a file into an
     LSP location, ``file_uri`` a path into a URI. Shared by the language server and ``sdformat-lsp view``."""
     out: dict = {
-        "id": e.id, "kind": e.kind, "name": e.name, "parent": e.parent, "pose": pose_json(e.pose),
-        "attachedTo": e.attached_to, "problem": e.problem,
+        "id": e.id,
+        "kind": e.kind,
+        "name": e.name,
+        "parent": e.parent,
+        "pose": pose_json(e.pose),
+        "attachedTo": e.attached_to,
+        "problem": e.problem,
     }
     if e.span is not None:
         loc = locate(e.span, e.path)
@@ -558,13 +646,27 @@ def frame_json(e: FrameEntry, locate: "Callable[[Span, str | None], object]", fi
         ]
     if e.kind == "joint":
         out["joint"] = {
-            "type": e.joint_type, "parent": e.joint_parent, "child": e.joint_child,
-            "parentLink": e.parent_link, "childLink": e.child_link,
+            "type": e.joint_type,
+            "parent": e.joint_parent,
+            "child": e.joint_child,
+            "parentLink": e.parent_link,
+            "childLink": e.child_link,
             "axes": [list(a) if a is not None else None for a in e.axes],
-            "limits": [{"lower": lim.lower, "upper": lim.upper, "effort": lim.effort, "velocity": lim.velocity} for lim in e.limits],
+            "limits": [
+                {"lower": lim.lower, "upper": lim.upper, "effort": lim.effort, "velocity": lim.velocity}
+                for lim in e.limits
+            ],
             "mimic": [
-                {"joint": m.joint, "leader": e.leaders[i] if i < len(e.leaders) else None, "axis": "axis2" if m.axis else "axis",
-                 "multiplier": m.multiplier, "offset": m.offset, "reference": m.reference} if m is not None else None
+                {
+                    "joint": m.joint,
+                    "leader": e.leaders[i] if i < len(e.leaders) else None,
+                    "axis": "axis2" if m.axis else "axis",
+                    "multiplier": m.multiplier,
+                    "offset": m.offset,
+                    "reference": m.reference,
+                }
+                if m is not None
+                else None
                 for i, m in enumerate(e.mimics)
             ],
             "position": list(e.position),
@@ -585,21 +687,40 @@ def pose_json(t: Transform | None) -> dict | None:
 
 def _geometry_json(v: Visual, file_uri: "Callable[[str], str]") -> dict:
     return {
-        "name": v.name, "shape": v.shape, "pose": pose_json(v.pose), "size": list(v.size),
-        "mesh": file_uri(v.mesh_path) if v.mesh_path else None, "meshUri": v.mesh_uri, "meshProblem": v.problem,
-        "meshVersion": v.mesh_version, "scale": list(v.scale),
-        "color": list(v.color) if v.color is not None else None, "material": v.material, "transparency": v.transparency,
+        "name": v.name,
+        "shape": v.shape,
+        "pose": pose_json(v.pose),
+        "size": list(v.size),
+        "mesh": file_uri(v.mesh_path) if v.mesh_path else None,
+        "meshUri": v.mesh_uri,
+        "meshProblem": v.problem,
+        "meshVersion": v.mesh_version,
+        "scale": list(v.scale),
+        "color": list(v.color) if v.color is not None else None,
+        "material": v.material,
+        "transparency": v.transparency,
         "pbr": {_PBR_KEYS[k]: (file_uri(x) if isinstance(x, str) else x) for k, x in v.pbr} if v.pbr else None,
     }
 
 
 # SDFormat's <pbr><metal> children the view draws, and their names in the frames answer
-_PBR_KEYS = {"albedo_map": "albedoMap", "normal_map": "normalMap", "roughness_map": "roughnessMap",
-             "metalness_map": "metalnessMap", "roughness": "roughness", "metalness": "metalness"}
+_PBR_KEYS = {
+    "albedo_map": "albedoMap",
+    "normal_map": "normalMap",
+    "roughness_map": "roughnessMap",
+    "metalness_map": "metalnessMap",
+    "roughness": "roughness",
+    "metalness": "metalness",
+}
 
 
-def _pbr(vis: XmlElement | None, here: str | None, resource_paths: tuple[str, ...], package_paths: tuple[str, ...],
-         model_roots: tuple[str, ...]) -> tuple[tuple[str, str | float], ...]:
+def _pbr(
+    vis: XmlElement | None,
+    here: str | None,
+    resource_paths: tuple[str, ...],
+    package_paths: tuple[str, ...],
+    model_roots: tuple[str, ...],
+) -> tuple[tuple[str, str | float], ...]:
     """The metal workflow of a visual's <material><pbr>: its texture maps found as meshes are (a map that does not
     resolve is left out) and its roughness and metalness."""
     material = vis.child("material") if vis is not None else None
@@ -652,8 +773,16 @@ def _script_name(vis: XmlElement | None) -> str | None:
     return text or None
 
 
-def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resource_paths: tuple[str, ...],
-           vis: XmlElement | None, package_paths: tuple[str, ...] = (), model_roots: tuple[str, ...] = ()) -> Visual | None:
+def _shape(
+    el: XmlElement,
+    name: str,
+    pose: Transform,
+    here: str | None,
+    resource_paths: tuple[str, ...],
+    vis: XmlElement | None,
+    package_paths: tuple[str, ...] = (),
+    model_roots: tuple[str, ...] = (),
+) -> Visual | None:
     color = _color(vis)
     material = _script_name(vis)
     transparency = 0.0
@@ -680,12 +809,33 @@ def _shape(el: XmlElement, name: str, pose: Transform, here: str | None, resourc
             return None
         scale = _child_numbers(el, "scale", 3) or (1.0, 1.0, 1.0)
         mesh, problem, version = _mesh(uri, here, resource_paths, package_paths, model_roots)
-        return Visual(name, "mesh", pose, (), mesh, uri, (scale[0], scale[1], scale[2]), color, material, transparency,
-                      problem, version, _pbr(vis, here, resource_paths, package_paths, model_roots))
+        return Visual(
+            name,
+            "mesh",
+            pose,
+            (),
+            mesh,
+            uri,
+            (scale[0], scale[1], scale[2]),
+            color,
+            material,
+            transparency,
+            problem,
+            version,
+            _pbr(vis, here, resource_paths, package_paths, model_roots),
+        )
     if size is None or not all(s >= 0 for s in size):
         return None
-    return Visual(name, tag, pose, size, color=color, material=material, transparency=transparency,
-                  pbr=_pbr(vis, here, resource_paths, package_paths, model_roots))
+    return Visual(
+        name,
+        tag,
+        pose,
+        size,
+        color=color,
+        material=material,
+        transparency=transparency,
+        pbr=_pbr(vis, here, resource_paths, package_paths, model_roots),
+    )
 
 
 __all__ = ["FrameEntry", "FrameView", "Visual", "frame_json", "frame_view", "pose_json", "why_no_frames"]

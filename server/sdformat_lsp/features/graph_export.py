@@ -58,7 +58,11 @@ def _node_id(node) -> str:
 def _why(ref, default: str) -> str:
     if ref is None:
         return default
-    return f"{ref.role}=\"{ref.text}\"" if ref.role in ("relative_to", "attached_to", "canonical_link") else f"<{ref.role}>{ref.text}"
+    return (
+        f'{ref.role}="{ref.text}"'
+        if ref.role in ("relative_to", "attached_to", "canonical_link")
+        else f"<{ref.role}>{ref.text}"
+    )
 
 
 def scope_names(graphs) -> list[str]:
@@ -120,14 +124,24 @@ def _frame_graph(graphs, kind: str, scope: str | None) -> Graph:
             target = node.attached_to
             if target is None:
                 continue
-            default = "default: its model" if node.kind == "frame" else "default: first link" if node.kind == "model" else "default"
+            default = (
+                "default: its model"
+                if node.kind == "frame"
+                else "default: first link"
+                if node.kind == "model"
+                else "default"
+            )
             label = default if node.attached_default else _why(node.attached_ref, default)
         elif kind == "relative-to":
             target = node.relative_to
             if target is None:
                 continue
             ref = node.relative_ref
-            label = _why(ref, "default") if ref is not None and ref.role == "relative_to" else (f"default: {_why(ref, '')}" if ref else "default")
+            label = (
+                _why(ref, "default")
+                if ref is not None and ref.role == "relative_to"
+                else (f"default: {_why(ref, '')}" if ref else "default")
+            )
         else:
             raise ValueError(kind)
         edges.append(GraphEdge(src, add(target), label))
@@ -158,10 +172,19 @@ def _dot_quote(s: str) -> str:
 
 
 def to_dot(g: Graph) -> str:
-    lines = [f"digraph {_dot_quote(g.kind)} {{", "  rankdir=BT;", '  node [fontname="Helvetica"];', '  edge [fontname="Helvetica", fontsize=10];']
+    lines = [
+        f"digraph {_dot_quote(g.kind)} {{",
+        "  rankdir=BT;",
+        '  node [fontname="Helvetica"];',
+        '  edge [fontname="Helvetica", fontsize=10];',
+    ]
     for n in g.nodes:
-        name = n.label[len(n.kind) + 1:] if n.label.startswith(n.kind + " ") else ""  # the world of a joint to 'world' has none
-        label = '"' + _dot_escape(n.kind) + ("\\n" + _dot_escape(name) if name else "") + '"'  # \n: Graphviz's line break
+        name = (
+            n.label[len(n.kind) + 1 :] if n.label.startswith(n.kind + " ") else ""
+        )  # the world of a joint to 'world' has none
+        label = (
+            '"' + _dot_escape(n.kind) + ("\\n" + _dot_escape(name) if name else "") + '"'
+        )  # \n: Graphviz's line break
         lines.append(f"  {_dot_quote(n.id)} [label={label}, shape={_SHAPES.get(n.kind, 'ellipse')}];")
     for e in g.edges:
         lines.append(f"  {_dot_quote(e.source)} -> {_dot_quote(e.target)} [label={_dot_quote(e.label)}];")
@@ -175,7 +198,13 @@ def _mermaid_text(s: str) -> str:
 
 def to_mermaid(g: Graph) -> str:
     ids = {n.id: f"n{i}" for i, n in enumerate(g.nodes)}
-    shapes = {"link": ('["', '"]'), "joint": ('(["', '"])'), "frame": ('("', '")'), "model": ('[["', '"]]'), "world": ('{{"', '"}}')}
+    shapes = {
+        "link": ('["', '"]'),
+        "joint": ('(["', '"])'),
+        "frame": ('("', '")'),
+        "model": ('[["', '"]]'),
+        "world": ('{{"', '"}}'),
+    }
     lines = ["graph BT"]
     for n in g.nodes:
         a, b = shapes.get(n.kind, ('["', '"]'))

@@ -32,7 +32,7 @@ def end_tag_name(analysis: Analysis, el: XmlElement) -> Span | None:
     if end is None or el.self_closing:
         return None
     start = end.start + 2
-    if analysis.text[end.start:start] != "</" or analysis.text[start:start + len(el.tag)] != el.tag:
+    if analysis.text[end.start : start] != "</" or analysis.text[start : start + len(el.tag)] != el.tag:
         return None
     return Span(start, start + len(el.tag))
 

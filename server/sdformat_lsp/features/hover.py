@@ -142,7 +142,6 @@ def _transform_rows(w: Writer, t: Transform) -> list[str]:
     ]
 
 
-
 def _frame(w: Writer, analysis: Analysis, node: FrameNode, written_in: Scope | None) -> None:
     """Kind, name, resolved poses, relative_to chain and attached link of ``node``."""
     g = analysis.graphs
@@ -185,7 +184,7 @@ def _chain_name(g, scope: Scope, n: FrameNode) -> str:
     """A frame of a relative_to chain; a merged model's proxy frame as the model it stands for."""
     if n.kind == "frame" and id(n) in g.merged_into:
         inc, _into = g.merged_into[id(n)]
-        return f"[merged model {inc.name or n.name[len('_merged__'):-len('__model__')]}]"
+        return f"[merged model {inc.name or n.name[len('_merged__') : -len('__model__')]}]"
     return name_from(scope, n)
 
 

@@ -31,7 +31,6 @@ SEARCHED_SHOWN = 12  # places listed for an include that was not found
 _SCHEMES = {"model": "model://", "package": "package://", "fuel": "Fuel", "file": "file://"}
 
 
-
 def _base_label(w: Writer, base: FrameNode | None) -> str:
     if base is None:
         return "its parent"
@@ -64,7 +63,7 @@ def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     """The paragraphs of the include hover."""
     inc = rec.include
     uri = inc.uri.text if inc.uri is not None else ""
-    merged = " merge=\"true\"" if inc.merge else ""
+    merged = ' merge="true"' if inc.merge else ""
     w.para(f"{w.bold('include')}{merged} {w.code(uri) if uri else '(no <uri>)'}")
     if rec.analysis is None:
         _unresolved(w, analysis, rec)
@@ -74,11 +73,15 @@ def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     if rec.config is not None and rec.config.config is not None and rec.path is not None:
         version = f' version="{rec.config.version}"' if rec.config.version else ""
         entry = f"<sdf{version}>{os.path.relpath(rec.path, rec.config.directory)}</sdf>"
-        rows.append(f"{w.code(os.path.basename(rec.config.config))} of {w.code(rec.config.directory)} chose it: {w.code(entry)}")
+        rows.append(
+            f"{w.code(os.path.basename(rec.config.config))} of {w.code(rec.config.directory)} chose it: {w.code(entry)}"
+        )
     w.items("Found:", rows)
     errors = sum(1 for d in rec.analysis.diagnostics if d.is_error)
     if errors:
-        w.para(f"The included file has {errors} error{'s' if errors > 1 else ''}: see the diagnostic on the {w.code('<uri>')}.")
+        w.para(
+            f"The included file has {errors} error{'s' if errors > 1 else ''}: see the diagnostic on the {w.code('<uri>')}."
+        )
     model = rec.model
     if model is None:
         _no_model(w, rec)
@@ -103,7 +106,9 @@ def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     if frame is not None:
         pose = relative_pose(analysis, frame, base)
         if pose is not None:
-            w.para(f"The model frame relative to {_base_label(w, base)}: xyz {w.code(format_numbers(pose.p))}, rpy {w.code(format_numbers(pose.rpy))}")
+            w.para(
+                f"The model frame relative to {_base_label(w, base)}: xyz {w.code(format_numbers(pose.p))}, rpy {w.code(format_numbers(pose.rpy))}"
+            )
         what, why = attached_summary(analysis, frame)
         w.para(f"Attached to: {w.code(what)}" if what is not None else f"Not attached to a link: {why}.")
     frames = offered_frames(analysis, rec)
@@ -113,7 +118,11 @@ def describe_include(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     rows = []
     for name, node in frames[:POSED_FRAMES]:
         pose = relative_pose(analysis, node, base)
-        where = f"xyz {w.code(format_numbers(pose.p))} rpy {w.code(format_numbers(pose.rpy))}" if pose is not None else "pose unresolved"
+        where = (
+            f"xyz {w.code(format_numbers(pose.p))} rpy {w.code(format_numbers(pose.rpy))}"
+            if pose is not None
+            else "pose unresolved"
+        )
         rows.append(f"{w.code(name)} ({node.kind}): {where}")
     rest = frames[POSED_FRAMES:]
     if rest:
@@ -135,7 +144,14 @@ def _unresolved(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     inc = rec.include
     lk = rec.lookup
     span = inc.uri.span if inc.uri is not None else inc.element.tag_span
-    reason = next((d for d in analysis.diagnostics if d.span == span and d.path is None and d.code.startswith(("URI_", "FILE_", "INCLUDE_"))), None)
+    reason = next(
+        (
+            d
+            for d in analysis.diagnostics
+            if d.span == span and d.path is None and d.code.startswith(("URI_", "FILE_", "INCLUDE_"))
+        ),
+        None,
+    )
     places = list(lk.searched) if lk is not None and rec.target is None else []
     if places and not lk.remote:
         w.para("Not found.")
@@ -152,7 +168,9 @@ def _unresolved(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
         shown.append(f"and {len(places) - SEARCHED_SHOWN} more")
     w.items("Searched:", shown)
     if not lk.remote and lk.scheme in ("model", "name"):
-        w.para(f"Add the directory that holds it to the {w.code('resourcePaths')} setting or to {w.code('GZ_SIM_RESOURCE_PATH')}.")
+        w.para(
+            f"Add the directory that holds it to the {w.code('resourcePaths')} setting or to {w.code('GZ_SIM_RESOURCE_PATH')}."
+        )
 
 
 def include_hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:

@@ -78,7 +78,9 @@ def _word_end(text: str, offset: int) -> int:
     return m.end() if m is not None else offset
 
 
-def _parameters(analysis: Analysis, el: XmlElement, plugin: Plugin, offset: int, run_start: int, snippets: bool) -> CompletionList | None:
+def _parameters(
+    analysis: Analysis, el: XmlElement, plugin: Plugin, offset: int, run_start: int, snippets: bool
+) -> CompletionList | None:
     text = analysis.text
     start = offset
     while start > run_start and _WORD.fullmatch(text[start - 1]):
@@ -91,7 +93,9 @@ def _parameters(analysis: Analysis, el: XmlElement, plugin: Plugin, offset: int,
     end = _word_end(text, offset)
     given = {c.tag for c in el.children if not (c.ts - 1 <= offset <= c.stag_end)}  # not the one being typed
     items = []
-    for i, (name, param) in enumerate(sorted(plugin.params.items(), key=lambda kv: (not kv[1].required, kv[1].documented_only, kv[0]))):
+    for i, (name, param) in enumerate(
+        sorted(plugin.params.items(), key=lambda kv: (not kv[1].required, kv[1].documented_only, kv[0]))
+    ):
         if name in given and not param.repeats:
             continue
         items.append(_param_item(plugin, param, i, snippets))
@@ -114,7 +118,14 @@ def _param_item(plugin: Plugin, param: Param, i: int, snippets: bool) -> Complet
     w = Writer(False)
     describe_param(w, plugin, param)
     return CompletionItem(
-        param.name, "element", detail, f"{i:04d}", insert, snippets, w.text(), filter_text=param.name,
+        param.name,
+        "element",
+        detail,
+        f"{i:04d}",
+        insert,
+        snippets,
+        w.text(),
+        filter_text=param.name,
     )
 
 
@@ -133,7 +144,7 @@ def _attribute_value(analysis: Analysis, tag: str, lt: int, offset: int) -> Comp
     while end < len(text) and text[end] not in "\"'<>\n":
         end += 1
     tag_end = text.find(">", end)
-    rest = text[lt:tag_end if tag_end != -1 else len(text)]
+    rest = text[lt : tag_end if tag_end != -1 else len(text)]
     written = {a: v for a, _q, v in _ATTRS.findall(rest)}
     other = "name" if attr == "filename" else "filename"
     closes = end < len(text) and text[end] == quote
@@ -144,17 +155,29 @@ def _attribute_value(analysis: Analysis, tag: str, lt: int, offset: int) -> Comp
             candidates = [chosen]  # the classes the library written registers (aliases too)
     items = []
     for i, plugin in enumerate(candidates):
-        values = list(plugin.filenames[:1]) if attr == "filename" else list(plugin.names if len(candidates) == 1 else plugin.names[:1])
+        values = (
+            list(plugin.filenames[:1])
+            if attr == "filename"
+            else list(plugin.names if len(candidates) == 1 else plugin.names[:1])
+        )
         if not values:
             continue  # a plugin found by its file name only: its name is free
-        pair = plugin.names[0] if attr == "filename" and plugin.names else (plugin.filenames[0] if attr == "name" else None)
+        pair = (
+            plugin.names[0]
+            if attr == "filename" and plugin.names
+            else (plugin.filenames[0] if attr == "name" else None)
+        )
         for value in values:
             insert = value
             if pair is not None and other not in written and closes:
-                insert = f'{value}{quote} {other}={quote}{pair}'  # the existing closing quote ends the pair
+                insert = f"{value}{quote} {other}={quote}{pair}"  # the existing closing quote ends the pair
             kind = "gui plugin" if plugin.gui else "plugin"
             detail = f"{kind}: {pair}" if pair else kind
-            items.append(CompletionItem(value, "value", detail, f"{i:04d}", insert, False, ", ".join(plugin.sources), filter_text=value))
+            items.append(
+                CompletionItem(
+                    value, "value", detail, f"{i:04d}", insert, False, ", ".join(plugin.sources), filter_text=value
+                )
+            )
     return CompletionList(items, Span(value_start, end))
 
 

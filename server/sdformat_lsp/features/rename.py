@@ -66,7 +66,10 @@ def _check(analysis: Analysis, offset: int) -> tuple[CursorTarget, FrameNode, Sp
     if inc is not None and inc.name_span is None and node.scope is not None and node.scope.path is None:
         # an <include> of this file without <name>: the model is called what its own file calls it
         where = node.inner.path if node.inner is not None and node.inner.path else "the included file"
-        return RenameError(f"'{written}' is the name the included model has in {where}; give its <include> a <name> to rename it in this file", where)
+        return RenameError(
+            f"'{written}' is the name the included model has in {where}; give its <include> a <name> to rename it in this file",
+            where,
+        )
     if decl is None:
         return f"{node.kind} '{node.name}' has no name written in this file to rename"
     if decl.path is not None:

@@ -87,7 +87,9 @@ def schema_complete(analysis: Analysis, offset: int, snippets: bool = True) -> C
 # -- element names ----------------------------------------------------------------------
 
 
-def _element_names(analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool) -> CompletionList | None:
+def _element_names(
+    analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool
+) -> CompletionList | None:
     """``<`` or ``<li`` typed: the children allowed in the enclosing element."""
     text = analysis.text
     end = _NAME_CHARS.match(text, offset).end()
@@ -103,7 +105,9 @@ def _element_names(analysis: Analysis, schema: Schema, ctx: CursorContext, offse
     return CompletionList(items, span)
 
 
-def _in_content(analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool) -> CompletionList | None:
+def _in_content(
+    analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool
+) -> CompletionList | None:
     text = analysis.text
     spec = spec_at(schema, tuple(o.tag for o in ctx.stack)) if ctx.stack else None
     if ctx.stack and (spec is None or spec.copy_data):
@@ -134,7 +138,14 @@ def _in_content(analysis: Analysis, schema: Schema, ctx: CursorContext, offset: 
 
 
 def _child_items(
-    analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool, *, with_lt: bool, exclude_lt: int
+    analysis: Analysis,
+    schema: Schema,
+    ctx: CursorContext,
+    offset: int,
+    snippets: bool,
+    *,
+    with_lt: bool,
+    exclude_lt: int,
 ) -> list[CompletionItem] | None:
     text = analysis.text
     if not ctx.stack:
@@ -158,7 +169,7 @@ def _child_items(
     base = line_indent(text, offset)
     parent_indent = line_indent(text, parent.lt)
     if base.startswith(parent_indent) and len(base) > len(parent_indent):
-        unit = base[len(parent_indent):]
+        unit = base[len(parent_indent) :]
     else:
         unit = "\t" if "\t" in base else "  "
     items: list[CompletionItem] = []
@@ -253,7 +264,8 @@ class _Snippet:
 
     def element(self, spec: ElementSpec, name: str, version: str, *, top: bool = False, depth: int = 0) -> str:
         attrs = "".join(
-            f' {a.name}="{self.value(name, a.name, a.type, a.default, version)}"' for a in _ordered(spec.required_attributes)
+            f' {a.name}="{self.value(name, a.name, a.type, a.default, version)}"'
+            for a in _ordered(spec.required_attributes)
         )
         kids = [] if depth >= _SNIPPET_DEPTH else _snippet_children(spec, name)
         lit = self.lit
@@ -325,7 +337,9 @@ def _escape_choice(s: str) -> str:
 # -- inside a start tag -----------------------------------------------------------------------
 
 
-def _in_start_tag(analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool) -> CompletionList | None:
+def _in_start_tag(
+    analysis: Analysis, schema: Schema, ctx: CursorContext, offset: int, snippets: bool
+) -> CompletionList | None:
     text = analysis.text
     path = tuple(o.tag for o in ctx.stack) + (ctx.tag,)
     spec = spec_at(schema, path)
@@ -350,16 +364,20 @@ def _in_start_tag(analysis: Analysis, schema: Schema, ctx: CursorContext, offset
             return None
         value_start = offset - len(m.group(3))
         span = _word_span(text, offset, value_start, stop=m.group(2))
-        return CompletionList(_value_items(values, aspec.default, f"{attr} of <{ctx.tag}>", ctx.tag, attr, schema.version), span)
+        return CompletionList(
+            _value_items(values, aspec.default, f"{attr} of <{ctx.tag}>", ctx.tag, attr, schema.version), span
+        )
     m = _ATTR_NAME_TAIL.fullmatch(tail)
     if m is None:
         return None
     start = offset - len(m.group(1))
     end = offset + len(_NAME_CHARS.match(text, offset).group(0))
-    followed_by_value = text.startswith("=", end) or text[end:end + 2].lstrip().startswith("=")
+    followed_by_value = text.startswith("=", end) or text[end : end + 2].lstrip().startswith("=")
     # attributes already written, before and after the cursor (up to the end of the tag)
     tag_end = _tag_end(text, end)
-    written = {n for n in _ATTR_NAMES.findall(text[ctx.lt:start])} | {n for n in _ATTR_NAMES.findall(text[end:tag_end])}
+    written = {n for n in _ATTR_NAMES.findall(text[ctx.lt : start])} | {
+        n for n in _ATTR_NAMES.findall(text[end:tag_end])
+    }
     el = element_starting_at(analysis, ctx.lt, ctx.tag)
     if el is not None:
         written |= {n for n, a in el.attributes.items() if not (a.ns == start)}

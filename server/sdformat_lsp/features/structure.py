@@ -35,7 +35,10 @@ def folding_ranges(analysis: Analysis) -> list[Fold]:
         end = el.end_tag_span
         if end is None or el.self_closing:
             continue
-        if "\n" in analysis.text[el.start_tag_span.end:end.start] or "\r" in analysis.text[el.start_tag_span.end:end.start]:
+        if (
+            "\n" in analysis.text[el.start_tag_span.end : end.start]
+            or "\r" in analysis.text[el.start_tag_span.end : end.start]
+        ):
             out.append(Fold(el.span.start, end.start, "region"))
         if len(out) >= MAX_FOLDS:
             break
@@ -74,7 +77,7 @@ def selection_ranges(analysis: Analysis, offset: int) -> list[Span]:
     else:
         text = el.text_span
         if text is not None and text.start <= offset <= text.end and not el.children:
-            raw = analysis.text[text.start:text.end]
+            raw = analysis.text[text.start : text.end]
             lead = len(raw) - len(raw.lstrip())
             trimmed = Span(text.start + lead, text.start + len(raw.rstrip()))
             if trimmed.start <= offset <= trimmed.end and trimmed != text:

@@ -14,7 +14,6 @@ from ..text import Span
 from ..xml import XmlElement
 
 
-
 def document_symbols(analysis: Analysis) -> list[Symbol]:
     """The world(s) or model of the document as a tree, in document order."""
     doc = analysis.document
@@ -41,8 +40,14 @@ def _world(world: World) -> Symbol:
     children = [_member(m) for m in world.members]
     children.extend(_include(inc) for inc in world.includes)
     children.sort(key=lambda s: s.span.start)
-    return Symbol(_display(world.name, world.element), "world", "world", world.element.span,
-                  _selection(world.name_span, world.element), tuple(children))
+    return Symbol(
+        _display(world.name, world.element),
+        "world",
+        "world",
+        world.element.span,
+        _selection(world.name_span, world.element),
+        tuple(children),
+    )
 
 
 def _leaf(member: Named) -> Symbol:
@@ -86,7 +91,9 @@ def _model(top: Model) -> Symbol:
         if model.canonical_link is not None and model.canonical_link.text:
             detail += f", canonical link {model.canonical_link.text}"
         el = model.element
-        built[id(model)] = Symbol(_display(model.name, el), "model", detail, el.span, _selection(model.name_span, el), tuple(children))
+        built[id(model)] = Symbol(
+            _display(model.name, el), "model", detail, el.span, _selection(model.name_span, el), tuple(children)
+        )
     return built[id(top)]
 
 

@@ -19,7 +19,12 @@ from ..queries.results import CompletionItem, CompletionList
 
 _WINDOW = 4000
 _ATTR = re.compile(r"<([A-Za-z_][\w.-]*)\b[^<>]*?\b([A-Za-z_][\w.-]*)\s*=\s*([\"'])([^\"'<>]*)$")
-_ROLES = {("parent", "link"): "link", ("child", "link"): "link", ("mimic", "joint"): "joint", ("gazebo", "reference"): "any"}
+_ROLES = {
+    ("parent", "link"): "link",
+    ("child", "link"): "link",
+    ("mimic", "joint"): "joint",
+    ("gazebo", "reference"): "any",
+}
 
 
 def is_urdf(analysis: Analysis) -> bool:

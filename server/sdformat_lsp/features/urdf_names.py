@@ -66,4 +66,11 @@ def urdf_hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverR
     return HoverResult(urdf_hover_text(robot, kind, here.name, markdown), here.span)
 
 
-__all__ = ["robot_structure", "urdf_definition", "urdf_definition_in", "urdf_hover", "urdf_hover_text", "urdf_references"]
+__all__ = [
+    "robot_structure",
+    "urdf_definition",
+    "urdf_definition_in",
+    "urdf_hover",
+    "urdf_hover_text",
+    "urdf_references",
+]

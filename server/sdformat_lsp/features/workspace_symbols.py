@@ -51,7 +51,9 @@ def matches(query: str, name: str) -> bool:
     return all(ch in it for ch in query.lower())
 
 
-def workspace_symbols(files: list[tuple[str, list[WorkspaceSymbol]]], query: str, limit: int = 1000) -> list[tuple[str, WorkspaceSymbol]]:
+def workspace_symbols(
+    files: list[tuple[str, list[WorkspaceSymbol]]], query: str, limit: int = 1000
+) -> list[tuple[str, WorkspaceSymbol]]:
     """The symbols of ``files`` (path, entities) whose name matches ``query``; exact and prefix matches first."""
     found: list[tuple[int, str, str, WorkspaceSymbol]] = []
     q = query.strip()

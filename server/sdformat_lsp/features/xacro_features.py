@@ -78,8 +78,17 @@ def _definition_at(analysis: Analysis, offset: int):
     name = _name_in_expression(analysis.text, offset)
     if name is not None:  # a ${} the expansion did not evaluate (a macro never called here, a library)
         return _property_named(analysis, name, offset) or next(
-            (d for d in exp.definitions if d.kind == "macro" and d.element is not None and _same(d.element.file, here)
-             and _within(d.element.span, offset) and name in {p.lstrip("*").split(":=")[0].split("=")[0] for p in d.params}), None)
+            (
+                d
+                for d in exp.definitions
+                if d.kind == "macro"
+                and d.element is not None
+                and _same(d.element.file, here)
+                and _within(d.element.span, offset)
+                and name in {p.lstrip("*").split(":=")[0].split("=")[0] for p in d.params}
+            ),
+            None,
+        )
     return None
 
 
@@ -103,7 +112,9 @@ def _property_named(analysis: Analysis, name: str, offset: int):
     file, else the first anywhere (a macro's parameter is not one of them)."""
     facts = facts_of(analysis)
     here = _here(analysis)
-    props = [d for d in facts.expansion.definitions if d.kind == "property" and d.name == name and d.name_origin is not None]
+    props = [
+        d for d in facts.expansion.definitions if d.kind == "property" and d.name == name and d.name_origin is not None
+    ]
     before = [d for d in props if _same(d.name_origin.file, here) and d.name_origin.span[0] <= offset]
     return before[-1] if before else (props[0] if props else None)
 
@@ -127,7 +138,9 @@ def _expanded_offsets(analysis: Analysis, offset: int) -> list[int]:
         if origin is None:
             continue
         src = origin.source
-        if (_same(origin.file, here) and _within(origin.span, offset)) or (_same(src.file, here) and _within(src.span, offset)):
+        if (_same(origin.file, here) and _within(origin.span, offset)) or (
+            _same(src.file, here) and _within(src.span, offset)
+        ):
             out.append(start)
     return out
 
@@ -185,7 +198,9 @@ def xacro_references(analysis: Analysis, offset: int, include_declaration: bool 
         for u in exp.uses:
             if u.kind != d.kind and not (d.kind == "property" and u.kind == "property"):
                 continue
-            target = u.definition or (_property_named(analysis, u.name, u.origin.span[0]) if _same(u.origin.file, here) else None)
+            target = u.definition or (
+                _property_named(analysis, u.name, u.origin.span[0]) if _same(u.origin.file, here) else None
+            )
             if target is d or (target is None and u.name == d.name and u.kind == d.kind):
                 loc = _location(u.origin.file, u.origin.span, here)
                 if loc not in out:
@@ -224,7 +239,10 @@ def xacro_hover(analysis: Analysis, offset: int, markdown: bool = True) -> Hover
         elif d.kind == "arg":
             value = facts_of(analysis).expansion.args.get(d.name, d.value)
             w.para(f"{w.bold('xacro argument')} {w.code(d.name)}{where}")
-            w.para(f"Value: {w.code(str(value))}" + (f" (default {w.code(str(d.value))})" if d.value is not None and value != d.value else ""))
+            w.para(
+                f"Value: {w.code(str(value))}"
+                + (f" (default {w.code(str(d.value))})" if d.value is not None and value != d.value else "")
+            )
         else:
             w.para(f"{w.bold('xacro property')} {w.code(d.name)}{where}")
             if d.value is not None:
@@ -235,7 +253,7 @@ def xacro_hover(analysis: Analysis, offset: int, markdown: bool = True) -> Hover
     expression = _expression_at(analysis.text, offset)
     if expression is not None:
         w = Writer(markdown)
-        w.para(f"{w.bold('xacro expression')} {w.code(analysis.text[expression.start:expression.end])}")
+        w.para(f"{w.bold('xacro expression')} {w.code(analysis.text[expression.start : expression.end])}")
         if not _expression_values(w, analysis, offset):
             w.para("Not evaluated in this expansion (in a macro no call reaches, or a branch not taken).")
         return HoverResult(w.text(), expression)
@@ -275,7 +293,7 @@ def _expression_values(w: Writer, analysis: Analysis, offset: int) -> bool:
                 value = a.value
                 break
         if value is None and el.text_span is not None and el.text_span.start <= at <= el.text_span.end:
-            value = expanded.text[el.text_span.start:el.text_span.end].strip()
+            value = expanded.text[el.text_span.start : el.text_span.end].strip()
         if value is not None and value not in values:
             values.append(value)
         if len(values) > 3:
@@ -317,7 +335,7 @@ def _name_part(analysis: Analysis, file: str | None, span: tuple[int, int]) -> S
     text = _text_of(analysis, file)
     if text is None:
         return None
-    written = text[span[0]:span[1]]
+    written = text[span[0] : span[1]]
     colon = written.find(":")
     return Span(span[0] + colon + 1, span[1]) if colon >= 0 else Span(*span)
 
@@ -362,7 +380,9 @@ def xacro_rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdi
 # -- completion ------------------------------------------------------------------------------------------
 
 _TAG = re.compile(r"<([A-Za-z_][\w.-]*):([\w.-]*)$")
-_CALL_ATTR = re.compile(r"<([A-Za-z_][\w.-]*):([A-Za-z_][\w.-]*)\b(?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s+([\w.-]*)$")
+_CALL_ATTR = re.compile(
+    r"<([A-Za-z_][\w.-]*):([A-Za-z_][\w.-]*)\b(?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s+([\w.-]*)$"
+)
 _EXPR = re.compile(r"\$\{([^{}]*?)([A-Za-z_][\w]*)?$")
 _ANY_VALUE = re.compile(r"<[A-Za-z_][\w.:-]*\b[^<>]*?\b[\w.:-]+\s*=\s*([\"'])([^\"'<>$]*)$")
 _LINK_ATTR = re.compile(r"<(parent|child)\b[^<>]*?\blink\s*=\s*([\"'])([^\"'<>]*)$")
@@ -373,7 +393,7 @@ def xacro_complete(analysis: Analysis, offset: int) -> CompletionList | None:
     if facts is None:
         return None
     text = analysis.text
-    before = text[max(0, offset - _WINDOW):offset]
+    before = text[max(0, offset - _WINDOW) : offset]
     exp = facts.expansion
     macros = {d.name: d for d in exp.definitions if d.kind == "macro"}
     m = _EXPR.search(before)
@@ -385,15 +405,22 @@ def xacro_complete(analysis: Analysis, offset: int) -> CompletionList | None:
     m = _TAG.search(before)
     if m is not None:
         typed = m.group(2)
-        items = [CompletionItem(name, "macro", "macro(" + ", ".join(d.params) + ")", f"0{name}") for name, d in sorted(macros.items())]
+        items = [
+            CompletionItem(name, "macro", "macro(" + ", ".join(d.params) + ")", f"0{name}")
+            for name, d in sorted(macros.items())
+        ]
         items += [CompletionItem(e, "element", "xacro", f"1{e}") for e in XACRO_ELEMENTS]
         return CompletionList(items, Span(offset - len(typed), offset))
     m = _CALL_ATTR.search(before)
     if m is not None and m.group(2) in macros:
         typed = m.group(3)
-        written = set(re.findall(r"\s([\w.:-]+)\s*=", before[m.start():]))
-        params = [p.lstrip("*").split(":=")[0].split("=")[0] for p in macros[m.group(2)].params if not p.startswith("*")]
-        items = [CompletionItem(p, "parameter", f"parameter of {m.group(2)}", f"0{p}") for p in params if p not in written]
+        written = set(re.findall(r"\s([\w.:-]+)\s*=", before[m.start() :]))
+        params = [
+            p.lstrip("*").split(":=")[0].split("=")[0] for p in macros[m.group(2)].params if not p.startswith("*")
+        ]
+        items = [
+            CompletionItem(p, "parameter", f"parameter of {m.group(2)}", f"0{p}") for p in params if p not in written
+        ]
         return CompletionList(items, Span(offset - len(typed), offset))
     m = _LINK_ATTR.search(before)
     if m is not None:
@@ -401,7 +428,9 @@ def xacro_complete(analysis: Analysis, offset: int) -> CompletionList | None:
         expanded = facts.expanded
         root = expanded.xml.root if expanded is not None else None
         names = list(RobotStructure(root).links) if root is not None and root.tag == "robot" else []
-        return CompletionList([CompletionItem(n, "link", "link", f"0{n}") for n in names], Span(offset - len(typed), offset))
+        return CompletionList(
+            [CompletionItem(n, "link", "link", f"0{n}") for n in names], Span(offset - len(typed), offset)
+        )
     m = _ANY_VALUE.search(before)
     if m is not None:  # a value that becomes a link or joint name in the expansion (a macro's argument)
         found = _robot_name_at(analysis, offset)
@@ -409,7 +438,9 @@ def xacro_complete(analysis: Analysis, offset: int) -> CompletionList | None:
             robot, _n, kind = found
             names = list(robot.links if kind == "link" else robot.joints)
             typed = m.group(2)
-            return CompletionList([CompletionItem(n, kind, kind, f"0{n}") for n in names], Span(offset - len(typed), offset))
+            return CompletionList(
+                [CompletionItem(n, kind, kind, f"0{n}") for n in names], Span(offset - len(typed), offset)
+            )
     return None
 
 
@@ -433,12 +464,22 @@ def xacro_symbols(analysis: Analysis) -> list[Symbol] | None:
             continue
         span = Span(*(d.element.span if d.element is not None and _same(d.element.file, here) else o.span))
         detail = "(" + ", ".join(d.params) + ")" if d.kind == "macro" else (str(d.value) if d.value is not None else "")
-        out.append(Symbol(d.name, d.kind, detail, span if span.start <= o.span[0] <= span.end else Span(*o.span), Span(*o.span)))
+        out.append(
+            Symbol(
+                d.name, d.kind, detail, span if span.start <= o.span[0] <= span.end else Span(*o.span), Span(*o.span)
+            )
+        )
     out.sort(key=lambda s: s.span.start)
     return out
 
 
 __all__ = [
-    "xacro_complete", "xacro_definition", "xacro_hover", "xacro_prepare_rename", "xacro_references", "xacro_rename",
-    "xacro_rename_places", "xacro_symbols",
+    "xacro_complete",
+    "xacro_definition",
+    "xacro_hover",
+    "xacro_prepare_rename",
+    "xacro_references",
+    "xacro_rename",
+    "xacro_rename_places",
+    "xacro_symbols",
 ]

@@ -88,7 +88,11 @@ def _tokens(text: str) -> list[tuple[str, int, int, str]]:
     while pos < n:
         m = match(text, pos)
         if m is None:
-            raise FormatRefused(Diagnostic("FORMAT", Severity.ERROR, "cannot format: unexpected markup here", Span(pos, min(n, pos + 1))))
+            raise FormatRefused(
+                Diagnostic(
+                    "FORMAT", Severity.ERROR, "cannot format: unexpected markup here", Span(pos, min(n, pos + 1))
+                )
+            )
         kind = m.lastgroup
         if kind == "start":
             out.append(("empty" if m.group("empty") else "start", pos, m.end(), m.group("sname")))
@@ -121,14 +125,25 @@ def _layout(text: str, tokens: list[tuple[str, int, int, str]]) -> tuple[list[in
                 stack[-1][1] = True
         elif kind == "end":
             if not stack or tokens[stack[-1][0]][3] != name:
-                raise FormatRefused(Diagnostic("FORMAT", Severity.ERROR, f"cannot format: </{name}> does not close the open element", Span(start, end)))
+                raise FormatRefused(
+                    Diagnostic(
+                        "FORMAT",
+                        Severity.ERROR,
+                        f"cannot format: </{name}> does not close the open element",
+                        Span(start, end),
+                    )
+                )
             opened, has_child, has_text = stack.pop()
             structural[opened] = has_child and not has_text and not _free_form(tokens[opened][3])
         elif stack and (kind == "cdata" or (kind == "text" and not _BLANK.issuperset(text[start:end]))):
             stack[-1][2] = True
     if stack:
         opened = tokens[stack[-1][0]]
-        raise FormatRefused(Diagnostic("FORMAT", Severity.ERROR, f"cannot format: <{opened[3]}> is never closed", Span(opened[1], opened[2])))
+        raise FormatRefused(
+            Diagnostic(
+                "FORMAT", Severity.ERROR, f"cannot format: <{opened[3]}> is never closed", Span(opened[1], opened[2])
+            )
+        )
     # Second pass: the depth of each token's container, -1 inside a container that is kept.
     depth_of = [0] * n
     open_depths: list[int] = []  # per open element: its depth, or -1 when its content is kept
@@ -237,7 +252,9 @@ def written_unit(text: str) -> str | None:
     return best if 2 * counts[best] >= lines else None
 
 
-def format_edits(text: str, options: FormatOptions | None = None, lines: tuple[int, int] | None = None) -> list[TextEdit]:
+def format_edits(
+    text: str, options: FormatOptions | None = None, lines: tuple[int, int] | None = None
+) -> list[TextEdit]:
     """The minimal edits that format ``text``; only those on lines ``lines`` (first, last; 0-based) when given.
 
     Raises :class:`FormatRefused` when the document is not well-formed XML.

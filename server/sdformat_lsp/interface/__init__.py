@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 __all__ = [
-    "IncludedFile", "InterfaceFrame", "InterfaceJoint", "InterfaceLink", "InterfaceModel", "ParseError", "Pose",
+    "IncludedFile",
+    "InterfaceFrame",
+    "InterfaceJoint",
+    "InterfaceLink",
+    "InterfaceModel",
+    "ParseError",
+    "Pose",
 ]
 
 # six numbers, a 4x4 matrix (rows) or a model.transform.Transform: see pose.as_transform
@@ -108,6 +114,8 @@ class InterfaceModel:
     static: bool = False
     pose_in_canonical_link: Pose | None = None
     supports_merge: bool = False  # libsdformat's ParserSupportsMergeInclude
-    files: Sequence[str] = ()  # other files the parser read for it (included parts): a change to one reads the model again
+    files: Sequence[
+        str
+    ] = ()  # other files the parser read for it (included parts): a change to one reads the model again
     line: int | None = None
     source: object | None = field(default=None, compare=False, repr=False)

@@ -61,8 +61,11 @@ def _from_matrix(m: list[list[float]]) -> Transform:
             dot = sum(r[k][i] * r[k][j] for k in range(3))
             if abs(dot - (1.0 if i == j else 0.0)) > 1e-6:
                 raise ValueError("the rotation of a 4x4 pose matrix is not orthonormal")
-    det = (r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
-           + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]))
+    det = (
+        r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1])
+        - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
+        + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0])
+    )
     if det < 0:
         raise ValueError("the rotation of a 4x4 pose matrix is a reflection")
     return Transform((m[0][3], m[1][3], m[2][3]), quat_from_matrix(r))

@@ -44,7 +44,6 @@ NEVER = (".sdf", ".world")  # libsdformat reads these itself, whatever is regist
 _MEMO_SIZE = 256
 
 
-
 @dataclass(frozen=True)
 class ModelParser:
     """One registered parser: the suffix it reads, where it was registered, and the function (or its
@@ -98,7 +97,9 @@ def entry_point_parsers() -> tuple[ModelParser, ...]:
         return _entry_points
 
 
-def active_parsers(configured: Iterable[tuple[str, object]] = (), origin: str = "configuration") -> tuple[ModelParser, ...]:
+def active_parsers(
+    configured: Iterable[tuple[str, object]] = (), origin: str = "configuration"
+) -> tuple[ModelParser, ...]:
     """The configured parsers (in order), then the entry points."""
     own = tuple(ModelParser(normal_suffix(s), t, origin if isinstance(t, str) else "program") for s, t in configured)
     return own + entry_point_parsers()
@@ -154,6 +155,8 @@ def _states(outcome: Outcome) -> tuple:
         except (OSError, TypeError, ValueError):
             out.append((f, -1, -1))
     return tuple(out)
+
+
 _memo_lock = threading.Lock()
 
 
@@ -204,7 +207,9 @@ def _run_one(p: ModelParser, file: IncludedFile, time_limit: float) -> Outcome:
     worker.start()
     worker.join(time_limit)
     if not box:
-        return Outcome("fault", p, message=f"did not answer within {time_limit:g} s (it is left running; the include is not read)")
+        return Outcome(
+            "fault", p, message=f"did not answer within {time_limit:g} s (it is left running; the include is not read)"
+        )
     return box[0]
 
 

@@ -129,13 +129,20 @@ class _Checked:
         self.models: list[InterfaceModel] = _items(m.models, InterfaceModel, f"the nested models of model '{label}'")
         self.nested: dict[str, _Checked] = {}
         self.kinds: dict[str, str] = {}
-        for kind, group in (("link", self.links), ("frame", self.frames), ("joint", self.joints), ("model", self.models)):
+        for kind, group in (
+            ("link", self.links),
+            ("frame", self.frames),
+            ("joint", self.joints),
+            ("model", self.models),
+        ):
             for it in group:
                 n = _name(it.name, f"a {kind} of model '{label}'")
                 if n == MODEL_FRAME or n == "world" or (n.startswith("__") and n.endswith("__")):
                     raise InterfaceFault(f"the {kind} '{n}' of model '{label}' has a reserved name")
                 if n in self.kinds:
-                    raise InterfaceFault(f"model '{label}' has two members named '{n}' (a {self.kinds[n]} and a {kind})")
+                    raise InterfaceFault(
+                        f"model '{label}' has two members named '{n}' (a {self.kinds[n]} and a {kind})"
+                    )
                 self.kinds[n] = kind
 
     def find(self, path: str) -> str | None:
@@ -187,25 +194,32 @@ def _check_references(c: _Checked) -> None:
         target = f.attached_to
         if not isinstance(target, str) or not target:
             raise InterfaceFault(
-                f"the frame '{f.name}' of model '{c.label}' is attached to nothing: name a link, frame or joint, or __model__")
+                f"the frame '{f.name}' of model '{c.label}' is attached to nothing: name a link, frame or joint, or __model__"
+            )
         if target == f.name:
             raise InterfaceFault(f"the frame '{f.name}' of model '{c.label}' is attached to itself")
         if target != MODEL_FRAME and c.find(target) is None:
-            raise InterfaceFault(f"the frame '{f.name}' of model '{c.label}' is attached to '{target}', which the model does not have")
+            raise InterfaceFault(
+                f"the frame '{f.name}' of model '{c.label}' is attached to '{target}', which the model does not have"
+            )
         nxt[f.name] = target
     for j in c.joints:
         child = j.child
         if not isinstance(child, str) or not child:
             raise InterfaceFault(f"the joint '{j.name}' of model '{c.label}' has no child")
         if child != MODEL_FRAME and c.find(child) is None:
-            raise InterfaceFault(f"the child '{child}' of the joint '{j.name}' of model '{c.label}' is not in the model")
+            raise InterfaceFault(
+                f"the child '{child}' of the joint '{j.name}' of model '{c.label}' is not in the model"
+            )
         nxt[j.name] = child
     for start in nxt:  # attached_to and child chains among this model's frames and joints: no cycle
         seen = {start}
         at = nxt.get(start)
         while at is not None and at in nxt:
             if at in seen:
-                raise InterfaceFault(f"the frames and joints of model '{c.label}' are attached in a cycle through '{at}'")
+                raise InterfaceFault(
+                    f"the frames and joints of model '{c.label}' are attached in a cycle through '{at}'"
+                )
             seen.add(at)
             at = nxt[at]
     if m.pose_in_canonical_link is not None and isinstance(canonical, str) and canonical and "::" not in canonical:
@@ -246,27 +260,55 @@ def _model(c: _Checked, places: _Places, nested: Iterable[Model]) -> Model:
     links = []
     for lk in c.links:
         el, at = _element_of(lk, "link", places)
-        links.append(Link("link", lk.name, at, el, _pose(lk.pose, el, f"the pose of link '{lk.name}' of model '{c.label}'")))
+        links.append(
+            Link("link", lk.name, at, el, _pose(lk.pose, el, f"the pose of link '{lk.name}' of model '{c.label}'"))
+        )
     frames = []
     for f in c.frames:
         el, at = _element_of(f, "frame", places)
         attached = _ref(f.attached_to, el.tag_span if isinstance(f.source, XmlElement) else at, "attached_to", el)
-        frames.append(Frame("frame", f.name, at, el, _pose(f.pose, el, f"the pose of frame '{f.name}' of model '{c.label}'"),
-                            attached_to=attached))
+        frames.append(
+            Frame(
+                "frame",
+                f.name,
+                at,
+                el,
+                _pose(f.pose, el, f"the pose of frame '{f.name}' of model '{c.label}'"),
+                attached_to=attached,
+            )
+        )
     joints = []
     for j in c.joints:
         el, at = _element_of(j, "joint", places)
         where = el.tag_span if isinstance(j.source, XmlElement) else at
         parent = _ref(j.parent, where, "parent", el) if isinstance(j.parent, str) and j.parent else None
-        joints.append(Joint("joint", j.name, at, el, _pose(j.pose, el, f"the pose of joint '{j.name}' of model '{c.label}'"),
-                            type=j.type if isinstance(j.type, str) else None, parent=parent, child=_ref(j.child, where, "child", el)))
+        joints.append(
+            Joint(
+                "joint",
+                j.name,
+                at,
+                el,
+                _pose(j.pose, el, f"the pose of joint '{j.name}' of model '{c.label}'"),
+                type=j.type if isinstance(j.type, str) else None,
+                parent=parent,
+                child=_ref(j.child, where, "child", el),
+            )
+        )
     models = tuple(nested)
     members.extend(links)
     members.extend(frames)
     members.extend(joints)
     members.extend(models)
-    canonical = _ref(m.canonical_link, element.tag_span if isinstance(m.source, XmlElement) else name_at, "canonical_link", element) \
-        if isinstance(m.canonical_link, str) and m.canonical_link else None
+    canonical = (
+        _ref(
+            m.canonical_link,
+            element.tag_span if isinstance(m.source, XmlElement) else name_at,
+            "canonical_link",
+            element,
+        )
+        if isinstance(m.canonical_link, str) and m.canonical_link
+        else None
+    )
     return Model(
         "model",
         c.name,

@@ -4,6 +4,18 @@ from .builder import build, parse_bool, version_tuple
 from .elements import NO_POSE, Document, Frame, Include, Joint, Link, Model, Named, PoseSpec, Ref, World
 
 __all__ = [
-    "NO_POSE", "Document", "Frame", "Include", "Joint", "Link", "Model", "Named", "PoseSpec", "Ref", "World",
-    "build", "parse_bool", "version_tuple",
+    "NO_POSE",
+    "Document",
+    "Frame",
+    "Include",
+    "Joint",
+    "Link",
+    "Model",
+    "Named",
+    "PoseSpec",
+    "Ref",
+    "World",
+    "build",
+    "parse_bool",
+    "version_tuple",
 ]

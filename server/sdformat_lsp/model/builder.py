@@ -25,7 +25,9 @@ class Builder(ElementReader):
 
     def frame(self, el: XmlElement) -> Frame:
         name, span = self.name_of(el)
-        return Frame("frame", name, span, el, self.pose(el), attached_to=self.attr_ref(el, "attached_to", "attached_to"))
+        return Frame(
+            "frame", name, span, el, self.pose(el), attached_to=self.attr_ref(el, "attached_to", "attached_to")
+        )
 
     def joint(self, el: XmlElement) -> Joint:
         name, span = self.name_of(el)
@@ -90,7 +92,11 @@ class Builder(ElementReader):
         merge = bool(parse_bool(el.get("merge")))
         if uri_el is None:
             self.diagnostics.append(
-                error("ATTRIBUTE_MISSING", "<include> has no <uri>: add <uri>model://NAME</uri> or a path to the model", el.tag_span)
+                error(
+                    "ATTRIBUTE_MISSING",
+                    "<include> has no <uri>: add <uri>model://NAME</uri> or a path to the model",
+                    el.tag_span,
+                )
             )
         return Include(
             el,
@@ -203,7 +209,9 @@ class Builder(ElementReader):
                 models.append(built[id(c)])
             elif c.tag in ("actor", "light"):
                 others.append(c)
-        return Document(version, va.value_span if va is not None else None, root, tuple(worlds), tuple(models), tuple(others))
+        return Document(
+            version, va.value_span if va is not None else None, root, tuple(worlds), tuple(models), tuple(others)
+        )
 
 
 _EMPTY = XmlElement("", 1, 1, 1)

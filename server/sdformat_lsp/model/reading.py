@@ -80,9 +80,9 @@ class ElementReader:
                 self.diagnostics.append(
                     error(
                         "ATTRIBUTE_MISSING",
-                        f"<{el.tag}> needs a name attribute: add name=\"...\"",
+                        f'<{el.tag}> needs a name attribute: add name="..."',
                         el.tag_span,
-                        fixes=(Fix(f"Add name=\"{free}\"", Span(el.tag_span.end, el.tag_span.end), f' name="{free}"'),),
+                        fixes=(Fix(f'Add name="{free}"', Span(el.tag_span.end, el.tag_span.end), f' name="{free}"'),),
                     )
                 )
             return "", None
@@ -117,18 +117,26 @@ class ElementReader:
         valid = True
         if fmt not in ("euler_rpy", "quat_xyzw"):
             self.diagnostics.append(
-                error("PARAMETER_ERROR", f"rotation_format '{fmt}' is not known: use 'euler_rpy' or 'quat_xyzw'", fmt_attr.value_span)
+                error(
+                    "PARAMETER_ERROR",
+                    f"rotation_format '{fmt}' is not known: use 'euler_rpy' or 'quat_xyzw'",
+                    fmt_attr.value_span,
+                )
             )
             return PoseSpec(el, relative_to=rel, valid=False)
         quat = fmt == "quat_xyzw"
         if deg_attr is not None and deg_value is None:
-            self.diagnostics.append(error("PARAMETER_ERROR", f"degrees must be 'true' or 'false', not '{deg_attr.value}'", deg_attr.value_span))
+            self.diagnostics.append(
+                error(
+                    "PARAMETER_ERROR", f"degrees must be 'true' or 'false', not '{deg_attr.value}'", deg_attr.value_span
+                )
+            )
             valid = False
         if quat and degrees:
             self.diagnostics.append(
                 error(
                     "PARAMETER_ERROR",
-                    "degrees=\"true\" only applies to Euler angles; a quaternion (rotation_format=\"quat_xyzw\") has no degrees: remove the attribute",
+                    'degrees="true" only applies to Euler angles; a quaternion (rotation_format="quat_xyzw") has no degrees: remove the attribute',
                     deg_attr.span,
                 )
             )
@@ -151,7 +159,11 @@ class ElementReader:
             except ValueError:
                 start = span.start + (m.start() - (len(el.text) - len(el.text.lstrip())))
                 self.diagnostics.append(
-                    error("PARAMETER_ERROR", f"'{m.group(0)}' in <pose> is not a number", Span(start, start + len(m.group(0))))
+                    error(
+                        "PARAMETER_ERROR",
+                        f"'{m.group(0)}' in <pose> is not a number",
+                        Span(start, start + len(m.group(0))),
+                    )
                 )
                 return PoseSpec(el, relative_to=rel, valid=False)
         if len(values) != expected:
@@ -161,7 +173,9 @@ class ElementReader:
             )
             return PoseSpec(el, relative_to=rel, valid=False)
         if quat and all(abs(v) < 1e-300 for v in values[3:]):
-            self.diagnostics.append(error("PARAMETER_ERROR", "the quaternion in <pose> is zero: it cannot describe a rotation", span))
+            self.diagnostics.append(
+                error("PARAMETER_ERROR", "the quaternion in <pose> is zero: it cannot describe a rotation", span)
+            )
             return PoseSpec(el, relative_to=rel, valid=False)
         return PoseSpec(el, tuple(values), quat, degrees, rel, valid)
 

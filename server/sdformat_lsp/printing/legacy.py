@@ -33,6 +33,8 @@ OLDEST = (1, 2)
 def converted_from(source: tuple[int, int]) -> tuple[int, int]:
     """The version whose rules a document of ``source`` is converted by: 1.2 as 1.3 (1_2.convert is empty)."""
     return (1, 3) if source == (1, 2) else source
+
+
 _RATE = ("mean", "stddev", "bias_mean", "bias_stddev")
 
 
@@ -86,7 +88,9 @@ class Legacy:
         rate = physics.child("update_rate")
         if rate is not None:
             self._remove(rate, repl)
-            self._insert(physics, f"<real_time_update_rate>{escape_text(rate.text.strip())}</real_time_update_rate>", repl)
+            self._insert(
+                physics, f"<real_time_update_rate>{escape_text(rate.text.strip())}</real_time_update_rate>", repl
+            )
         for engine, path in (("ode", ("solver", "dt")), ("bullet", ("dt",))):
             el = physics.child(engine)
             for step in path:
@@ -106,14 +110,18 @@ class Legacy:
             inner = ""
             if values is not None:
                 inner = "".join(
-                    f"<{v}>{escape_text(values.child(v).text.strip())}</{v}>" for v in _RATE if values.child(v) is not None
+                    f"<{v}>{escape_text(values.child(v).text.strip())}</{v}>"
+                    for v in _RATE
+                    if values.child(v) is not None
                 )
             axes = ""
             if type_attr or inner:
                 axes = "".join(f"<{axis}><noise{type_attr}>{inner}</noise></{axis}>" for axis in "xyz")
             groups.append(f"<{group}>{axes}</{group}>")
         start = line_start(self.text, noise.span.start)
-        repl.append((start, noise.span.end, "".join(self.nl + indent_of(self.text, noise.span.start) + g for g in groups)))
+        repl.append(
+            (start, noise.span.end, "".join(self.nl + indent_of(self.text, noise.span.start) + g for g in groups))
+        )
 
     # -- splices ---------------------------------------------------------
 

@@ -34,7 +34,9 @@ def proxy_header(writer, view, nl: str) -> str:
     base = real.node
     rel = "world" if real.kind == "world" else MODEL_FRAME
     holder = writer.graphs.merged_into.get(id(view), (None, real))[1]
-    if holder is not real and not writer.resolve:  # merged into a merged model: relative to its proxy, as libsdformat writes it
+    if (
+        holder is not real and not writer.resolve
+    ):  # merged into a merged model: relative to its proxy, as libsdformat writes it
         base, rel = holder.node, holder.node.name
     a, b = writer.graphs.pose(base), writer.graphs.pose(proxy)
     attrs = f' name="{escape_attr(proxy.name)}"'

@@ -168,9 +168,6 @@ def _ops(table: dict[int, Ops], el) -> Ops:
     return found
 
 
-
-
-
 def apply_ops(writer, d, text: str, ops: Ops, repl: list) -> bool:
     """Splice ``ops`` into the copy of ``d`` (in ``text``); True when ``d`` was removed or replaced whole."""
     from .splice import escape_attr, escape_text, indent_of, line_start
@@ -203,4 +200,6 @@ def apply_ops(writer, d, text: str, ops: Ops, repl: list) -> bool:
         else:
             repl.append((d.stag_end, d.stag_end, inner))
     return False
+
+
 __all__ = ["Ops", "ParamsRefused", "apply_ops", "collect"]

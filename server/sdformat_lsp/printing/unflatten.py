@@ -117,7 +117,9 @@ def _unflatten(item: _Item, out: Plan) -> None:
 
 def _strip(value: str, prefix: str, cut: int, what: str, el) -> str:
     if not value.startswith(prefix):
-        raise UnflattenRefused(f"{what} '{value}' does not start with '{prefix}', which libsdformat requires to unflatten it", el)
+        raise UnflattenRefused(
+            f"{what} '{value}' does not start with '{prefix}', which libsdformat requires to unflatten it", el
+        )
     return value[cut:]
 
 

@@ -58,7 +58,9 @@ class PrintRefused(Exception):
         return self.message
 
 
-def printed(analysis, version: str | None = None, resolve_poses: bool = False, degrees: bool = False, urdf_to_sdf=None) -> str:
+def printed(
+    analysis, version: str | None = None, resolve_poses: bool = False, degrees: bool = False, urdf_to_sdf=None
+) -> str:
     """The document of ``analysis`` (which must check without errors) as text.
 
     ``urdf_to_sdf``: the URDF converter (``convert.to_sdf.urdf_to_sdf``, given by the shell so
@@ -77,7 +79,10 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
     target = version or LATEST
     target_t = version_tuple(target)
     if target_t < source or target_t > version_tuple(LATEST) or target_t < (1, 0):
-        raise PrintRefused(f"cannot print SDFormat {analysis.version} as {target}: choose a version from {analysis.version} to {LATEST}", root.tag_span)
+        raise PrintRefused(
+            f"cannot print SDFormat {analysis.version} as {target}: choose a version from {analysis.version} to {LATEST}",
+            root.tag_span,
+        )
     if source < OLDEST and target_t != source:
         raise PrintRefused(
             f"converting SDFormat {analysis.version} to {target} is not supported (only from {OLDEST[0]}.{OLDEST[1]} on); "
@@ -86,7 +91,8 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
         )
     if resolve_poses and target_t < (1, 7):
         raise PrintRefused(
-            f"--resolve-poses writes relative_to, which SDFormat has from 1.7 on: print as 1.7 or newer, not {target}", root.tag_span
+            f"--resolve-poses writes relative_to, which SDFormat has from 1.7 on: print as 1.7 or newer, not {target}",
+            root.tag_span,
         )
     flat = None
     if source < (1, 8) <= target_t:
@@ -174,9 +180,13 @@ def _includes(graphs, version, urdf_to_sdf) -> dict[int, tuple]:
         if getattr(src, "interface_parser", None) is not None or (root is not None and root.tag == "mujoco"):
             continue  # a model of another format (interface API): libsdformat prints its <include> as written
         if root is None or root.tag not in ("sdf", "robot"):
-            raise PrintRefused("only SDFormat and URDF models can be expanded by print (this include brings in something else)", where)
+            raise PrintRefused(
+                "only SDFormat and URDF models can be expanded by print (this include brings in something else)", where
+            )
         if root.tag == "robot" and urdf_to_sdf is None:
-            raise PrintRefused("expanding an included URDF needs the URDF converter, which this caller did not give", where)
+            raise PrintRefused(
+                "expanding an included URDF needs the URDF converter, which this caller did not give", where
+            )
         out[id(inc.element)] = (inc, scope)
     return out
 
@@ -262,14 +272,18 @@ class _Writer:
             if tag == "include":
                 found = self.includes.get(id(d))
                 rec = self.top_level.get(id(d)) if found is None else None
-                if found is None and id(d) in self.failed:  # a document printed with its errors: as libsdformat, without it
+                if (
+                    found is None and id(d) in self.failed
+                ):  # a document printed with its errors: as libsdformat, without it
                     repl.append((line_start(text, d.span.start), d.span.end, ""))
                     continue
                 if rec is not None:  # an <actor> or a <light> (model://sun)
                     sub = rec.analysis  # type: ignore[attr-defined]
                     inner_el = _top_level_element(sub.xml.root)
                     self.paths[id(sub.text)] = getattr(sub, "path", None)
-                    inner = self._render(inner_el, sub.text, {"top_level": d}, version_tuple(sub.version) if sub.version else source)
+                    inner = self._render(
+                        inner_el, sub.text, {"top_level": d}, version_tuple(sub.version) if sub.version else source
+                    )
                     self.expanded = True
                     repl.append((d.span.start, d.span.end, inner))
                     continue
@@ -347,13 +361,19 @@ class _Writer:
 
     def _vmodel(self, vm, text: str, source) -> str:
         nl = self._newline(text)
-        attrs = f' name="{escape_attr(vm.name)}"' + (f' canonical_link="{escape_attr(vm.canonical)}"' if vm.canonical else "")
+        attrs = f' name="{escape_attr(vm.name)}"' + (
+            f' canonical_link="{escape_attr(vm.canonical)}"' if vm.canonical else ""
+        )
         parts = []
         if vm.pose_el is not None:
             p = vm.pose_el
             parts.append(self._pose(p, True, self.param_ops.get(id(p))) or text[p.span.start : p.span.end])
         for item in vm.children:
-            parts.append(self._vmodel(item.new, text, source) if item.new is not None else self._render(item.el, text, None, source))
+            parts.append(
+                self._vmodel(item.new, text, source)
+                if item.new is not None
+                else self._render(item.el, text, None, source)
+            )
         return f"<model{attrs}>" + "".join(nl + part for part in parts) + nl + "</model>"
 
     def _params(self, include, model, text: str, source) -> None:
@@ -363,7 +383,9 @@ class _Writer:
         if pe is None:
             return
         if model.element is None or model.element.tag != "model":
-            raise PrintRefused("print cannot apply <experimental:params> to an included URDF", pe.tag_span, self.paths.get(id(text)))
+            raise PrintRefused(
+                "print cannot apply <experimental:params> to an included URDF", pe.tag_span, self.paths.get(id(text))
+            )
         try:
             collect(self, pe, model.element, self.param_ops)
         except ParamsRefused as exc:
@@ -383,9 +405,13 @@ class _Writer:
 
         conversion = self.urdf_to_sdf(sub)
         if conversion.text is None:
-            raise PrintRefused(f"the included URDF cannot be converted: {'; '.join(conversion.errors[:1])}", include.tag_span)
+            raise PrintRefused(
+                f"the included URDF cannot be converted: {'; '.join(conversion.errors[:1])}", include.tag_span
+            )
         if self.target < (1, 7):
-            raise PrintRefused(f"an included URDF converts to SDFormat 1.7 or newer, not {self.version}", include.tag_span)
+            raise PrintRefused(
+                f"an included URDF converts to SDFormat 1.7 or newer, not {self.version}", include.tag_span
+            )
         converted = analyze(conversion.text, sub.path)
         text = _printed(converted, LATEST, self.resolve, self.degrees, None)
         model = parse(text).root.child("model")
@@ -405,7 +431,11 @@ class _Writer:
         for child in el.children:
             if child.tag == "pose":
                 repl.append((line_start(text, child.span.start), child.span.end, ""))
-        attrs = "".join(f' {k}="{escape_attr(pose.get(k) or "")}"' for k in ("relative_to", "degrees", "rotation_format") if pose.get(k) is not None)
+        attrs = "".join(
+            f' {k}="{escape_attr(pose.get(k) or "")}"'
+            for k in ("relative_to", "degrees", "rotation_format")
+            if pose.get(k) is not None
+        )
         added = self._newline(text) + f"<pose{attrs}>{escape_text(pose.text.strip())}</pose>"
         if el.self_closing:
             repl.append((el.stag_end - 2, el.stag_end, ">" + added + self._newline(text) + f"</{el.tag}>"))
@@ -477,7 +507,11 @@ class _Writer:
         ``<experimental:params>`` changes in it."""
         replaced = self.poses.get(id(el))
         if replaced is not None:  # resolved from the analysis, which applied the parameters
-            keep = {k: a.value for k, a in el.attributes.items() if k not in ("relative_to", "degrees", "rotation_format", "frame")}
+            keep = {
+                k: a.value
+                for k, a in el.attributes.items()
+                if k not in ("relative_to", "degrees", "rotation_format", "frame")
+            }
             if replaced.relative_to:
                 keep["relative_to"] = replaced.relative_to
             return self._pose_element(keep, replaced.transform)

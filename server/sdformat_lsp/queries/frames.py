@@ -109,7 +109,10 @@ class _ReferenceIndex:
         graphs = analysis.graphs
         self.count = len(graphs.resolutions) if graphs is not None else 0
         # (start, order, resolution), by start; ``order`` is the position in local_resolutions
-        self.entries = sorted(((res.ref.span.start, i, res) for i, res in enumerate(local_resolutions(analysis))), key=lambda e: (e[0], e[1]))
+        self.entries = sorted(
+            ((res.ref.span.start, i, res) for i, res in enumerate(local_resolutions(analysis))),
+            key=lambda e: (e[0], e[1]),
+        )
         self.starts = [e[0] for e in self.entries]
         reach, furthest = [], -1  # reach[i]: the furthest end of entries[0..i]
         for _, _, res in self.entries:
@@ -281,7 +284,6 @@ def attached_summary(analysis: Analysis, node: FrameNode) -> tuple[str | None, s
     return None, f"the chain ends at {describe_node(cur)}, which is not attached to a link"
 
 
-
 def _broken_chain(g, cycle, node: FrameNode, edge: str) -> tuple[str | None, FrameNode]:
     """Along the ``edge`` chain ("attached" or "relative"): the cycle or the unresolved reference
     that breaks it, else None and the node where the chain ends. One walk for both explanations."""
@@ -299,6 +301,7 @@ def _broken_chain(g, cycle, node: FrameNode, edge: str) -> tuple[str | None, Fra
         if res is not None and res.target is None:
             return f"{ref.role} '{ref.text}' of {describe_node(cur)} does not resolve", cur
     return None, cur
+
 
 def pose_problem(analysis: Analysis, node: FrameNode) -> str:
     """Why ``node``'s pose cannot be resolved (a cycle, an unresolved relative_to)."""
@@ -324,7 +327,22 @@ def format_numbers(values: tuple[float, ...] | list[float], decimals: int = 6) -
 
 
 __all__ = [
-    "CursorTarget", "Location", "Segment", "as_node", "attached_summary", "definition_location",
-    "defined_at", "describe_node", "enclosing_scope", "format_number", "format_numbers", "local_resolutions",
-    "name_from", "node_for_element", "pose_problem", "scope_of_element", "segments", "target_at",
+    "CursorTarget",
+    "Location",
+    "Segment",
+    "as_node",
+    "attached_summary",
+    "definition_location",
+    "defined_at",
+    "describe_node",
+    "enclosing_scope",
+    "format_number",
+    "format_numbers",
+    "local_resolutions",
+    "name_from",
+    "node_for_element",
+    "pose_problem",
+    "scope_of_element",
+    "segments",
+    "target_at",
 ]

@@ -18,7 +18,11 @@ def include_at(analysis: Analysis, offset: int) -> tuple[IncludeRecord, Span] | 
     el = analysis.xml.element_at(offset)
     if el is None:
         return None
-    inc_el = el if el.tag == "include" else (el.parent if el.tag in ("uri", "name") and el.parent is not None and el.parent.tag == "include" else None)
+    inc_el = (
+        el
+        if el.tag == "include"
+        else (el.parent if el.tag in ("uri", "name") and el.parent is not None and el.parent.tag == "include" else None)
+    )
     if inc_el is None:
         return None
     rec = next((r for r in analysis.includes or () if r.include.element is inc_el), None)
@@ -103,5 +107,3 @@ def _brought_by(analysis: Analysis, node: FrameNode, view: Scope) -> bool:
 def _shown(name: str) -> bool:
     last = name.rsplit("::", 1)[-1]
     return last != MODEL_FRAME and not (last.startswith("_merged__") and last.endswith("__model__"))
-
-

@@ -129,14 +129,29 @@ def describe_param(w: Writer, plugin: Plugin, param: Param) -> None:
 def describe_plugin_source(w: Writer, plugin: Plugin) -> None:
     names = ", ".join(w.code(n) for n in plugin.names[:2])
     files = ", ".join(w.code(f) for f in plugin.filenames[:2])
-    w.para(f"Plugin {files}" + (f" ({names})" if names else "") + f", read from {', '.join(plugin.sources[:3])}" + ("..." if len(plugin.sources) > 3 else "") + ".")
+    w.para(
+        f"Plugin {files}"
+        + (f" ({names})" if names else "")
+        + f", read from {', '.join(plugin.sources[:3])}"
+        + ("..." if len(plugin.sources) > 3 else "")
+        + "."
+    )
     if plugin.open:
-        w.para("Its sources also read parameters whose names are decided at run time: unknown parameters are not reported.")
+        w.para(
+            "Its sources also read parameters whose names are decided at run time: unknown parameters are not reported."
+        )
     if plugin.url:
         w.para(f"[Source and documentation]({plugin.url})" if w.markdown else f"Source and documentation: {plugin.url}")
 
 
 __all__ = [
-    "ROLE_WORDS", "TYPE_WORDS", "describe_param", "describe_plugin_source", "has_plugins", "names_in_scope",
-    "plugin_of", "plugin_reference_at", "plugin_segments",
+    "ROLE_WORDS",
+    "TYPE_WORDS",
+    "describe_param",
+    "describe_plugin_source",
+    "has_plugins",
+    "names_in_scope",
+    "plugin_of",
+    "plugin_reference_at",
+    "plugin_segments",
 ]

@@ -124,4 +124,12 @@ def element_pose_in_scope(analysis: Analysis, pose_el: XmlElement) -> tuple[Tran
     return base_pose * transform_of(found.spec), scope
 
 
-__all__ = ["ElementPose", "carrier_of", "element_pose", "element_pose_in_scope", "node_of", "pose_in_scope", "relative_pose"]
+__all__ = [
+    "ElementPose",
+    "carrier_of",
+    "element_pose",
+    "element_pose_in_scope",
+    "node_of",
+    "pose_in_scope",
+    "relative_pose",
+]

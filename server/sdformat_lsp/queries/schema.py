@@ -125,7 +125,8 @@ def enum_values(tag: str, attr: str | None, value_type: str | None, version: str
     if listed is not None:
         key = version_key(version)
         return tuple(
-            v for v, since, until in listed
+            v
+            for v, since, until in listed
             if (since is None or version_key(since) <= key) and (until is None or key <= version_key(until))
         )
     if value_type == "bool":
@@ -216,10 +217,25 @@ def nearest_version_having(path: tuple[str, ...], attr: str | None, declared: st
 
 # The pages (tabs) of the specification site; every other definition is shown
 # on the page of the nearest of these that contains it.
-SPEC_PAGES = frozenset({
-    "sdf", "world", "scene", "state", "physics", "light", "actor", "model", "link", "sensor", "joint",
-    "collision", "visual", "material", "geometry",
-})
+SPEC_PAGES = frozenset(
+    {
+        "sdf",
+        "world",
+        "scene",
+        "state",
+        "physics",
+        "light",
+        "actor",
+        "model",
+        "link",
+        "sensor",
+        "joint",
+        "collision",
+        "visual",
+        "material",
+        "geometry",
+    }
+)
 SPEC_URL = "http://sdformat.org/spec?ver={version}&elem={page}"
 
 

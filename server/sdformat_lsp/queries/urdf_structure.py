@@ -110,7 +110,11 @@ class RobotStructure:
 
     def uses_of(self, kind: str, name: str) -> list[UrdfName]:
         """Every declaration and use of ``name`` as a ``kind``, in document order."""
-        return [n for n in self.names if n.name == name and (n.kind == kind or (n.kind == "any" and self.kind_of(n) == kind))]
+        return [
+            n
+            for n in self.names
+            if n.name == name and (n.kind == kind or (n.kind == "any" and self.kind_of(n) == kind))
+        ]
 
     def root_of(self, link: str) -> tuple[list[XmlElement], str]:
         """The joints from the root down to ``link`` (root first) and the root link's name; a
@@ -161,7 +165,9 @@ def urdf_hover_text(robot: RobotStructure, kind: str, name: str, markdown: bool 
         return w.text()
     if kind == "joint":
         parent, child = robot.end_link(decl, "parent"), robot.end_link(decl, "child")
-        w.para(f"{decl.get('type') or 'joint'} joint: {w.code(parent or '?')} -> {w.code(child or '?')}; its frame is its child link's")
+        w.para(
+            f"{decl.get('type') or 'joint'} joint: {w.code(parent or '?')} -> {w.code(child or '?')}; its frame is its child link's"
+        )
         if not child:
             return w.text()
         link = child
@@ -170,7 +176,9 @@ def urdf_hover_text(robot: RobotStructure, kind: str, name: str, markdown: bool 
         joint = robot.parent_joint.get(name)
         below = [j.get("name") or "?" for j in robot.child_joints.get(name, [])]
         if joint is not None:
-            w.para(f"Hangs from {w.code(robot.end_link(joint, 'parent') or '?')} by joint {w.code(joint.get('name') or '?')}.")
+            w.para(
+                f"Hangs from {w.code(robot.end_link(joint, 'parent') or '?')} by joint {w.code(joint.get('name') or '?')}."
+            )
         if below:
             w.para(f"Joints below it: {', '.join(w.code(b) for b in below)}.")
     root, pose = robot.pose_in_root(link)

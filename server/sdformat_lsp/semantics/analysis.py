@@ -48,7 +48,9 @@ class Options:
     model_roots: tuple[str, ...] = ()
     # searched first for the ROS packages of package:// URIs (the configuration's package-paths; packages.find_package)
     package_paths: tuple[str, ...] = ()
-    include_resolver_factory: Callable[["Analysis"], Callable] | None = None  # None: includes.IncludeResolverFactory when the path is known
+    include_resolver_factory: Callable[["Analysis"], Callable] | None = (
+        None  # None: includes.IncludeResolverFactory when the path is known
+    )
     schema: bool = True
     include_cache: object | None = None  # an includes.IncludeCache kept across analyses (None: a process-wide one)
     # includes.OpenDocuments: (text, version) of a file open in the editor, or None to read the disk;
@@ -106,7 +108,9 @@ class Analysis:
         """The analysis of a file included (at any depth) by this document."""
         xacro = self.xacro
         if xacro is not None:  # a xacro document: the files its expansion read, and what the expansion includes
-            found = xacro.source(path) or (xacro.expanded.included_analysis(path) if xacro.expanded is not None else None)  # type: ignore[attr-defined]
+            found = xacro.source(path) or (
+                xacro.expanded.included_analysis(path) if xacro.expanded is not None else None
+            )  # type: ignore[attr-defined]
             if found is not None:
                 return found
         stack, seen = list(self.includes), set()
@@ -214,7 +218,9 @@ class Analysis:
                         "name": name,
                         "kind": n.kind,
                         "pose": pose.as_list() if pose is not None else None,
-                        "attached_to": prefix + facts.attached_to if prefix and facts.attached_to else facts.attached_to,
+                        "attached_to": prefix + facts.attached_to
+                        if prefix and facts.attached_to
+                        else facts.attached_to,
                     }
                 )
         if self.graphs.version < (1, 8) and self.graphs.root.kind == "world":
@@ -268,18 +274,38 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
     if root.tag in ("robot", "mujoco"):
         return out  # a URDF or an MJCF model: analysed through its conversion (_analyze_urdf, foreign.analyze_mjcf)
     if root.tag != "sdf":
-        out.append(error("PARSING_ERROR", f"the root element must be <sdf version=\"...\">, not <{root.tag}>", root.tag_span))
+        out.append(
+            error("PARSING_ERROR", f'the root element must be <sdf version="...">, not <{root.tag}>', root.tag_span)
+        )
         return out
     va = root.attr("version")
     if va is None:
-        out.append(error("FILE_READ", "<sdf> has no version: add version=\"1.12\" (or the version the file was written for)", root.tag_span))
+        out.append(
+            error(
+                "FILE_READ",
+                '<sdf> has no version: add version="1.12" (or the version the file was written for)',
+                root.tag_span,
+            )
+        )
     else:
         v = va.value.strip()
         vt = version_tuple(v)
         if vt > LATEST:
-            out.append(error("CONVERSION_ERROR", f"SDFormat {v} is newer than the newest version known here (1.12): use version=\"1.12\" or older", va.value_span))
+            out.append(
+                error(
+                    "CONVERSION_ERROR",
+                    f'SDFormat {v} is newer than the newest version known here (1.12): use version="1.12" or older',
+                    va.value_span,
+                )
+            )
         elif v not in KNOWN_VERSIONS:
-            out.append(error("ATTRIBUTE_INVALID", f"'{v}' is not an SDFormat version: use one of 1.0, 1.2 ... 1.12", va.value_span))
+            out.append(
+                error(
+                    "ATTRIBUTE_INVALID",
+                    f"'{v}' is not an SDFormat version: use one of 1.0, 1.2 ... 1.12",
+                    va.value_span,
+                )
+            )
     singles = [c for c in root.children if c.tag in ("model", "actor", "light")]
     if len(singles) > 1:
         for extra in singles[1:]:
@@ -293,7 +319,13 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
             )
     if doc.worlds and singles:
         for extra in singles:
-            out.append(error("ELEMENT_INCORRECT_TYPE", f"an <sdf> file with a <world> cannot also have a top-level <{extra.tag}>: move it into the world", extra.tag_span))
+            out.append(
+                error(
+                    "ELEMENT_INCORRECT_TYPE",
+                    f"an <sdf> file with a <world> cannot also have a top-level <{extra.tag}>: move it into the world",
+                    extra.tag_span,
+                )
+            )
     return out
 
 
@@ -325,7 +357,9 @@ def _checkpoint(stop: threading.Event | None) -> None:
         raise AnalysisCancelled()
 
 
-def analyze(text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None) -> Analysis:
+def analyze(
+    text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None
+) -> Analysis:
     """Analyse one SDFormat document. Never raises on bad input (nor at all, outside :class:`cancellable`)."""
     options = options or Options()
     limit = options.max_document_bytes
@@ -349,14 +383,30 @@ def analyze(text: str, path: str | None = None, options: Options | None = None, 
                     analyze_xacro(result, options, analyze)
                 else:
                     _analyze_into(result, options, stop)
-                    if path is not None and "<mesh" in text and xml.root is not None and xml.root.tag in ("sdf", "robot"):
-                        from .includes.mesh_files import mesh_diagnostics  # only a document naming a mesh pays for the import
+                    if (
+                        path is not None
+                        and "<mesh" in text
+                        and xml.root is not None
+                        and xml.root.tag in ("sdf", "robot")
+                    ):
+                        from .includes.mesh_files import (
+                            mesh_diagnostics,
+                        )  # only a document naming a mesh pays for the import
 
-                        result.diagnostics.extend(mesh_diagnostics(xml.root, path, options.resource_paths, options.model_roots,
-                                                                   tuple(getattr(options, "package_paths", ()) or ())))
+                        result.diagnostics.extend(
+                            mesh_diagnostics(
+                                xml.root,
+                                path,
+                                options.resource_paths,
+                                options.model_roots,
+                                tuple(getattr(options, "package_paths", ()) or ()),
+                            )
+                        )
                 _finish(result, options)
             except RecursionError:  # pragma: no cover - the layers are iterative; this is a last guard
-                result.diagnostics.append(error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0)))
+                result.diagnostics.append(
+                    error("INTERNAL_ERROR", "the document is nested too deeply to analyse", Span(0, 0))
+                )
     finally:
         _cancel.stop = stop
     return result
@@ -378,8 +428,12 @@ def too_large(text: str, path: str | None, limit: int) -> Analysis:
     (so that positions still map)."""
     result = Analysis(text=text, path=path, xml=XmlDocument(text=text, lines=LineIndex(text), root=None))
     result.diagnostics = [
-        error("FILE_READ", f"the document has {len(text):,} characters, more than the maximum document size of "
-              f"{size_text(limit)}: it is not analysed (raise the limit with --max-size or the maxDocumentSizeMB setting)", Span(0, 0))
+        error(
+            "FILE_READ",
+            f"the document has {len(text):,} characters, more than the maximum document size of "
+            f"{size_text(limit)}: it is not analysed (raise the limit with --max-size or the maxDocumentSizeMB setting)",
+            Span(0, 0),
+        )
     ]
     return result
 
@@ -396,7 +450,12 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
     xml = result.xml
     doc, diags = build(xml)
     _checkpoint(stop)
-    if options.root_static is not None and doc.models and not doc.worlds and doc.models[0].static != options.root_static:
+    if (
+        options.root_static is not None
+        and doc.models
+        and not doc.worlds
+        and doc.models[0].static != options.root_static
+    ):
         result.root_static_written = doc.models[0].static
         doc = replace(doc, models=(replace(doc.models[0], static=options.root_static), *doc.models[1:]))
     result.document = doc

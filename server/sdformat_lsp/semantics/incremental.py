@@ -199,8 +199,15 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
             if r.target is None or r.problem is not None:
                 other_ok[k] = False
     return Base(
-        text, analysis.path, options, list(analysis.diagnostics), enclosing.stag_end, enclosing.etag_start,
-        units, [Other(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)], frozenset(referenced),
+        text,
+        analysis.path,
+        options,
+        list(analysis.diagnostics),
+        enclosing.stag_end,
+        enclosing.etag_start,
+        units,
+        [Other(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)],
+        frozenset(referenced),
         frozenset(c.get("name") or "" for c in enclosing.children) - {""},
     )
 
@@ -250,7 +257,11 @@ def _spans(d: Diagnostic):
 
 def _within(d: Diagnostic, lo: int, hi: int) -> bool:
     """Whether every place ``d`` names lies in this document, in ``[lo, hi]``."""
-    return d.path is None and all(r.path is None for r in d.related) and all(lo <= s.start and s.end <= hi for s in _spans(d))
+    return (
+        d.path is None
+        and all(r.path is None for r in d.related)
+        and all(lo <= s.start and s.end <= hi for s in _spans(d))
+    )
 
 
 def _skeleton(unit: str) -> str:
@@ -264,7 +275,9 @@ def _unit_context(base: Base, i: int) -> list[tuple[int, int]]:
     return [(o.start, o.end) for o in base.others if not (o.resolves and o.names and name not in o.names)]
 
 
-def _excerpt(base: Base, start: int, unit: str, tag: str, parts: list[tuple[int, int]], options: Options) -> Excerpt | None:
+def _excerpt(
+    base: Base, start: int, unit: str, tag: str, parts: list[tuple[int, int]], options: Options
+) -> Excerpt | None:
     """Analyse the excerpt holding ``unit`` (at ``start`` in the document) and the scope's children ``parts``
     (from ``base.text``: an edit inside the unit leaves them as they were), or None when the unit is not one
     clean ``<tag>`` element in its scope."""
@@ -342,7 +355,11 @@ def reanalyze(
         return _refuse(Refusal.REFERENCED_UNIT_CHANGED)
     last = base.last
     parts = _unit_context(base, i)
-    before = last if last is not None and last.start == u_start and last.unit == old_unit else _excerpt(base, u_start, old_unit, UNIT_TAG, parts, options)
+    before = (
+        last
+        if last is not None and last.start == u_start and last.unit == old_unit
+        else _excerpt(base, u_start, old_unit, UNIT_TAG, parts, options)
+    )
     if before is None:
         return _refuse(Refusal.NO_EXCERPT)
     after = _excerpt(base, u_start, new_unit, UNIT_TAG, parts, options)
@@ -357,8 +374,17 @@ def reanalyze(
     units += [Unit(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
     others = [o if o.end <= u_start else o._replace(start=o.start + delta, end=o.end + delta) for o in base.others]
     new_base = Base(
-        text, path, options, merged, base.head_end, base.foot_start + delta, units, others,
-        base.referenced | {n for n in after.names if n != name}, base.scope_names, last=after,
+        text,
+        path,
+        options,
+        merged,
+        base.head_end,
+        base.foot_start + delta,
+        units,
+        others,
+        base.referenced | {n for n in after.names if n != name},
+        base.scope_names,
+        last=after,
     )
     return QuickAnalysis(text, path, list(merged), _lines=lines), new_base
 
@@ -379,7 +405,13 @@ def _pose_value(
         return _refuse(Refusal.MARKUP_CHANGED)
     lt = old.rfind("<", o_start, a)
     gt = old.find("<", old_end, o_end)
-    if lt < 0 or gt < 0 or old.find(">", lt, a) < 0 or not re.match(r"<pose[\s>]", old[lt : lt + 6]) or not old.startswith("</pose>", gt):
+    if (
+        lt < 0
+        or gt < 0
+        or old.find(">", lt, a) < 0
+        or not re.match(r"<pose[\s>]", old[lt : lt + 6])
+        or not old.startswith("</pose>", gt)
+    ):
         return _refuse(Refusal.NOT_A_POSE_VALUE)
     if MARK in text[max(0, a - len(MARK)) : new_end + len(MARK)]:
         return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
@@ -388,7 +420,11 @@ def _pose_value(
     if tag is None:
         return _refuse(Refusal.NOT_A_POSE_VALUE)
     last = base.last
-    before = last if last is not None and last.start == o_start and last.unit == old_child else _excerpt(base, o_start, old_child, tag.group(1), [], options)
+    before = (
+        last
+        if last is not None and last.start == o_start and last.unit == old_child
+        else _excerpt(base, o_start, old_child, tag.group(1), [], options)
+    )
     if before is None:
         return _refuse(Refusal.NO_EXCERPT)
     after = _excerpt(base, o_start, new_child, tag.group(1), [], options)
@@ -397,12 +433,23 @@ def _pose_value(
     merged = _exchange(base, before, after, a, old_end, delta)
     if merged is None:
         return None
-    units = [u if u.end <= o_start else Unit(u.start + delta, u.stag_end + delta, u.end + delta, u.name) for u in base.units]
+    units = [
+        u if u.end <= o_start else Unit(u.start + delta, u.stag_end + delta, u.end + delta, u.name) for u in base.units
+    ]
     others = base.others[:k] + [base.others[k]._replace(end=o_end + delta)]
     others += [o._replace(start=o.start + delta, end=o.end + delta) for o in base.others[k + 1 :]]
     new_base = Base(
-        text, base.path, options, merged, base.head_end, base.foot_start + delta, units, others, base.referenced,
-        base.scope_names, last=after,
+        text,
+        base.path,
+        options,
+        merged,
+        base.head_end,
+        base.foot_start + delta,
+        units,
+        others,
+        base.referenced,
+        base.scope_names,
+        last=after,
     )
     return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
 
@@ -417,7 +464,13 @@ def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int,
     removed: Counter = Counter()
     for d in before.inside:
         spans = list(_spans(d))
-        moved = d if all(s.end <= a for s in spans) else _moved(d, delta) if all(s.start >= old_end for s in spans) else None
+        moved = (
+            d
+            if all(s.end <= a for s in spans)
+            else _moved(d, delta)
+            if all(s.start >= old_end for s in spans)
+            else None
+        )
         k = _key(moved) if moved is not None else None
         if k is not None and added[k] > 0:
             added[k] -= 1

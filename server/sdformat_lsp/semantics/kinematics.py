@@ -141,18 +141,24 @@ def sdf_joint_facts(el: XmlElement) -> JointFacts:
         expressed = (xyz_el.get("expressed_in") or None) if xyz_el is not None else None
         limit_el = axis.child("limit") if axis is not None else None
         if jtype == "continuous":
-            limit = Limit(-UNBOUNDED, UNBOUNDED, _child_float(limit_el, "effort", -1.0), _child_float(limit_el, "velocity", -1.0))
+            limit = Limit(
+                -UNBOUNDED, UNBOUNDED, _child_float(limit_el, "effort", -1.0), _child_float(limit_el, "velocity", -1.0)
+            )
         else:
             limit = Limit(
-                _child_float(limit_el, "lower", -UNBOUNDED), _child_float(limit_el, "upper", UNBOUNDED),
-                _child_float(limit_el, "effort", -1.0), _child_float(limit_el, "velocity", -1.0),
+                _child_float(limit_el, "lower", -UNBOUNDED),
+                _child_float(limit_el, "upper", UNBOUNDED),
+                _child_float(limit_el, "effort", -1.0),
+                _child_float(limit_el, "velocity", -1.0),
             )
         mimic_el = axis.child("mimic") if axis is not None else None
         mimic = None
         if mimic_el is not None and (mimic_el.get("joint") or "").strip():
             mimic = Mimic(
-                (mimic_el.get("joint") or "").strip(), 1 if (mimic_el.get("axis") or "axis").strip() == "axis2" else 0,
-                _child_float(mimic_el, "multiplier", 1.0), _child_float(mimic_el, "offset", 0.0),
+                (mimic_el.get("joint") or "").strip(),
+                1 if (mimic_el.get("axis") or "axis").strip() == "axis2" else 0,
+                _child_float(mimic_el, "multiplier", 1.0),
+                _child_float(mimic_el, "offset", 0.0),
                 _child_float(mimic_el, "reference", 0.0),
             )
         axes.append(AxisFacts(xyz, expressed, limit, mimic))
@@ -185,8 +191,12 @@ def urdf_joint_facts(el: XmlElement) -> JointFacts:
     mimic_el = el.child("mimic")
     mimic = None
     if mimic_el is not None and (mimic_el.get("joint") or "").strip():
-        mimic = Mimic((mimic_el.get("joint") or "").strip(), 0, _float(mimic_el.get("multiplier"), 1.0),
-                      _float(mimic_el.get("offset"), 0.0))
+        mimic = Mimic(
+            (mimic_el.get("joint") or "").strip(),
+            0,
+            _float(mimic_el.get("multiplier"), 1.0),
+            _float(mimic_el.get("offset"), 0.0),
+        )
     return JointFacts(jtype, (AxisFacts(xyz, None, limit, mimic),))
 
 
@@ -239,6 +249,7 @@ def joint_values(joints: Sequence[JointMotion], given: Mapping[str, object]) -> 
                 if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x):
                     values[i] = float(x)
         raw[j.name] = values
+
     def mimic(key: tuple[str, int]) -> tuple[tuple[str, int], Mimic] | None:
         j = by_name[key[0]]
         m = j.mimics[key[1]] if key[1] < len(j.mimics) else None
@@ -308,6 +319,17 @@ def body_motions(joints: Sequence[JointMotion], values: Mapping[str, Sequence[fl
 
 
 __all__ = [
-    "AxisFacts", "JointFacts", "JointMotion", "Limit", "Mimic", "MOVABLE", "UNBOUNDED",
-    "axis_count", "body_motions", "joint_transform", "joint_values", "sdf_joint_facts", "urdf_joint_facts",
+    "AxisFacts",
+    "JointFacts",
+    "JointMotion",
+    "Limit",
+    "Mimic",
+    "MOVABLE",
+    "UNBOUNDED",
+    "axis_count",
+    "body_motions",
+    "joint_transform",
+    "joint_values",
+    "sdf_joint_facts",
+    "urdf_joint_facts",
 ]

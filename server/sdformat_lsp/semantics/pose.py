@@ -18,6 +18,14 @@ from ..model.transform import (
 )
 
 __all__ = [
-    "IDENTITY", "Quat", "Transform", "Vec", "quat_from_rpy", "quat_mul", "rotate", "rotation_matrix", "rpy_from_quat",
+    "IDENTITY",
+    "Quat",
+    "Transform",
+    "Vec",
+    "quat_from_rpy",
+    "quat_mul",
+    "rotate",
+    "rotation_matrix",
+    "rpy_from_quat",
     "transform_of",
 ]

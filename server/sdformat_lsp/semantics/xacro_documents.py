@@ -86,14 +86,18 @@ def is_library(xml: XmlDocument, expanded_text: str = "") -> bool:
         return False
     prefixes = xacro_prefixes(root)
     kids = list(root.children)
-    return all(c.prefix in prefixes and c.local_name in LIBRARY_ELEMENTS for c in kids) and not _CONTENT.search(expanded_text)
+    return all(c.prefix in prefixes and c.local_name in LIBRARY_ELEMENTS for c in kids) and not _CONTENT.search(
+        expanded_text
+    )
 
 
 def is_fragment(xml: XmlDocument) -> bool:
     """A file made to be included: its root is neither <robot> nor <sdf> (``<root xmlns:xacro>``), or it is a
     ``<robot>`` without the name every robot description has (the includer's robot is named)."""
     root = xml.root
-    return root is not None and (root.tag not in ("robot", "sdf") or (root.tag == "robot" and root.attr("name") is None))
+    return root is not None and (
+        root.tag not in ("robot", "sdf") or (root.tag == "robot" and root.attr("name") is None)
+    )
 
 
 class XacroFacts:
@@ -170,8 +174,14 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
     base_dir = os.path.dirname(path)
     args = dict(getattr(options, "xacro_args", None) or {})
     texts: dict[str, str] = {}
-    expansion = expand(path, text, args=args, read_file=_reader(options, texts), find_package=_finder(base_dir, options),
-                       documents=_documents())
+    expansion = expand(
+        path,
+        text,
+        args=args,
+        read_file=_reader(options, texts),
+        find_package=_finder(base_dir, options),
+        documents=_documents(),
+    )
     fragment = is_fragment(result.xml)
     library = fragment or is_library(result.xml, expansion.text)
     sources = _sources(expansion, path, texts, type(result))
@@ -208,7 +218,9 @@ def once_per_place(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             continue
         call = next((r for r in reversed(d.related) if r.message.startswith("from the call")), None)
         if call is not None:
-            out[at] = replace(kept, related=(*kept.related, Related(call.span, f"also, from this call: {d.message}", call.path)))
+            out[at] = replace(
+                kept, related=(*kept.related, Related(call.span, f"also, from this call: {d.message}", call.path))
+            )
     return out
 
 
@@ -278,7 +290,10 @@ class _Placer:
     def _anchor(self, file: str, span: Span, calls: list) -> tuple[Span, tuple[Related, ...]]:
         """Where a problem at ``file``:``span`` (reached through ``calls``, innermost first) is shown in
         this document, and the related places (the true place first when it is elsewhere)."""
-        related = [Related(Span(*c.span), f"from the call of macro '{c.name}'", None if self._here(c.file) else c.file) for c in calls]
+        related = [
+            Related(Span(*c.span), f"from the call of macro '{c.name}'", None if self._here(c.file) else c.file)
+            for c in calls
+        ]
         if self._here(file):
             return span, tuple(related)
         outer = next((c for c in reversed(calls) if self._here(c.file)), None)
@@ -291,11 +306,18 @@ class _Placer:
         file = d.path or self.path
         calls_related = tuple(r for r in d.related)
         if self._here(file):
-            return replace(d, path=None, related=tuple(replace(r, path=None) if self._here(r.path) else r for r in calls_related))
+            return replace(
+                d, path=None, related=tuple(replace(r, path=None) if self._here(r.path) else r for r in calls_related)
+            )
         outer = next((r for r in reversed(calls_related) if self._here(r.path)), None)
         at = outer.span if outer is not None else self._include_of(file)
         true = Related(d.span, f"the mistake is here, in {os.path.basename(file)}", file)
-        return replace(d, span=at, path=None, related=(true, *(replace(r, path=None) if self._here(r.path) else r for r in calls_related)))
+        return replace(
+            d,
+            span=at,
+            path=None,
+            related=(true, *(replace(r, path=None) if self._here(r.path) else r for r in calls_related)),
+        )
 
     def _origin(self, offset: int) -> "Origin | None":
         return self.expansion.origin(offset)

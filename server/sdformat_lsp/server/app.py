@@ -101,15 +101,25 @@ class SdformatProtocol(LanguageServerProtocol):
             return super().structure_message(data)  # nested objects and responses: pygls' way
         msg_id = data.get("id")
         try:
-            kind = self.get_message_type(data["method"]) or (JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
+            kind = self.get_message_type(data["method"]) or (
+                JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+            )
             return self._converter.structure(data, kind)
         except Exception as exc:  # noqa: BLE001 - whatever the client sent, one refusal
             error = JsonRpcInvalidParams() if isinstance(exc, ClassValidationError) else JsonRpcInternalError()
             detail = _first_reason(exc)
             if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
-                response = types.ResponseError(code=error.code, message=f"{error.message} for {data['method']}: {detail}")
+                response = types.ResponseError(
+                    code=error.code, message=f"{error.message} for {data['method']}: {detail}"
+                )
                 self._send_response(msg_id, error=response)
-            log.warning("refused %s%s: %s: %s", data["method"], f" (request {msg_id})" if msg_id is not None else "", error.message, detail)
+            log.warning(
+                "refused %s%s: %s: %s",
+                data["method"],
+                f" (request {msg_id})" if msg_id is not None else "",
+                error.message,
+                detail,
+            )
             return REFUSED
 
     def handle_message(self, message: Any) -> None:
@@ -141,7 +151,10 @@ class SdformatLanguageServer(LanguageServer):
 
     def __init__(self, client_log: ClientLogHandler | None = None) -> None:
         super().__init__(
-            NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=SdformatProtocol,
+            NAME,
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=SdformatProtocol,
             converter_factory=converter_factory,
         )
         self.client_log = client_log or ClientLogHandler()
@@ -161,7 +174,13 @@ class SdformatLanguageServer(LanguageServer):
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sdformat-analysis")
         self.collector = Collector()
         self.scheduler = Scheduler(
-            self.documents, self._analyze, self.executor, lambda: self.settings.debounce_seconds, self._settled, self.options, self.collector
+            self.documents,
+            self._analyze,
+            self.executor,
+            lambda: self.settings.debounce_seconds,
+            self._settled,
+            self.options,
+            self.collector,
         )
         # the open documents' texts, the include cache, related files' lines: what analyses read besides the document
         self.sources = FileSources(self.documents, self.scheduler.latest)
@@ -180,7 +199,9 @@ class SdformatLanguageServer(LanguageServer):
         """The editor's resource paths, then the configuration file's (of the document at ``path``); the core
         appends SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and GAZEBO_MODEL_PATH (see docs/includes.md)."""
         cfg = self.project.for_path(path)
-        paths = self.settings.resource_paths + tuple(p for p in cfg.resource_paths if p not in self.settings.resource_paths)
+        paths = self.settings.resource_paths + tuple(
+            p for p in cfg.resource_paths if p not in self.settings.resource_paths
+        )
         return Options(
             resource_paths=paths,
             model_roots=self.model_roots(),
@@ -207,8 +228,9 @@ class SdformatLanguageServer(LanguageServer):
                 log.info("model roots found in the workspace: %s", list(self._model_roots))
         return self._model_roots
 
-    def revalidate_dependents(self, paths: list[str] | set[str], *, immediate: bool, skip: str | None = None,
-                              text: str | None = None) -> int:
+    def revalidate_dependents(
+        self, paths: list[str] | set[str], *, immediate: bool, skip: str | None = None, text: str | None = None
+    ) -> int:
         """Check again every open document (but ``skip``) whose includes read one of ``paths``.
 
         With ``text``, only those whose analysis read a different text for it
@@ -241,7 +263,13 @@ class SdformatLanguageServer(LanguageServer):
 
     def place(self, uri: str, analysis: Analysis) -> Place:
         """How spans of ``analysis`` become LSP locations (its own text, the negotiated encoding)."""
-        return Place(uri=uri, path=analysis.path, lines=analysis.lines, encoding=self.encoding, lines_of=lambda p: self.sources.lines_of(p, analysis))
+        return Place(
+            uri=uri,
+            path=analysis.path,
+            lines=analysis.lines,
+            encoding=self.encoding,
+            lines_of=lambda p: self.sources.lines_of(p, analysis),
+        )
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[types.Diagnostic]:
         return document_diagnostics(analysis.diagnostics, self.place(uri, analysis), self.diagnostic_support)
@@ -257,7 +285,9 @@ class SdformatLanguageServer(LanguageServer):
                 self.refresh_pulled_diagnostics()
             return
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=doc.uri, diagnostics=self.lsp_diagnostics(doc.uri, analysis), version=doc.version)
+            types.PublishDiagnosticsParams(
+                uri=doc.uri, diagnostics=self.lsp_diagnostics(doc.uri, analysis), version=doc.version
+            )
         )
 
     # -- settings --------------------------------------------------------
@@ -284,11 +314,16 @@ class SdformatLanguageServer(LanguageServer):
             return None
         try:
             result = await asyncio.wait_for(
-                self.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section=settings_mod.SECTION)])),
+                self.workspace_configuration_async(
+                    types.ConfigurationParams(items=[types.ConfigurationItem(section=settings_mod.SECTION)])
+                ),
                 SETTINGS_TIMEOUT,
             )
         except asyncio.TimeoutError:
-            log.warning("the client did not answer workspace/configuration within %.0f s; keeping the current settings", SETTINGS_TIMEOUT)
+            log.warning(
+                "the client did not answer workspace/configuration within %.0f s; keeping the current settings",
+                SETTINGS_TIMEOUT,
+            )
             return None
         except Exception as exc:
             log.warning("workspace/configuration failed: %s", exc)
@@ -311,7 +346,9 @@ class SdformatLanguageServer(LanguageServer):
 
     def refresh_pulled_diagnostics(self) -> None:
         """Pull clients learn about re-checked documents only if they can be told to ask again."""
-        if self.pull_diagnostics and get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support", False):
+        if self.pull_diagnostics and get_capability(
+            self.client_capabilities, "workspace.diagnostics.refresh_support", False
+        ):
             self.workspace_diagnostic_refresh(None)
 
     async def update_settings(self, sent: Any, release: Callable[[], None]) -> None:
@@ -339,9 +376,15 @@ class SdformatLanguageServer(LanguageServer):
             register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
         )
         try:
-            await asyncio.wait_for(self.client_register_capability_async(types.RegistrationParams(registrations=[registration])), SETTINGS_TIMEOUT)
+            await asyncio.wait_for(
+                self.client_register_capability_async(types.RegistrationParams(registrations=[registration])),
+                SETTINGS_TIMEOUT,
+            )
         except Exception as exc:  # the client refused or never answered: saves still re-check includers
-            log.warning("could not register file watchers (%s); included files changed on disk are noticed when saved in the editor", exc or type(exc).__name__)
+            log.warning(
+                "could not register file watchers (%s); included files changed on disk are noticed when saved in the editor",
+                exc or type(exc).__name__,
+            )
             return
         self.watching = True
         log.info("watching %s for changes to included files", ", ".join(WATCHED_GLOBS))
@@ -462,7 +505,9 @@ def initialize(ls: SdformatLanguageServer, params: types.InitializeParams) -> No
         # mechanism (pull), everyone else gets publishDiagnostics.
         ls.feature(
             types.TEXT_DOCUMENT_DIAGNOSTIC,
-            types.DiagnosticOptions(identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=False),
+            types.DiagnosticOptions(
+                identifier=DIAGNOSTIC_IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=False
+            ),
         )(pull_diagnostics)
     log.info(
         "client %s: position encoding %s, %s diagnostics",
@@ -471,6 +516,7 @@ def initialize(ls: SdformatLanguageServer, params: types.InitializeParams) -> No
         "pull" if ls.pull_diagnostics else "push",
     )
     log.info("model parsers: %s", describe_parsers())
+
 
 @handler(types.INITIALIZED, notification=True)
 async def initialized(ls: SdformatLanguageServer, params: types.InitializedParams) -> None:
@@ -483,10 +529,12 @@ async def initialized(ls: SdformatLanguageServer, params: types.InitializedParam
     if get_capability(ls.client_capabilities, "workspace.did_change_watched_files.dynamic_registration", False):
         ls.spawn(ls.register_watchers())
 
+
 @handler(types.SHUTDOWN, guard=False)
 def shutdown(ls: SdformatLanguageServer, params: None) -> None:
     ls.shutdown_requested = True
     ls.scheduler.close()
+
 
 @handler(types.WORKSPACE_DID_CHANGE_CONFIGURATION, notification=True)
 def did_change_configuration(ls: SdformatLanguageServer, params: types.DidChangeConfigurationParams) -> None:
@@ -497,6 +545,7 @@ def did_change_configuration(ls: SdformatLanguageServer, params: types.DidChange
     ls.reanalyze_all()
     ls.spawn(ls.update_settings(params.settings, release))
 
+
 @handler(types.TEXT_DOCUMENT_DID_OPEN, notification=True)
 def did_open(ls: SdformatLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = ls.documents.open(params.text_document)
@@ -505,6 +554,7 @@ def did_open(ls: SdformatLanguageServer, params: types.DidOpenTextDocumentParams
     if doc.path is not None:
         # its includers read it from the editor from now on (only matters if the text differs)
         ls.revalidate_dependents([doc.path], immediate=False, skip=doc.uri, text=doc.text)
+
 
 @handler(types.TEXT_DOCUMENT_DID_CHANGE, notification=True)
 def did_change(ls: SdformatLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -518,6 +568,7 @@ def did_change(ls: SdformatLanguageServer, params: types.DidChangeTextDocumentPa
         # open documents that include this one see the unsaved edit (debounced like any change)
         ls.revalidate_dependents([doc.path], immediate=False, skip=doc.uri)
 
+
 @handler(types.TEXT_DOCUMENT_DID_CLOSE, notification=True)
 def did_close(ls: SdformatLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
@@ -530,6 +581,7 @@ def did_close(ls: SdformatLanguageServer, params: types.DidCloseTextDocumentPara
     if not ls.pull_diagnostics:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
+
 @handler(types.TEXT_DOCUMENT_DID_SAVE, notification=True)
 def did_save(ls: SdformatLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     # An open file is read from the editor, so its includers saw the text
@@ -540,6 +592,7 @@ def did_save(ls: SdformatLanguageServer, params: types.DidSaveTextDocumentParams
         return
     ls.files_changed({path})
 
+
 @handler(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, notification=True)
 def did_change_watched_files(ls: SdformatLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
     paths = {p for p in (uri_to_path(c.uri) for c in params.changes) if p is not None}
@@ -548,8 +601,11 @@ def did_change_watched_files(ls: SdformatLanguageServer, params: types.DidChange
     if paths:
         ls.files_changed(paths)
 
+
 @guarded(types.TEXT_DOCUMENT_DIAGNOSTIC)
-async def pull_diagnostics(ls: SdformatLanguageServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+async def pull_diagnostics(
+    ls: SdformatLanguageServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
     uri = params.text_document.uri
     if ls.documents.get(uri) is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
@@ -557,7 +613,9 @@ async def pull_diagnostics(ls: SdformatLanguageServer, params: types.DocumentDia
         revision, analysis = await ls.scheduler.settled(uri)
     except Superseded:
         # The text changed while we waited: these results would be stale.
-        raise ServerCancelled(message=f"{uri} changed; diagnostics are being recomputed", data={"retriggerRequest": True}) from None
+        raise ServerCancelled(
+            message=f"{uri} changed; diagnostics are being recomputed", data={"retriggerRequest": True}
+        ) from None
     result_id = str(revision)
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)

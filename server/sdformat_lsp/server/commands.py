@@ -36,9 +36,12 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
 def register_commands(server: Session) -> None:
     """A closure, unlike the request handlers (``requests.py``): pygls binds a command's arguments by
     the signature of the function it is given, so the server is not passed as a first parameter."""
+
     @server.command(CONVERT_TO_URDF)
     @guarded(types.WORKSPACE_EXECUTE_COMMAND)
-    async def convert_to_urdf(*arguments) -> Any:  # no annotation: pygls would issubclass() it, and typing.Any is no class before 3.11
+    async def convert_to_urdf(
+        *arguments,
+    ) -> Any:  # no annotation: pygls would issubclass() it, and typing.Any is no class before 3.11
         args = list(arguments)
         uri = args[0] if args and isinstance(args[0], str) else _get(args[0], "uri") if args else None
         if not uri:
@@ -55,7 +58,9 @@ def register_commands(server: Session) -> None:
             model=_get(opts, "model"),
             name_separator=_get(opts, "nameSeparator") or convert.UrdfOptions.name_separator,  # '__' unless asked
             lossy=bool(_get(opts, "lossy", False)),
-            mesh_uri=_get(opts, "meshUri", "package") if _get(opts, "meshUri") in ("package", "file", "keep") else "package",
+            mesh_uri=_get(opts, "meshUri", "package")
+            if _get(opts, "meshUri") in ("package", "file", "keep")
+            else "package",
             frames=bool(_get(opts, "frames", True)),
             resource_paths=tuple(server.options().resource_paths),
             package_paths=tuple(getattr(analysis.options, "package_paths", ()) or ()),

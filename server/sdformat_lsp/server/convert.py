@@ -117,7 +117,11 @@ class Place:
             return types.Location(uri=self.uri, range=to_range(self.lines, span, self.encoding))
         assert path is not None
         other = self.lines_of(path)
-        rng = to_range(other, span, self.encoding) if other is not None else types.Range(types.Position(0, 0), types.Position(0, 0))
+        rng = (
+            to_range(other, span, self.encoding)
+            if other is not None
+            else types.Range(types.Position(0, 0), types.Position(0, 0))
+        )
         return types.Location(uri=path_to_uri(path), range=rng)
 
 
@@ -126,7 +130,10 @@ def to_lsp_diagnostic(d: Diagnostic, place: Place, support: DiagnosticSupport) -
     related: list[types.DiagnosticRelatedInformation] | None = None
     if d.related:
         if support.related_information:
-            related = [types.DiagnosticRelatedInformation(location=place.location(r.span, r.path), message=r.message) for r in d.related]
+            related = [
+                types.DiagnosticRelatedInformation(location=place.location(r.span, r.path), message=r.message)
+                for r in d.related
+            ]
         else:
             # The client would drop them: keep the explanation in the message.
             notes = []
@@ -149,7 +156,9 @@ def to_lsp_diagnostic(d: Diagnostic, place: Place, support: DiagnosticSupport) -
     )
 
 
-def document_diagnostics(diagnostics: list[Diagnostic], place: Place, support: DiagnosticSupport) -> list[types.Diagnostic]:
+def document_diagnostics(
+    diagnostics: list[Diagnostic], place: Place, support: DiagnosticSupport
+) -> list[types.Diagnostic]:
     """The diagnostics that lie in this document, in document order.
 
     Diagnostics whose ``path`` names another file (problems inside an

@@ -42,7 +42,9 @@ def _inlay_hints_on(server: Session, params: Any) -> bool:
     return server.settings.inlay_hints  # answered at once when off: it reaches the client before any later refresh
 
 
-@with_snapshot(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False), position=False, when=_inlay_hints_on)
+@with_snapshot(
+    types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False), position=False, when=_inlay_hints_on
+)
 def inlay_hint(req: Request, analysis: Analysis, offset: None) -> list[types.InlayHint] | None:
     server, place = req.server, req.place
     # Read the settings again after the wait (a settings change re-checks every document, and the
@@ -141,8 +143,14 @@ def frames(req: Request, analysis: Analysis, offset: None) -> dict[str, Any] | N
     uri = place.uri
     view = frame_view_mod.frame_view(analysis, server.settings.resource_paths, _joint_positions(req.params))
     if view is None:
-        return {"uri": uri, "version": _version(server, uri), "root": None, "frames": [], "truncated": False,
-                "problem": frame_view_mod.why_no_frames(analysis)}
+        return {
+            "uri": uri,
+            "version": _version(server, uri),
+            "root": None,
+            "frames": [],
+            "truncated": False,
+            "problem": frame_view_mod.why_no_frames(analysis),
+        }
     return {
         "uri": uri,
         "version": _version(server, uri),
@@ -153,7 +161,11 @@ def frames(req: Request, analysis: Analysis, offset: None) -> dict[str, Any] | N
 
 
 def _uri_of(params: Any) -> str | None:
-    doc = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None) or getattr(params, "text_document", None)
+    doc = (
+        params.get("textDocument")
+        if isinstance(params, dict)
+        else getattr(params, "textDocument", None) or getattr(params, "text_document", None)
+    )
     if isinstance(doc, dict):
         uri = doc.get("uri")
     else:
@@ -167,8 +179,11 @@ def _joint_positions(params: Any) -> dict[str, Any] | None:
     if isinstance(got, dict):
         return {k: v for k, v in got.items() if isinstance(k, str)}
     if isinstance(got, (list, tuple)):  # [name, value] pairs (app.SdformatProtocol passes them so)
-        return {p[0]: list(p[1]) if isinstance(p[1], (list, tuple)) else p[1]
-                for p in got if isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str)}
+        return {
+            p[0]: list(p[1]) if isinstance(p[1], (list, tuple)) else p[1]
+            for p in got
+            if isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str)
+        }
     return None
 
 

@@ -45,7 +45,9 @@ _fault_ids = itertools.count(1)
 def log_fault(what: str, exc: BaseException) -> str:
     """Log a real fault: one line with an id at error level, the traceback at debug level."""
     fault = f"F{next(_fault_ids)}"
-    log.error("%s failed (fault %s): %s: %s (its traceback: serve --log-level debug)", what, fault, type(exc).__name__, exc)
+    log.error(
+        "%s failed (fault %s): %s: %s (its traceback: serve --log-level debug)", what, fault, type(exc).__name__, exc
+    )
     log.debug("fault %s traceback", fault, exc_info=exc)
     return fault
 

@@ -38,7 +38,9 @@ def _options(server: Session, uri: str, options: types.FormattingOptions) -> For
     return choose_options(from_config(cfg), editor)
 
 
-def _edits(text: str, encoding: str, options: FormatOptions, lines: tuple[int, int] | None) -> list[types.TextEdit] | None:
+def _edits(
+    text: str, encoding: str, options: FormatOptions, lines: tuple[int, int] | None
+) -> list[types.TextEdit] | None:
     try:
         edits = format_edits(text, options, lines)
     except FormatRefused as exc:
@@ -53,7 +55,9 @@ async def formatting(ls: Session, params: types.DocumentFormattingParams) -> lis
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return None
-    return await asyncio.to_thread(_edits, doc.text, ls.encoding, _options(ls, params.text_document.uri, params.options), None)
+    return await asyncio.to_thread(
+        _edits, doc.text, ls.encoding, _options(ls, params.text_document.uri, params.options), None
+    )
 
 
 @handler(types.TEXT_DOCUMENT_RANGE_FORMATTING)
@@ -63,4 +67,6 @@ async def range_formatting(ls: Session, params: types.DocumentRangeFormattingPar
         return None
     rng = params.range
     last = rng.end.line - 1 if rng.end.character == 0 and rng.end.line > rng.start.line else rng.end.line
-    return await asyncio.to_thread(_edits, doc.text, ls.encoding, _options(ls, params.text_document.uri, params.options), (rng.start.line, last))
+    return await asyncio.to_thread(
+        _edits, doc.text, ls.encoding, _options(ls, params.text_document.uri, params.options), (rng.start.line, last)
+    )

@@ -79,7 +79,10 @@ LARGE_COMPLETION = 500  # items: above this, the list is narrowed to what the ty
 
 
 def _range_json(r: types.Range) -> dict:
-    return {"start": {"line": r.start.line, "character": r.start.character}, "end": {"line": r.end.line, "character": r.end.character}}
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
 
 
 def _subsequence(typed: str, label: str) -> bool:
@@ -95,6 +98,7 @@ def _subsequence(typed: str, label: str) -> bool:
         if not pos:
             return False
     return True
+
 
 # '<' starts an element (schema completion).
 COMPLETION_TRIGGERS = ['"', "'", ":", ">", "<"]
@@ -123,13 +127,23 @@ def _workspace_edit(req: Request, edits: list[features.TextEdit]) -> types.Works
             continue
         lsp_edits = [types.TextEdit(range=to_range(lines, e.span, place.encoding), new_text=e.new_text) for e in group]
         other = server.documents.by_path(path) if path is not None else None
-        per_uri.append((place.uri if path is None else path_to_uri(path), version if path is None else (other.version if other else None), lsp_edits))
+        per_uri.append(
+            (
+                place.uri if path is None else path_to_uri(path),
+                version if path is None else (other.version if other else None),
+                lsp_edits,
+            )
+        )
     if get_capability(server.client_capabilities, "workspace.workspace_edit.document_changes", False):
         # Versioned, so the client refuses the edit if the text moved on meanwhile.
-        return types.WorkspaceEdit(document_changes=[
-            types.TextDocumentEdit(text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=v), edits=es)
-            for uri, v, es in per_uri
-        ])
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=v), edits=es
+                )
+                for uri, v, es in per_uri
+            ]
+        )
     return types.WorkspaceEdit(changes={uri: es for uri, _, es in per_uri})
 
 
@@ -175,14 +189,21 @@ def rename(req: Request, analysis: Analysis, offset: int) -> types.WorkspaceEdit
 
 
 def _resolves_detail(server: Session) -> bool:
-    props = get_capability(server.client_capabilities, "text_document.completion.completion_item.resolve_support.properties", None)
+    props = get_capability(
+        server.client_capabilities, "text_document.completion.completion_item.resolve_support.properties", None
+    )
     return bool(props) and "detail" in props
 
 
-@with_snapshot(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True))
+@with_snapshot(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
+)
 def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     server, place, params = req.server, req.place, req.params
-    snippets = bool(get_capability(server.client_capabilities, "text_document.completion.completion_item.snippet_support", False))
+    snippets = bool(
+        get_capability(server.client_capabilities, "text_document.completion.completion_item.snippet_support", False)
+    )
     lazy = _resolves_detail(server)  # thousands of frames: poses are worked out only for the item the user looks at
     result = features.complete(analysis, offset, snippets, details=not lazy)
     data = {"uri": params.text_document.uri, "offset": offset, "text": len(analysis.text)} if lazy else None
@@ -198,11 +219,15 @@ def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     replace = req.range(result.replace_span)
     cursor = types.Range(start=params.position, end=params.position)
     # A text edit must stay on one line and contain the cursor; otherwise insert the label.
-    usable = replace.start.line == replace.end.line and _contains(replace, to_range(place.lines, Span(offset, offset), place.encoding))
+    usable = replace.start.line == replace.end.line and _contains(
+        replace, to_range(place.lines, Span(offset, offset), place.encoding)
+    )
     edit_range = replace if usable else cursor
     # Clients that take list defaults get the edit range (and the resolve data) once, not per item:
     # a list of thousands of frames is then a fraction of the size to build, send and read.
-    defaults = get_capability(server.client_capabilities, "text_document.completion.completion_list.item_defaults", None) or ()
+    defaults = (
+        get_capability(server.client_capabilities, "text_document.completion.completion_list.item_defaults", None) or ()
+    )
     shared_range = "editRange" in defaults
     shared_data = lazy and "data" in defaults
     # The list is written as the JSON it becomes (field names as LSP spells them, unset fields left
@@ -213,7 +238,10 @@ def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     for item in found:
         new_text = item.insert_text if item.insert_text is not None else item.label
         wants_data = lazy and not item.detail and item.kind in FRAME_KINDS
-        out: dict = {"label": item.label, "kind": COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference).value}
+        out: dict = {
+            "label": item.label,
+            "kind": COMPLETION_KINDS.get(item.kind, types.CompletionItemKind.Reference).value,
+        }
         if item.detail:
             out["detail"] = item.detail
         if item.sort_text:
@@ -271,15 +299,21 @@ def completion_resolve(req: Request, analysis: Analysis, offset: None) -> types.
 def document_link(req: Request, analysis: Analysis, offset: None) -> list[types.DocumentLink] | None:
     tooltips = get_capability(req.server.client_capabilities, "text_document.document_link.tooltip_support", False)
     return [
-        types.DocumentLink(range=req.range(link.span), target=path_to_uri(link.path), tooltip=link.tooltip if tooltips else None)
+        types.DocumentLink(
+            range=req.range(link.span), target=path_to_uri(link.path), tooltip=link.tooltip if tooltips else None
+        )
         for link in features.document_links(analysis)
     ] or None
 
 
 @with_snapshot(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, position=False)
-def document_symbol(req: Request, analysis: Analysis, offset: None) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+def document_symbol(
+    req: Request, analysis: Analysis, offset: None
+) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
     symbols = features.document_symbols(analysis)
-    if get_capability(req.server.client_capabilities, "text_document.document_symbol.hierarchical_document_symbol_support", False):
+    if get_capability(
+        req.server.client_capabilities, "text_document.document_symbol.hierarchical_document_symbol_support", False
+    ):
         return _document_symbols(req.place, symbols)
     return _flatten(req.place, symbols)
 
@@ -289,11 +323,15 @@ def _quick_fixes_wanted(server: Session, params: types.CodeActionParams) -> bool
     if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
         return False
     # we have no commands to offer a client that only takes commands
-    return bool(get_capability(server.client_capabilities, "text_document.code_action.code_action_literal_support", None))
+    return bool(
+        get_capability(server.client_capabilities, "text_document.code_action.code_action_literal_support", None)
+    )
 
 
 @with_snapshot(
-    types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]), position=False,
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    position=False,
     when=_quick_fixes_wanted,
 )
 def code_action(req: Request, analysis: Analysis, offset: None) -> list[types.CodeAction] | None:

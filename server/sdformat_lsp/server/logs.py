@@ -143,4 +143,3 @@ def configure(client_handler: ClientLogHandler, level: int = logging.INFO) -> No
     # stderr: failed requests already reach the client as error responses.
     pygls = logging.getLogger("pygls")
     pygls.setLevel(logging.DEBUG if level <= logging.DEBUG else logging.WARNING)
-

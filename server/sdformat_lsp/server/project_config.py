@@ -76,7 +76,9 @@ def show_error(server, message: str) -> None:
     loop = getattr(server, "loop", None)
     if loop is None or loop.is_closed():
         return
-    loop.call_soon_threadsafe(server.window_show_message, types.ShowMessageParams(type=types.MessageType.Error, message=message))
+    loop.call_soon_threadsafe(
+        server.window_show_message, types.ShowMessageParams(type=types.MessageType.Error, message=message)
+    )
 
 
 __all__ = ["CONFIG_GLOBS", "ProjectConfigs", "show_error"]

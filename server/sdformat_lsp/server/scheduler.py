@@ -144,7 +144,11 @@ def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str 
     xml = XmlDocument(text=text, lines=LineIndex(text), root=None)
     result = Analysis(text=text, path=path, xml=xml)
     result.diagnostics = [
-        error("INTERNAL_ERROR", f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}){' [fault ' + fault + ']' if fault else ''}; please report it", Span(0, 0))
+        error(
+            "INTERNAL_ERROR",
+            f"sdformat-lsp could not analyse this document ({type(exc).__name__}: {exc}){' [fault ' + fault + ']' if fault else ''}; please report it",
+            Span(0, 0),
+        )
     ]
     return result
 
@@ -241,7 +245,12 @@ class Scheduler:
                 log.debug("dropping the analysis of %s revision %d: the document moved on", uri, revision)
                 return
             slot = self._slots.get(uri)
-            if slot is not None and slot.settled_revision == revision and slot.settled is not None and not slot.settled.done():
+            if (
+                slot is not None
+                and slot.settled_revision == revision
+                and slot.settled is not None
+                and not slot.settled.done()
+            ):
                 slot.settled.set_result(analysis)
             self._on_settled(doc, analysis)
             if isinstance(analysis, QuickAnalysis):
@@ -279,14 +288,18 @@ class Scheduler:
             source = slot.analysis
         if source is None:
             return None
-        got = await asyncio.get_running_loop().run_in_executor(self.executor, self._step, source, doc.text, doc.path, doc.lines)
+        got = await asyncio.get_running_loop().run_in_executor(
+            self.executor, self._step, source, doc.text, doc.path, doc.lines
+        )
         if got is None:
             slot.base = None
             return None
         slot.base = got[1]
         return got[0]
 
-    def _step(self, source: Base | Analysis, text: str, path: str | None, lines: LineIndex) -> tuple[QuickAnalysis, Base] | None:
+    def _step(
+        self, source: Base | Analysis, text: str, path: str | None, lines: LineIndex
+    ) -> tuple[QuickAnalysis, Base] | None:
         """In a worker thread; a bug here costs a full analysis, never a wrong or missing result."""
         try:
             assert self._options is not None
@@ -357,7 +370,9 @@ class Scheduler:
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
         return fut
 
-    async def _start(self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None], stop: threading.Event) -> Analysis:
+    async def _start(
+        self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None], stop: threading.Event
+    ) -> Analysis:
         """The text is fixed now; the run waits for settings that are being fetched."""
         if not self.gate.is_open:
             await self.gate.wait()
@@ -436,12 +451,20 @@ class Scheduler:
         features' lookups and the incremental base of
         the new analysis (a walk over every unit: ~60 ms on a 100k-line world, most of the first edit
         after opening it). The base is kept only if nothing newer came meanwhile (an edit makes its own)."""
-        await asyncio.sleep(0.01)  # after the run's diagnostics have gone out (the loop's next work): no contention with them
+        await asyncio.sleep(
+            0.01
+        )  # after the run's diagnostics have gone out (the loop's next work): no contention with them
         try:
             base = await asyncio.get_running_loop().run_in_executor(self.executor, _prepare, analysis, want_base)
         except Exception as exc:  # the next request or edit makes them, and meets the same fault there
             log_fault(f"preparing {analysis.path or 'an unsaved document'}", exc)
             return
         slot = self._slots.get(uri)
-        if base is not None and slot is not None and slot.base is None and slot.revision == revision and slot.analysis is analysis:
+        if (
+            base is not None
+            and slot is not None
+            and slot.base is None
+            and slot.revision == revision
+            and slot.analysis is analysis
+        ):
             slot.base = base

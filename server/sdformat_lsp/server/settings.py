@@ -111,7 +111,9 @@ def parse(raw: Any, *, base_dir: str | None = None) -> Parsed:
         mb = section["maxDocumentSizeMB"]
         if isinstance(mb, bool) or not isinstance(mb, (int, float)) or mb != mb or mb < 0:
             if mb is not None:
-                problems.append(f"maxDocumentSizeMB must be a number of megabytes (0: no limit), not {mb!r}; using {DEFAULT_MAX_BYTES // MB}")
+                problems.append(
+                    f"maxDocumentSizeMB must be a number of megabytes (0: no limit), not {mb!r}; using {DEFAULT_MAX_BYTES // MB}"
+                )
         else:
             values["max_document_mb"] = float(mb)
 

@@ -129,7 +129,9 @@ def parse_address(spec: str) -> tuple[str, int]:
         try:
             loopback = ipaddress.ip_address(host).is_loopback
         except ValueError:
-            raise ValueError(f"--tcp host must be a loopback address (127.0.0.1, ::1, localhost), got {host!r}") from None
+            raise ValueError(
+                f"--tcp host must be a loopback address (127.0.0.1, ::1, localhost), got {host!r}"
+            ) from None
         if not loopback:
             raise ValueError(f"--tcp only listens on loopback addresses (127.0.0.1, ::1, localhost), not {host}")
     return host, port

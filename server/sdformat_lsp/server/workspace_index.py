@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from .session import Session
     from ..features.workspace_symbols import WorkspaceSymbol
 
-symbols_mod = LazyModule("sdformat_lsp.features.workspace_symbols")  # on the first workspace/symbol request (see lazy.py)
+symbols_mod = LazyModule(
+    "sdformat_lsp.features.workspace_symbols"
+)  # on the first workspace/symbol request (see lazy.py)
 
 log = logging.getLogger(__name__)
 

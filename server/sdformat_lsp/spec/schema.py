@@ -26,7 +26,6 @@ MANDATORY = frozenset({"1", "+"})
 DEPRECATED = "-1"
 
 
-
 def version_key(version: str) -> tuple[int, ...]:
     """Sort key for "1.10" > "1.9"; unparsable versions sort first."""
     try:
@@ -202,8 +201,7 @@ class Schema:
             for an, a in sorted(raw.get("a", {}).items())
         }
         kids = {
-            cn: ChildSpec(cn, c.get("r", "0"), c.get("s"), c.get("ref"))
-            for cn, c in sorted(raw.get("c", {}).items())
+            cn: ChildSpec(cn, c.get("r", "0"), c.get("s"), c.get("ref")) for cn, c in sorted(raw.get("c", {}).items())
         }
         required = raw.get("r", "0")
         return ElementSpec(

@@ -89,9 +89,9 @@ def _strtod(text: str) -> tuple[float, int]:
         raise _Bad("expected a number")
     value = float(m.group(0))
     if math.isinf(value):
-        raise _OutOfRange(f"{text[i:m.end()]} is out of range for a double")
+        raise _OutOfRange(f"{text[i : m.end()]} is out of range for a double")
     if 0.0 < value < _DBL_MIN or (value == 0.0 and any(c in "123456789" for c in m.group(1))):
-        raise _OutOfRange(f"{text[i:m.end()]} is too small to represent")
+        raise _OutOfRange(f"{text[i : m.end()]} is too small to represent")
     return sign * value, m.end()
 
 
@@ -175,7 +175,7 @@ def _uint64(text: str) -> None:
     if value < 0:
         raise _Lax(f"expected a non-negative whole number; {m.group(0)} wraps around")
     if m.end() != len(text):
-        raise _Lax(f"expected a whole number; {text[m.end():]!r} is ignored")
+        raise _Lax(f"expected a whole number; {text[m.end() :]!r} is ignored")
 
 
 def _floating(limit: float, tiny: float, kind: str) -> Callable[[str], None]:
@@ -211,15 +211,15 @@ def _numbers(count: int, labels: str, integer: bool = False) -> Callable[[str], 
                 bad = text[pos:].strip(_WS).split()[0]
                 if bad.startswith(","):
                     raise _Bad(f"separate the {count} {what} ({labels}) with spaces, not commas") from None
-                raise _Bad(f"expected {count} {what} ({labels}); {bad!r} is not a "
-                           f"{'whole number' if integer else 'number'}") from None
+                raise _Bad(
+                    f"expected {count} {what} ({labels}); {bad!r} is not a {'whole number' if integer else 'number'}"
+                ) from None
             got += 1
         rest = text[pos:].strip(_WS)
         if rest:
             tokens = text.split()
             if len(tokens) > count and all(_is_number(t, integer) for t in tokens):
-                raise _Lax(f"expected {count} {what} ({labels}), got {len(tokens)}; "
-                           f"the extra ones are ignored")
+                raise _Lax(f"expected {count} {what} ({labels}), got {len(tokens)}; the extra ones are ignored")
             raise _Lax(f"expected {count} {what} ({labels}); {rest!r} after them is ignored")
 
     return check

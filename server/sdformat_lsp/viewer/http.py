@@ -40,8 +40,16 @@ BESIDE_MESHES = (".png", ".jpg", ".jpeg", ".tga", ".bmp", ".gif", ".webp", ".ktx
 MAX_FILE_BYTES = 512 * 1024 * 1024
 WAIT_SECONDS = 25.0
 POLL_SECONDS = 0.5
-TYPES = {".js": "text/javascript", ".html": "text/html", ".json": "application/json", ".dae": "model/vnd.collada+xml",
-         ".gltf": "model/gltf+json", ".glb": "model/gltf-binary", ".stl": "model/stl", ".obj": "text/plain"}
+TYPES = {
+    ".js": "text/javascript",
+    ".html": "text/html",
+    ".json": "application/json",
+    ".dae": "model/vnd.collada+xml",
+    ".gltf": "model/gltf+json",
+    ".glb": "model/gltf-binary",
+    ".stl": "model/stl",
+    ".obj": "text/plain",
+}
 
 
 class Document:
@@ -87,8 +95,10 @@ class Document:
             if where is None:
                 return None
             line, col = where.lines.position(min(span.start, len(where.text)), UTF32)
-            return {"uri": "file://" + urllib.parse.quote(os.path.abspath(path or self.path)),
-                    "range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col}}}
+            return {
+                "uri": "file://" + urllib.parse.quote(os.path.abspath(path or self.path)),
+                "range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col}},
+            }
 
         def mesh_url(path: str) -> str:
             meshes.add(os.path.realpath(path))
@@ -98,13 +108,17 @@ class Document:
         with self.changed:
             self.version += 1
             self.answer = {
-                "uri": "file://" + urllib.parse.quote(self.path), "version": self.version,
+                "uri": "file://" + urllib.parse.quote(self.path),
+                "version": self.version,
                 "root": {"kind": view.root_kind, "name": view.root_name} if view is not None else None,
-                "truncated": bool(view and view.truncated), "frames": frames,
+                "truncated": bool(view and view.truncated),
+                "frames": frames,
                 "problem": None if view is not None else why_no_frames(analysis),
             }
             self.allowed = {os.path.realpath(p) for p in files} | meshes
-            self.mesh_dirs = {os.path.dirname(m) for m in meshes} | {os.path.dirname(os.path.dirname(m)) for m in meshes}
+            self.mesh_dirs = {os.path.dirname(m) for m in meshes} | {
+                os.path.dirname(os.path.dirname(m)) for m in meshes
+            }
             self.watched = {p: _mtime(p) for p in files | meshes}
             self.changed.notify_all()
 
@@ -191,16 +205,16 @@ class Handler(BaseHTTPRequestHandler):
         if path in ("/", "/index.html"):
             return self._static("page", "index.html")
         if path.startswith("/static/"):
-            parts = path[len("/static/"):].split("/", 1)
+            parts = path[len("/static/") :].split("/", 1)
             if len(parts) == 2 and parts[0] in STATIC:
                 return self._static(parts[0], parts[1])
             return self._refuse()
         if path.startswith("/api/"):
             if not secrets.compare_digest(query.get("token", [""])[0], self.server.token):
                 return self._refuse(HTTPStatus.FORBIDDEN, "wrong token")
-            return self._api(path[len("/api/"):], query)
+            return self._api(path[len("/api/") :], query)
         if path.startswith("/f/"):
-            token, _, rest = path[len("/f/"):].partition("/")
+            token, _, rest = path[len("/f/") :].partition("/")
             if not secrets.compare_digest(token, self.server.token):
                 return self._refuse(HTTPStatus.FORBIDDEN, "wrong token")
             return self._file("/" + rest)
@@ -246,7 +260,9 @@ class Handler(BaseHTTPRequestHandler):
             body = read_file(real, MAX_FILE_BYTES)
         except FileRefused as exc:
             return self._refuse(HTTPStatus.NOT_FOUND, exc.reason)
-        ctype = TYPES.get(os.path.splitext(real)[1].lower()) or mimetypes.guess_type(real)[0] or "application/octet-stream"
+        ctype = (
+            TYPES.get(os.path.splitext(real)[1].lower()) or mimetypes.guess_type(real)[0] or "application/octet-stream"
+        )
         self._send(HTTPStatus.OK, body, ctype)
 
 

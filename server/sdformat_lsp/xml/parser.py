@@ -216,7 +216,13 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None
             if not fatal_seen:
                 fatal_seen = True
                 out.append(
-                    Diagnostic(XML_ERROR, Severity.ERROR, "a '<' that does not start a tag: write it as '&lt;'", span, data={"xml": kind})
+                    Diagnostic(
+                        XML_ERROR,
+                        Severity.ERROR,
+                        "a '<' that does not start a tag: write it as '&lt;'",
+                        span,
+                        data={"xml": kind},
+                    )
                 )
             continue
         if kind in _SILENT:
@@ -230,7 +236,11 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None
             msg = _TOLERATED[kind] or entry.message.strip()
             if kind in _AT_AMPERSAND:
                 amp = _bare_ampersand(text, start)
-                if amp is None or amp.start in ampersands or any(p.is_error and p.span.start <= amp.start < p.span.end for p in out):
+                if (
+                    amp is None
+                    or amp.start in ampersands
+                    or any(p.is_error and p.span.start <= amp.start < p.span.end for p in out)
+                ):
                     continue  # one warning per '&' (libxml2 may complain twice about one), none where an error is
                 ampersands.add(amp.start)
                 span = amp
@@ -249,7 +259,11 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None
             continue  # one root cause, one diagnostic: libxml2 cascades after the first
         fatal_seen = True
         message = f"malformed XML: {entry.message.strip()}"
-        if kind == "ERR_NAME_REQUIRED" and start < len(text) and entry.message.startswith("error parsing attribute name"):
+        if (
+            kind == "ERR_NAME_REQUIRED"
+            and start < len(text)
+            and entry.message.startswith("error parsing attribute name")
+        ):
             span = Span(start, start + 1)
             message = f"malformed XML: {text[start]!r} cannot start an attribute name in this start tag (libsdformat refuses the file)"
         if "Excessive depth" in entry.message:
@@ -290,12 +304,20 @@ def _parse(text: str, ahead: _Ahead | None) -> XmlDocument:
         for span in top.blank:
             checked = _blank(checked, span)
     if not text.strip():
-        problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "the document is empty: an SDFormat file needs an <sdf> element", Span(0, 0)))
+        problems.append(
+            Diagnostic(
+                XML_ERROR, Severity.ERROR, "the document is empty: an SDFormat file needs an <sdf> element", Span(0, 0)
+            )
+        )
     else:
         misspelt = [_end_tag_name(text, el) for el in scanned.misspelt]
         corrected = _corrected(checked, misspelt)
         # the log found ahead is libxml2's verdict on this very text, asked the same way
-        log = ahead.log() if ahead is not None and checked is text and corrected is checked and scanned.depth <= _TREE_DEPTH else None
+        log = (
+            ahead.log()
+            if ahead is not None and checked is text and corrected is checked and scanned.depth <= _TREE_DEPTH
+            else None
+        )
         found = _lxml_problems(corrected, lines, scanned.depth, log)
         if misspelt and corrected is checked:
             # a misspelt end tag shorter than its element's name: libxml2's complaints from it on are its cascade
@@ -304,11 +326,24 @@ def _parse(text: str, ahead: _Ahead | None) -> XmlDocument:
         problems.extend(found)
         problems.extend(_misspelt_end_tag(text, lines, el, span) for el, span in misspelt)
         if scanned.root is None and not any(p.is_error for p in problems):
-            problems.append(Diagnostic(XML_ERROR, Severity.ERROR, "no XML element found: an SDFormat file needs an <sdf> element", Span(0, min(len(text), 1))))
+            problems.append(
+                Diagnostic(
+                    XML_ERROR,
+                    Severity.ERROR,
+                    "no XML element found: an SDFormat file needs an <sdf> element",
+                    Span(0, min(len(text), 1)),
+                )
+            )
     if scanned.unclosed:
         problems = _place_unclosed(text, scanned.unclosed, problems)
-    return XmlDocument(text=text, lines=lines, root=scanned.root, problems=problems, has_doctype=scanned.doctype_span is not None,
-                       half_typed=scanned.half_typed)
+    return XmlDocument(
+        text=text,
+        lines=lines,
+        root=scanned.root,
+        problems=problems,
+        has_doctype=scanned.doctype_span is not None,
+        half_typed=scanned.half_typed,
+    )
 
 
 def _end_tag_name(text: str, el) -> tuple[object, Span]:
@@ -378,7 +413,11 @@ def _place_unclosed(text: str, unclosed: list, problems: list[Diagnostic]) -> li
         message = f"the <{el.tag}> start tag is not finished: end it with '>' (or '/>' for an empty element)"
     else:
         message = f"<{el.tag}> is never closed: add </{el.tag}> (or end the start tag with '/>')"
-    kept.append(Diagnostic(XML_ERROR, Severity.ERROR, message, el.tag_span, related=(Related(el.start_tag_span, "opened here"),)))
+    kept.append(
+        Diagnostic(
+            XML_ERROR, Severity.ERROR, message, el.tag_span, related=(Related(el.start_tag_span, "opened here"),)
+        )
+    )
     return kept
 
 

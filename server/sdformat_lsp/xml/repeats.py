@@ -135,4 +135,3 @@ class Templates:
         by_attrs, attr_src = self.pending.pop()[1:]
         if el._end < MAX_LENGTH and attr_src not in by_attrs:
             by_attrs[attr_src] = [el, None]
-

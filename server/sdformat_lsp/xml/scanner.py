@@ -63,7 +63,9 @@ _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 # The look-ahead after the name keeps the name whole: without it, a tag that does not end (a '<' in
 # a long attribute value) is tried again with each shorter name, quadratic in the name's length.
-_ANY_TAG = r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?![^\s/<>=\"'])(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>"  # compiled on first use
+_ANY_TAG = (
+    r"<(/?)(" + _NAME_START + r"[^\s/<>=\"']*)(?![^\s/<>=\"'])(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>"
+)  # compiled on first use
 _LOOKAHEADS = 32  # interrupted start tags per document worth a look ahead (each is linear)
 
 
@@ -295,8 +297,10 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     continue
             else:
                 at = None
-                if top is not None and top.tag == end_name and (
-                    not by_indent or (at := _indent_closes(stack, end_name, pos, text)) is None
+                if (
+                    top is not None
+                    and top.tag == end_name
+                    and (not by_indent or (at := _indent_closes(stack, end_name, pos, text)) is None)
                 ):
                     el = stack.pop()
                     top_ref = el._parent  # made for the element it closes into, when that was opened
@@ -487,8 +491,9 @@ def _indent_closes(stack: list[XmlElement], name: str, lt: int, text: str) -> in
 _INDENT_REACH = 16  # open elements of the tag looked at per end tag: linear however deep the nesting
 
 
-def _close_mismatched(stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str,
-                      depth: int | None = None) -> XmlElement | None:
+def _close_mismatched(
+    stack: list[XmlElement], name: str, lt: int, result: ScanResult, text: str, depth: int | None = None
+) -> XmlElement | None:
     """Close the open element an end tag names when it is not the innermost
     (those in between stay unclosed); None for a stray end tag, which closes
     nothing (lxml reports it). ``depth``: the element to close, found by indentation."""
@@ -528,7 +533,9 @@ def _misspelt(written: str, tag: str, text: str, lt: int) -> bool:
     if after is None:
         return False
     nxt = text.find("</", after.end())
-    return nxt < 0 or not (text.startswith(tag, nxt + 2) and text[nxt + 2 + len(tag) : nxt + 3 + len(tag)] in (">", " ", "\t", "\n", "\r"))
+    return nxt < 0 or not (
+        text.startswith(tag, nxt + 2) and text[nxt + 2 + len(tag) : nxt + 3 + len(tag)] in (">", " ", "\t", "\n", "\r")
+    )
 
 
 def _indent(text: str, start: int) -> int:

@@ -18,8 +18,7 @@ def decode_source(data: bytes) -> tuple[str, list[Diagnostic]]:
         diag = Diagnostic(
             "FILE_READ",
             Severity.ERROR,
-            f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at byte offset {exc.start}); "
-            "save it as UTF-8",
+            f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at byte offset {exc.start}); save it as UTF-8",
             Span(at, at + 1),
         )
         return text, [diag]

@@ -188,8 +188,18 @@ class XmlElement:
     # 12 slots, 128 bytes: ``_tsx`` packs the text span's length (shifted left by 2) with the two
     # flags, ``closed`` (bit 0) and ``self_closing`` (bit 1); a 100 MB world has 3 million elements
     __slots__ = (
-        "tag", "ts", "_stag", "_end", "attributes", "children", "_parent",
-        "text", "_tss", "_tsx", "_etag", "__weakref__",
+        "tag",
+        "ts",
+        "_stag",
+        "_end",
+        "attributes",
+        "children",
+        "_parent",
+        "text",
+        "_tss",
+        "_tsx",
+        "_etag",
+        "__weakref__",
     )
 
     def __init__(

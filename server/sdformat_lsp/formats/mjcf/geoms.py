@@ -66,7 +66,9 @@ def body_geoms(reader: MjcfReader, body: XmlElement, limit: int = 64) -> list[Ge
         size = _floats(reader.value(src, "size", cls)) or []
         rgba = _floats(reader.value(src, "rgba", cls))
         color = tuple(rgba[:4]) if rgba is not None and len(rgba) >= 4 else DEFAULT_RGBA
-        fromto = _floats(reader.value(src, "fromto", cls)) if kind in ("capsule", "cylinder", "box", "ellipsoid") else None
+        fromto = (
+            _floats(reader.value(src, "fromto", cls)) if kind in ("capsule", "cylinder", "box", "ellipsoid") else None
+        )
         if fromto is not None and len(fromto) == 6:
             a, b = fromto[:3], fromto[3:]
             d = [a[i] - b[i] for i in range(3)]  # as MuJoCo: Z from the second point to the first

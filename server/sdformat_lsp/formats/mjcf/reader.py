@@ -96,7 +96,10 @@ class MjcfReader:
     def children(self, src: Source, depth: int = 0) -> list[Source]:
         """The children of an element, with each ``<include>`` replaced by what its file holds."""
         out: list[Source] = []
-        stack = [(c, src.at, depth, os.path.dirname(self.path) if self.path else None) for c in reversed(src.element.children)]
+        stack = [
+            (c, src.at, depth, os.path.dirname(self.path) if self.path else None)
+            for c in reversed(src.element.children)
+        ]
         while stack:
             el, at, d, base = stack.pop()
             if el.tag != "include":
@@ -136,35 +139,23 @@ class MjcfReader:
         try:
             return [float(t) for t in text.split()]
         except ValueError:
-            self._error(src, f"{attr}=\"{text}\" is not a list of numbers", attr)
+            self._error(src, f'{attr}="{text}" is not a list of numbers', attr)
             return None
 
     def value(self, src: Source, name: str, cls: str | None) -> str | None:
         """``name`` as the element writes it, else from its class and the class's ancestors."""
-        own = src.element.get(name)
-        if own is not None:
-            return own
-        seen = set()
-        c = cls
-        tag = src.element.tag
-        while c is not None and c not in seen:
-            seen.add(c)
-            entry = self.classes.get(c)
-            if entry is None:
-                return None
-            parent, attrs = entry
-            v = attrs.get(tag, {}).get(name)
-            if v is not None:
-                return v
-            c = parent
-        return None
+        return inherited_value(self.classes, src.element, name, cls)
 
     def _class_of(self, src: Source, childclass: str) -> str:
         cls = src.element.get("class")
         if cls is None:
             return childclass
         if cls not in self.classes:
-            self._error(src, f"class '{cls}' is not defined by any <default>: the element keeps MuJoCo's built-in defaults", "class")
+            self._error(
+                src,
+                f"class '{cls}' is not defined by any <default>: the element keeps MuJoCo's built-in defaults",
+                "class",
+            )
             return childclass
         return cls
 
@@ -190,7 +181,11 @@ class MjcfReader:
                 self._error(src, f"pos needs 3 numbers, not {len(nums)}", "pos")
         written = [k for k in ORIENTATIONS if src.element.get(k) is not None]
         if len(written) > 1:
-            self._error(src, f"{' and '.join(written)} both give an orientation: MuJoCo refuses more than one; keep one", written[1])
+            self._error(
+                src,
+                f"{' and '.join(written)} both give an orientation: MuJoCo refuses more than one; keep one",
+                written[1],
+            )
         kind = written[0] if written else next((k for k in ORIENTATIONS if self.value(src, k, cls) is not None), None)
         q = (1.0, 0.0, 0.0, 0.0)
         if kind is not None:
@@ -200,7 +195,7 @@ class MjcfReader:
                 try:
                     q = orientation(kind, nums, self.degrees, self.eulerseq)
                 except ValueError as exc:
-                    self._error(src, f"{kind}=\"{text}\": {exc}", kind)
+                    self._error(src, f'{kind}="{text}": {exc}', kind)
         return Transform(pos, q)
 
     # -- the document --------------------------------------------------------
@@ -212,13 +207,13 @@ class MjcfReader:
                 if angle in ("degree", "radian"):
                     self.degrees = angle == "degree"
                 elif angle is not None:
-                    self._error(s, f"angle=\"{angle}\" is not degree or radian", "angle")
+                    self._error(s, f'angle="{angle}" is not degree or radian', "angle")
                 seq = s.element.get("eulerseq")
                 if seq is not None:
                     if len(seq) == 3 and all(ch in "xyzXYZ" for ch in seq):
                         self.eulerseq = seq
                     else:
-                        self._error(s, f"eulerseq=\"{seq}\" is not three of x, y, z, X, Y, Z", "eulerseq")
+                        self._error(s, f'eulerseq="{seq}" is not three of x, y, z, X, Y, Z', "eulerseq")
         for s in top:
             if s.element.tag == "default":
                 self._defaults(s)
@@ -248,7 +243,11 @@ class MjcfReader:
             return None, self.diagnostics
         top = self.children(Source(root, None))
         self.settings(top)
-        model_name = self.name or root.get("model") or (os.path.splitext(os.path.basename(self.path))[0] if self.path else "mujoco")
+        model_name = (
+            self.name
+            or root.get("model")
+            or (os.path.splitext(os.path.basename(self.path))[0] if self.path else "mujoco")
+        )
         links: list[InterfaceLink] = []
         frames: list[InterfaceFrame] = []
         joints: list[InterfaceJoint] = []
@@ -265,8 +264,12 @@ class MjcfReader:
             src, parent, x_mp, childclass = stack.pop()
             tag = src.element.tag
             if tag in _NOT_FOLLOWED:
-                self._error(src, f"<{tag}> generates bodies when MuJoCo compiles the model: what it makes is not checked here",
-                            None, severity=warning)
+                self._error(
+                    src,
+                    f"<{tag}> generates bodies when MuJoCo compiles the model: what it makes is not checked here",
+                    None,
+                    severity=warning,
+                )
                 continue
             if tag not in ("body", "frame", "site", "camera"):
                 continue
@@ -304,18 +307,34 @@ class MjcfReader:
                 if el.tag == "freejoint":
                     jn = el.get("name")
                     if jn:
-                        joints.append(InterfaceJoint(jn, link, (0, 0, 0, 0, 0, 0), type="free", parent=parent or "world",
-                                                     source=c.at if c.at is not None else el))
+                        joints.append(
+                            InterfaceJoint(
+                                jn,
+                                link,
+                                (0, 0, 0, 0, 0, 0),
+                                type="free",
+                                parent=parent or "world",
+                                source=c.at if c.at is not None else el,
+                            )
+                        )
                 elif el.tag == "joint":
                     jcls = self._class_of(c, inner)
                     jn = el.get("name")
                     jtype = self.value(c, "type", jcls) or "hinge"
                     if jtype not in JOINT_TYPES:
-                        self._error(c, f"type=\"{jtype}\" is not a joint type (hinge, slide, ball, free)", "type")
+                        self._error(c, f'type="{jtype}" is not a joint type (hinge, slide, ball, free)', "type")
                     pos = self._placement_pos(c, jcls)
                     if jn:
-                        joints.append(InterfaceJoint(jn, link, Transform(pos), type=JOINT_TYPES.get(jtype, jtype),
-                                                     parent=parent or "world", source=c.at if c.at is not None else el))
+                        joints.append(
+                            InterfaceJoint(
+                                jn,
+                                link,
+                                Transform(pos),
+                                type=JOINT_TYPES.get(jtype, jtype),
+                                parent=parent or "world",
+                                source=c.at if c.at is not None else el,
+                            )
+                        )
             for c in reversed(kids):
                 if c.element.tag in ("body", "frame", "site", "camera", *_NOT_FOLLOWED):
                     stack.append((c, link, x, inner))
@@ -343,6 +362,28 @@ class MjcfReader:
         return (nums[0], nums[1], nums[2])
 
 
+def inherited_value(classes: dict, element: XmlElement, name: str, cls: str | None) -> str | None:
+    """``name`` as ``element`` writes it, else from the ``<default>`` class ``cls`` and its ancestors
+    (``classes``: class name -> (parent class, {tag: {attribute: value}})), as MuJoCo inherits them."""
+    own = element.get(name)
+    if own is not None:
+        return own
+    seen = set()
+    c = cls
+    tag = element.tag
+    while c is not None and c not in seen:
+        seen.add(c)
+        entry = classes.get(c)
+        if entry is None:
+            return None
+        parent, attrs = entry
+        v = attrs.get(tag, {}).get(name)
+        if v is not None:
+            return v
+        c = parent
+    return None
+
+
 def _reserved(name: str) -> bool:
     return name == "world" or (name.startswith("__") and name.endswith("__")) or "::" in name
 
@@ -355,8 +396,9 @@ def _free(name: str, taken) -> str:
     return out
 
 
-def _own_names(links: dict, frames: list[InterfaceFrame], kinds: list[str],
-               joints: list[InterfaceJoint]) -> tuple[list[InterfaceFrame], list[InterfaceJoint]]:
+def _own_names(
+    links: dict, frames: list[InterfaceFrame], kinds: list[str], joints: list[InterfaceJoint]
+) -> tuple[list[InterfaceFrame], list[InterfaceJoint]]:
     """Names SDFormat can hold. MuJoCo keeps a namespace per kind (a body, its joint and a site may
     all be called ``arm``); in one SDFormat model they must differ. Bodies keep theirs, then joints,
     sites and cameras keep theirs unless taken (or reserved): those become ``NAME.joint``,
@@ -377,6 +419,8 @@ def _own_names(links: dict, frames: list[InterfaceFrame], kinds: list[str],
     return out_frames, out_joints
 
 
-def read_mjcf(xml: XmlDocument, path: str | None, name: str | None = None) -> tuple[InterfaceModel | None, list[Diagnostic]]:
+def read_mjcf(
+    xml: XmlDocument, path: str | None, name: str | None = None
+) -> tuple[InterfaceModel | None, list[Diagnostic]]:
     """The interface model of a ``<mujoco>`` document and what is wrong in it (located in it)."""
     return MjcfReader(xml, path, name).read()

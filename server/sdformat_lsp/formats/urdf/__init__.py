@@ -30,7 +30,9 @@ def xacro_elements(robot: XmlElement) -> list[XmlElement]:
     input, and those expanded files are plain URDF that libsdformat reads (and refuses) as such.
     """
     prefixes = {"xacro"} | {
-        name.split(":", 1)[1] for name, a in robot.attributes.items() if name.startswith("xmlns:") and "xacro" in a.value
+        name.split(":", 1)[1]
+        for name, a in robot.attributes.items()
+        if name.startswith("xmlns:") and "xacro" in a.value
     }
     return [el for el in robot.iter() if el.prefix in prefixes]
 

@@ -82,7 +82,6 @@ def connect(rd: "Reader") -> list[ULink]:
     return roots
 
 
-
 def _unknown_link(rd: "Reader", j: UJoint, end: str) -> None:
     name = j.parent if end == "parent" else j.child
     attr = j.parent_attr if end == "parent" else j.child_attr
@@ -93,4 +92,3 @@ def _unknown_link(rd: "Reader", j: UJoint, end: str) -> None:
         msg += f"; did you mean '{best[0]}'?"
         data["suggestion"] = best[0]
     rd.diagnostics.append(error(PARSING_ERROR, msg, attr.value_span, data={"urdf": "unknown_link", **data}))
-

@@ -68,10 +68,9 @@ def _shift(body: Body, point) -> Matrix:
     d = [body.com[k] - point[k] for k in range(3)]
     dd = sum(v * v for v in d)
     return tuple(
-        tuple(body.inertia[i][j] + body.mass * ((dd if i == j else 0.0) - d[i] * d[j]) for j in range(3)) for i in range(3)
+        tuple(body.inertia[i][j] + body.mass * ((dd if i == j else 0.0) - d[i] * d[j]) for j in range(3))
+        for i in range(3)
     )  # type: ignore[return-value]
-
-
 
 
 def problem(body: Body) -> str | None:
@@ -108,7 +107,9 @@ def origin_of(owner: XmlElement) -> Transform:
     el = owner.child("origin")
     if el is None:
         return Transform()
+
     def three(name: str) -> tuple[float, float, float]:
         parts = [number(v) for v in (el.get(name) or "").split()]
         return tuple(parts) if len(parts) == 3 and None not in parts else (0.0, 0.0, 0.0)  # type: ignore[return-value]
+
     return Transform.from_xyzrpy(*three("xyz"), *three("rpy"))

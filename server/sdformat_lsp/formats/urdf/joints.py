@@ -33,7 +33,7 @@ class JointReader(Protocol):
 def read_joint(rd: JointReader, el: XmlElement) -> None:
     a = el.attr("name")
     if a is None:
-        rd.error("a <joint> needs a name attribute: add name=\"...\"", el.tag_span, "joint_name")
+        rd.error('a <joint> needs a name attribute: add name="..."', el.tag_span, "joint_name")
         rd.claim(el)
         return
     name = a.value
@@ -56,7 +56,9 @@ def read_joint(rd: JointReader, el: XmlElement) -> None:
     if t is None:
         rd.error(f"{what} needs a type attribute: one of {', '.join(JOINT_TYPES)}", a.value_span, "joint_type")
     elif t.value not in JOINT_TYPES:
-        rd.error(f"{what} has an unknown type '{t.value}': use one of {', '.join(JOINT_TYPES)}", t.value_span, "joint_type")
+        rd.error(
+            f"{what} has an unknown type '{t.value}': use one of {', '.join(JOINT_TYPES)}", t.value_span, "joint_type"
+        )
     else:
         jtype = t.value
     if jtype not in ("floating", "fixed"):
@@ -68,18 +70,22 @@ def read_joint(rd: JointReader, el: XmlElement) -> None:
         rd.numbers_ok(limit, ("lower", "upper", "effort", "velocity"), f"the limits of {what}")
         for need in ("effort", "velocity"):
             if limit.attr(need) is None:
-                rd.error(f"the <limit> of {what} needs {need}=\"...\"", limit.tag_span, "limit")
+                rd.error(f'the <limit> of {what} needs {need}="..."', limit.tag_span, "limit")
     elif jtype in ("revolute", "prismatic") and t is not None:
         rd.error(
-            f"{what} is {jtype} and needs a <limit effort=\"...\" velocity=\"...\"/> (lower and upper default to 0)",
+            f'{what} is {jtype} and needs a <limit effort="..." velocity="..."/> (lower and upper default to 0)',
             t.value_span,
             "limit",
         )
     safety = el.child("safety_controller")
     if safety is not None:
-        rd.numbers_ok(safety, ("soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"), f"the safety controller of {what}")
+        rd.numbers_ok(
+            safety,
+            ("soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"),
+            f"the safety controller of {what}",
+        )
         if safety.attr("k_velocity") is None:
-            rd.error(f"the <safety_controller> of {what} needs k_velocity=\"...\"", safety.tag_span, "safety")
+            rd.error(f'the <safety_controller> of {what} needs k_velocity="..."', safety.tag_span, "safety")
     calibration = el.child("calibration")
     if calibration is not None:
         rd.numbers_ok(calibration, ("rising", "falling"), f"the calibration of {what}")
@@ -89,7 +95,7 @@ def read_joint(rd: JointReader, el: XmlElement) -> None:
         rd.numbers_ok(mimic, ("multiplier", "offset"), f"the mimic of {what}")
         ma = mimic.attr("joint")
         if ma is None:
-            rd.error(f"the <mimic> of {what} needs joint=\"...\"", mimic.tag_span, "mimic")
+            rd.error(f'the <mimic> of {what} needs joint="..."', mimic.tag_span, "mimic")
         else:
             mimic_ref = Ref(ma.value, ma.value_span, "mimic", mimic)
     dynamics = el.child("dynamics")
@@ -103,7 +109,7 @@ def read_joint(rd: JointReader, el: XmlElement) -> None:
         la = end.attr("link") if end is not None else None
         if la is None:
             rd.error(
-                f"{what} needs <{tag} link=\"...\"/> naming its {tag} link",
+                f'{what} needs <{tag} link="..."/> naming its {tag} link',
                 end.tag_span if end is not None else a.value_span,
                 "joint_link",
             )
@@ -115,4 +121,3 @@ def read_joint(rd: JointReader, el: XmlElement) -> None:
         return
     (pname, pattr, pel), (cname, cattr, cel) = ends
     rd.joints[name] = UJoint(name, a.value_span, el, jtype, t, pname, pattr, pel, cname, cattr, cel, origin, mimic_ref)
-

@@ -41,4 +41,3 @@ class UJoint:
     child_el: XmlElement
     origin: PoseSpec
     mimic: Ref | None = None
-

@@ -19,7 +19,14 @@ from ...xml import XmlDocument, XmlElement
 from .joints import read_joint
 from .model import UJoint, ULink
 from .values import (
-    DUPLICATE_NAME, GEOMETRY_ATTRS, LINK_INVALID, MATERIAL, PARSING_ERROR, key_value, number, truthy,
+    DUPLICATE_NAME,
+    GEOMETRY_ATTRS,
+    LINK_INVALID,
+    MATERIAL,
+    PARSING_ERROR,
+    key_value,
+    number,
+    truthy,
 )
 
 
@@ -58,7 +65,7 @@ class Reader:
         for name in attrs:
             a = el.attr(name)
             if a is not None and number(a.value) is None:
-                self.error(f"{what}: {name}=\"{a.value}\" is not a number", a.value_span, "number")
+                self.error(f'{what}: {name}="{a.value}" is not a number', a.value_span, "number")
                 ok = False
         return ok
 
@@ -90,7 +97,6 @@ class Reader:
             return None
         return PoseSpec(el, (*xyz, *rpy))
 
-
     # -- urdfdom's reading ---------------------------------------------
 
     def read(self) -> None:
@@ -104,7 +110,7 @@ class Reader:
                 "FILE_READ",
             )
         if robot.attr("name") is None:
-            self.error("the <robot> needs a name attribute: add name=\"...\"", robot.tag_span, "robot_name")
+            self.error('the <robot> needs a name attribute: add name="..."', robot.tag_span, "robot_name")
         for el in robot.children_named("material"):
             self._material(el, top_level=True)
         for el in robot.children_named("link"):
@@ -132,7 +138,11 @@ class Reader:
         name = el.get("name")
         if name is None:
             if top_level:  # urdfdom logs it and goes on (a visual's nameless material is an error, see below)
-                self.diagnostics.append(warning(MATERIAL, "a <material> needs a name attribute", el.tag_span, data={"urdf": "material_name"}))
+                self.diagnostics.append(
+                    warning(
+                        MATERIAL, "a <material> needs a name attribute", el.tag_span, data={"urdf": "material_name"}
+                    )
+                )
             return
         has_color = False
         color = el.child("color")
@@ -142,7 +152,12 @@ class Reader:
         has_texture = texture is not None and texture.attr("filename") is not None
         if top_level:
             if name in self.materials:
-                self.error(f"material '{name}' is defined twice", self.attr_span(el, "name"), "material_duplicate", DUPLICATE_NAME)
+                self.error(
+                    f"material '{name}' is defined twice",
+                    self.attr_span(el, "name"),
+                    "material_duplicate",
+                    DUPLICATE_NAME,
+                )
             elif not has_color and not has_texture:
                 self.diagnostics.append(
                     warning(
@@ -158,7 +173,7 @@ class Reader:
     def _link(self, el: XmlElement) -> None:
         a = el.attr("name")
         if a is None:
-            self.error("a <link> needs a name attribute: add name=\"...\"", el.tag_span, "link_name")
+            self.error('a <link> needs a name attribute: add name="..."', el.tag_span, "link_name")
             return
         name = a.value
         what = f"link '{name}'"
@@ -172,7 +187,9 @@ class Reader:
                 mass = None  # urdfdom stops before the mass: it stays 0
             if mass is None or mass.attr("value") is None:
                 if len(self.diagnostics) == start:
-                    self.error(f"the <inertial> of {what} needs <mass value=\"...\"/>", (mass or inertial).tag_span, "mass")
+                    self.error(
+                        f'the <inertial> of {what} needs <mass value="..."/>', (mass or inertial).tag_span, "mass"
+                    )
             else:
                 m = number(mass.get("value") or "")
                 if m is None:
@@ -222,12 +239,20 @@ class Reader:
             self.error(f"{what} needs a <geometry>", part.tag_span, "geometry")
             return False
         if not geom.children:
-            self.error(f"the <geometry> of {what} is empty: add <box>, <cylinder>, <sphere> or <mesh>", geom.tag_span, "geometry")
+            self.error(
+                f"the <geometry> of {what} is empty: add <box>, <cylinder>, <sphere> or <mesh>",
+                geom.tag_span,
+                "geometry",
+            )
             return False
         shape = geom.children[0]
         attrs = GEOMETRY_ATTRS.get(shape.tag)
         if attrs is None:
-            self.error(f"unknown geometry <{shape.tag}> in {what}: use <box>, <cylinder>, <sphere> or <mesh>", shape.tag_span, "geometry")
+            self.error(
+                f"unknown geometry <{shape.tag}> in {what}: use <box>, <cylinder>, <sphere> or <mesh>",
+                shape.tag_span,
+                "geometry",
+            )
             return False
         missing = [n for n in attrs if shape.attr(n) is None]
         if missing:
@@ -251,7 +276,6 @@ class Reader:
         self.used_materials.append((name, mat, what))
         return True
 
-
     def claim(self, joint_el: XmlElement) -> None:
         """The child of a joint left out is not another root: say so once, on the joint."""
         c = joint_el.child("child")
@@ -267,4 +291,3 @@ class Reader:
                 self.to_revolute.add(ref)
             elif c.tag == "static" and not ref:
                 self.static = truthy(key_value(c))
-

@@ -38,7 +38,12 @@ from .model import UJoint, ULink
 from .reader import Reader
 from .connect import connect
 from .values import (
-    BLOB_TAGS, DUPLICATE_NAME, LINK_INERTIA_INVALID, POSE_RELATIVE_TO_INVALID, SDF_JOINT_TYPE, WORLD,
+    BLOB_TAGS,
+    DUPLICATE_NAME,
+    LINK_INERTIA_INVALID,
+    POSE_RELATIVE_TO_INVALID,
+    SDF_JOINT_TYPE,
+    WORLD,
 )
 
 
@@ -319,7 +324,11 @@ class ModelMaker:
                 continue
             span = m.name_span or m.element.tag_span
             a, b = self._describe(other), self._describe(m)
-            both = f"two {m.kind}s (from <gazebo> blocks or the URDF) are named '{m.name}'" if a == b else f"'{m.name}' names both {a} and {b}"
+            both = (
+                f"two {m.kind}s (from <gazebo> blocks or the URDF) are named '{m.name}'"
+                if a == b
+                else f"'{m.name}' names both {a} and {b}"
+            )
             self.r.error(
                 f"{both}: "
                 "in the converted SDFormat model every link, joint and frame "
@@ -334,4 +343,3 @@ class ModelMaker:
 
     def _describe(self, m: Named) -> str:
         return self.described.get(id(m), f"a {m.kind}")
-

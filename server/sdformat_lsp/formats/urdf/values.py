@@ -28,7 +28,6 @@ BLOB_TAGS = ("link", "joint", "frame", "model")
 FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
 
-
 def is_urdf(xml: XmlDocument) -> bool:
     return xml.root is not None and xml.root.tag == "robot"
 
@@ -47,4 +46,3 @@ def key_value(el: XmlElement) -> str:
     """A gazebo extension's value: its ``value`` attribute or its text."""
     v = el.get("value")
     return (v if v is not None else el.text).strip()
-

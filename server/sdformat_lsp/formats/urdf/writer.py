@@ -120,7 +120,9 @@ def _joint(j: RobotJoint) -> list[str]:
         out.append(f"    <dynamics{attrs}/>")
     if j.mimic is not None:
         m = j.mimic
-        out.append(f'    <mimic joint={quoteattr(m.joint)} multiplier="{number(m.multiplier)}" offset="{number(m.offset)}"/>')
+        out.append(
+            f'    <mimic joint={quoteattr(m.joint)} multiplier="{number(m.multiplier)}" offset="{number(m.offset)}"/>'
+        )
     out.append("  </joint>")
     return out
 

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 MAX_CALLS = 150  # nested macro calls
 
 
-def resolve_macro(ex: "Expander", name: str, macros: MacroTable, scope: Scope, origin: Origin | None) -> tuple[Macro, Scope]:
+def resolve_macro(
+    ex: "Expander", name: str, macros: MacroTable, scope: Scope, origin: Origin | None
+) -> tuple[Macro, Scope]:
 
     found = macros.get(name)
     if isinstance(found, Macro):
@@ -46,6 +48,7 @@ def resolve_macro(ex: "Expander", name: str, macros: MacroTable, scope: Scope, o
                 return found, sc
     known = sorted(macros.names())
     from difflib import get_close_matches  # imported when needed: an error, a pattern
+
     near = get_close_matches(name, known, 1, 0.6)
     hint = f"; did you mean 'xacro:{near[0]}'?" if near else ""
     raise Unresolved(f"unknown macro 'xacro:{name}'{hint}", origin)
@@ -65,8 +68,12 @@ def expand_call(ex: "Expander", node: Element, parent: Element, new: list, macro
         name_origin = node.origin
     macro, body_scope = resolve_macro(ex, name, macros, scope, name_origin)
     definition = ex._defs_by_origin.get(
-        ("macro", macro.name, macro.body.attrs["name"].origin.file if macro.body.attrs["name"].origin else None,
-         macro.body.attrs["name"].origin.span if macro.body.attrs["name"].origin else None)
+        (
+            "macro",
+            macro.name,
+            macro.body.attrs["name"].origin.file if macro.body.attrs["name"].origin else None,
+            macro.body.attrs["name"].origin.span if macro.body.attrs["name"].origin else None,
+        )
     )
     if name_origin is not None:
         ex.uses.append(Use("macro", name, name_origin, definition))
@@ -96,6 +103,7 @@ def expand_call(ex: "Expander", node: Element, parent: Element, new: list, macro
                 continue
             names = [p.name for p in macro.params if not p.is_block]
             from difflib import get_close_matches  # imported when needed: an error, a pattern
+
             near = get_close_matches(key, names, 1, 0.6)
             hint = f"; did you mean '{near[0]}'?" if near else f"; its parameters are: {', '.join(names) or 'none'}"
             raise XacroError(f"macro '{name}' has no parameter '{key}'{hint}", attr.origin)
@@ -112,7 +120,10 @@ def expand_call(ex: "Expander", node: Element, parent: Element, new: list, macro
     for param in list(remaining):
         if param.is_block:
             if b >= len(blocks):
-                raise XacroError(f"macro '{name}' expects a block for '{param.name}' but the call has no more child elements", node.origin)
+                raise XacroError(
+                    f"macro '{name}' expects a block for '{param.name}' but the call has no more child elements",
+                    node.origin,
+                )
             local.values[param.name] = blocks[b]
             local.origins[param.name] = blocks[b].origin
             b += 1
@@ -143,7 +154,9 @@ def expand_call(ex: "Expander", node: Element, parent: Element, new: list, macro
     new.extend(body.children)
 
 
-def default_value(ex: "Expander", param: Param, scope: Scope, macro: str, at: Origin | None) -> tuple[Any, Origin | None, Origin | None]:
+def default_value(
+    ex: "Expander", param: Param, scope: Scope, macro: str, at: Origin | None
+) -> tuple[Any, Origin | None, Origin | None]:
     if param.forward:
         try:
             value = scope.get(param.name)

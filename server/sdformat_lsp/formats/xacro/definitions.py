@@ -80,7 +80,9 @@ class Use:
 
 
 def define_property(ex: "Expander", node: Element, scope: Scope) -> None:
-    name, value, default, remove, where, lazy = attributes(ex, node, ["name"], ["value", "default", "remove", "scope", "lazy_eval"])
+    name, value, default, remove, where, lazy = attributes(
+        ex, node, ["name"], ["value", "default", "remove", "scope", "lazy_eval"]
+    )
     name_attr = node.attrs["name"]
     name = str(ex.text_value(name_attr, scope)[0])
     if not name.isidentifier() or keyword.iskeyword(name):

@@ -33,7 +33,9 @@ def xacro_element(ex: "Expander", node: Element, parent: Element, new: list, mac
         elif single is not None:
             block = single.values["*" + name]
         else:
-            raise Unresolved(f"there is no block parameter or property '{name}' to insert here", node.attrs["name"].origin)
+            raise Unresolved(
+                f"there is no block parameter or property '{name}' to insert here", node.attrs["name"].origin
+            )
         if not isinstance(block, Element):
             raise XacroError(f"'{name}' is not a block", node.origin)
         block = block.copy(None)
@@ -60,7 +62,9 @@ def xacro_element(ex: "Expander", node: Element, parent: Element, new: list, mac
     elif tag == "xacro:element":
         attr = node.attrs.get("xacro:name")
         if attr is None:
-            raise XacroError("xacro:element needs the attribute xacro:name (the name of the element to make)", node.origin)
+            raise XacroError(
+                "xacro:element needs the attribute xacro:name (the name of the element to make)", node.origin
+            )
         name = ex.text_value(attr, scope)[0]
         if not name:
             raise XacroError("xacro:element: the name evaluates to an empty text", attr.origin)

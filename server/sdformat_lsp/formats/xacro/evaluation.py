@@ -66,7 +66,9 @@ class TextEvaluation:
             return results[0], source if len(parts) == 1 else None
         return "".join(map(str, results)), None
 
-    def _expression(self, inner: str, scope: Scope, origin: Origin | None, raw: bool, at: int) -> tuple[Any, Origin | None]:
+    def _expression(
+        self, inner: str, scope: Scope, origin: Origin | None, raw: bool, at: int
+    ) -> tuple[Any, Origin | None]:
         if "$" in inner:
             text = str(self.evaluate(inner, scope, sub_origin(origin, raw, at, len(inner)), raw)[0])
         else:
@@ -85,7 +87,11 @@ class TextEvaluation:
         except Undefined as exc:
             # after a first error this one is not reported (Expander.fail): no hint to look for
             hint = "" if self.incomplete else nearest(exc.name or "", scope, self.context.args)
-            where = sub_origin(origin, raw and same, at + (exc.offset or 0), len(exc.name or "")) if exc.offset is not None else sub_origin(origin, raw, at - 2, len(inner) + 3)
+            where = (
+                sub_origin(origin, raw and same, at + (exc.offset or 0), len(exc.name or ""))
+                if exc.offset is not None
+                else sub_origin(origin, raw, at - 2, len(inner) + 3)
+            )
             raise Unresolved(f"the property '{exc.name}' is not defined{hint}", where) from None
         except ExpressionError as exc:
             where = sub_origin(origin, raw, at - 2, len(inner) + 3)
@@ -93,7 +99,9 @@ class TextEvaluation:
         source = None
         if plain:
             source = scope.origin_of(name)
-            self._use("property", name, sub_origin(origin, raw and same, at + (len(text) - len(text.lstrip())), len(name)))
+            self._use(
+                "property", name, sub_origin(origin, raw and same, at + (len(text) - len(text.lstrip())), len(name))
+            )
         return value, source
 
     def _use(self, kind: str, name: str, origin: Origin | None) -> None:
@@ -104,11 +112,11 @@ class TextEvaluation:
         return self.evaluate(attr.value, scope, attr.origin, attr.raw)
 
 
-
 def nearest(wanted: str, scope: Scope, args: dict[str, str]) -> str:
     """The hint for an undefined name: the nearest property, else the nearest argument."""
 
     from difflib import get_close_matches  # imported when needed: an error, a pattern
+
     near = get_close_matches(wanted, sorted(scope.visible_names()), 1, 0.6)
     if near:
         return f"; did you mean '{near[0]}'?"

@@ -132,8 +132,25 @@ PYTHON.update(
 )
 
 # types a call may make (type(x)(...) gives one of these back)
-CALLABLE_TYPES = (int, float, str, bool, list, dict, tuple, set, frozenset, complex, range, slice, map, filter, zip,
-                  enumerate, reversed)
+CALLABLE_TYPES = (
+    int,
+    float,
+    str,
+    bool,
+    list,
+    dict,
+    tuple,
+    set,
+    frozenset,
+    complex,
+    range,
+    slice,
+    map,
+    filter,
+    zip,
+    enumerate,
+    reversed,
+)
 
 
 _STATIC: tuple[dict[str, Any], set[int]] | None = None

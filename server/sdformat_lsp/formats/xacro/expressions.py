@@ -492,6 +492,7 @@ class Interpreter:
 
     def _comprehension(self, generators: list, env: dict | None, emit: Callable[[dict], None]) -> None:
         scope = dict(env or {})
+
         # iterative over the generators: each level is a list of remaining items
         def loop(level: int) -> None:
             gen = generators[level]

@@ -41,6 +41,7 @@ def expand_include(ex: "Expander", node: Element, parent: Element, new: list, ma
     filename = ex.abs_filename(str(ex.text_value(fattr, scope)[0]))
     if re.search(r"[*[?]+", filename):
         from glob import glob  # imported when needed: an error, a pattern
+
         names = sorted(glob(filename))
         if not names:
             ex.warn(f"the include pattern '{filename}' matches no file", fattr.origin)

@@ -27,7 +27,9 @@ class Param:
 
     __slots__ = ("default", "default_origin", "forward", "has_spec", "name")
 
-    def __init__(self, name: str, forward: bool, default: str | None, has_spec: bool, default_origin: Origin | None) -> None:
+    def __init__(
+        self, name: str, forward: bool, default: str | None, has_spec: bool, default_origin: Origin | None
+    ) -> None:
         self.name = name
         self.forward = forward
         self.default = default

@@ -39,7 +39,9 @@ class Text:
 
     def copy(self, call: Call | None) -> "Text":
         o = self.origin
-        return Text(self.data, o if o is None or call is None else Origin(o.file, o.span, call, o.via), self.raw, self.cdata)
+        return Text(
+            self.data, o if o is None or call is None else Origin(o.file, o.span, call, o.via), self.raw, self.cdata
+        )
 
 
 class Comment:
@@ -99,7 +101,9 @@ class Element:
                 attrs = {}
                 for k, a in src.attrs.items():
                     ao = a.origin
-                    attrs[k] = Attr(a.value, ao if ao is None or call is None else origin(ao.file, ao.span, call, ao.via), a.raw)
+                    attrs[k] = Attr(
+                        a.value, ao if ao is None or call is None else origin(ao.file, ao.span, call, ao.via), a.raw
+                    )
                 dst.attrs = attrs
             kids: list = []
             append = kids.append

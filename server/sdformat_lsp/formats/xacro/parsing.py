@@ -124,7 +124,7 @@ def read_document(text: str, file: str) -> Document:
             if ":" in qname and not qname.startswith("xmlns:") and qname.split(":", 1)[0] not in scope:
                 raise XacroError(
                     f"the namespace prefix of '{qname}' is not declared: add "
-                    f"xmlns:{qname.split(':', 1)[0]}=\"...\" to this element or an enclosing one "
+                    f'xmlns:{qname.split(":", 1)[0]}="..." to this element or an enclosing one '
                     "(ROS's xacro refuses the document: unbound prefix)",
                     Origin(file, where),
                 )

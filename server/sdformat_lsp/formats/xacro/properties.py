@@ -82,7 +82,9 @@ class Scope:
 
     __slots__ = ("evaluate", "lazy", "namespace", "origins", "parent", "resolving", "root", "values")
 
-    def __init__(self, parent: "Scope | None", root: Globals, evaluate: Callable[[str, "Scope", Origin | None], tuple]) -> None:
+    def __init__(
+        self, parent: "Scope | None", root: Globals, evaluate: Callable[[str, "Scope", Origin | None], tuple]
+    ) -> None:
         self.parent = parent
         self.root = root
         self.values: dict[str, Any] = {}
@@ -128,7 +130,7 @@ class Scope:
                 chain = " -> ".join(self.resolving + [name])
                 raise XacroError(
                     f"the property '{name}' is defined in terms of itself ({chain}); "
-                    "break the cycle, or define them in order with lazy_eval=\"false\"",
+                    'break the cycle, or define them in order with lazy_eval="false"',
                     self.origins.get(name),
                 )
             self.resolving.append(name)

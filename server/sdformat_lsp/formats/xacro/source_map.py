@@ -37,9 +37,7 @@ class Origin:
 
     __slots__ = ("call", "file", "span", "via")
 
-    def __init__(
-        self, file: str, span: tuple[int, int], call: Call | None = None, via: "Origin | None" = None
-    ) -> None:
+    def __init__(self, file: str, span: tuple[int, int], call: Call | None = None, via: "Origin | None" = None) -> None:
         self.file = file
         self.span = span
         self.call = call  # innermost call, or None outside macros

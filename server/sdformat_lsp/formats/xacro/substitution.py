@@ -76,7 +76,7 @@ def pieces(text: str) -> list[tuple[str, str, int]]:
     while pos < n:
         m = _PIECE.match(text, pos)
         if m is None:
-            raise Located(f"unclosed or invalid substitution: '{text[pos:pos + 40]}'", pos, len(text) - pos)
+            raise Located(f"unclosed or invalid substitution: '{text[pos : pos + 40]}'", pos, len(text) - pos)
         kind = m.lastgroup
         assert kind is not None
         out.append((kind, m.group(), pos))
@@ -176,7 +176,7 @@ class Substitutions:
             except KeyError:
                 raise Unresolved(
                     f"the argument '{args[0]}' is not defined: declare it with <xacro:arg name=\"{args[0]}\" "
-                    f"default=\"...\"/> or pass {args[0]}:=value",
+                    f'default="..."/> or pass {args[0]}:=value',
                 ) from None
         if command == "find":
             if len(args) != 1:
@@ -188,7 +188,9 @@ class Substitutions:
             try:
                 return ctx.environ[args[0]]
             except KeyError:
-                raise XacroError(f"the environment variable {args[0]} is not set (use $(optenv) for a default)") from None
+                raise XacroError(
+                    f"the environment variable {args[0]} is not set (use $(optenv) for a default)"
+                ) from None
         if command == "optenv":
             if not args:
                 raise XacroError(f"$(optenv) needs a variable name: $({inside})")
@@ -223,8 +225,19 @@ class Substitutions:
 
         functions: dict[str, Any] = dict(self.math_names)
         functions.update(
-            true=True, false=False, arg=arg, dirname=dirname, env=env, optenv=optenv, find=ctx.find,
-            list=list, dict=dict, map=map, str=str, float=float, int=int,
+            true=True,
+            false=False,
+            arg=arg,
+            dirname=dirname,
+            env=env,
+            optenv=optenv,
+            find=ctx.find,
+            list=list,
+            dict=dict,
+            map=map,
+            str=str,
+            float=float,
+            int=int,
         )
         functions["True"] = True
         functions["False"] = False

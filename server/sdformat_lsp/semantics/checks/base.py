@@ -21,7 +21,9 @@ from ..frames import WORLD, FrameGraphs, FrameNode, Resolution, Scope
 DUNDER_NAME = re.compile(r"^__.*__$")
 
 
-UNKNOWN_REFERENCE = "unknown_reference"  # data key of a diagnostic about a reference that may lead into an unloaded include
+UNKNOWN_REFERENCE = (
+    "unknown_reference"  # data key of a diagnostic about a reference that may lead into an unloaded include
+)
 
 
 def scope_words(scope: Scope) -> str:
@@ -61,7 +63,6 @@ def node_span(node: FrameNode) -> Span:
     if inc is not None:
         return inc.element.tag_span
     return node.entity.element.tag_span
-
 
 
 class CheckerBase:
@@ -115,7 +116,12 @@ class CheckerBase:
 
     def _hole_model(self, node: FrameNode | None) -> bool:
         """A model whose content is partly unknown (an include in it could not be loaded)."""
-        return node is not None and node.kind == "model" and node.inner is not None and bool(self.g.holes.get(id(node.inner)))
+        return (
+            node is not None
+            and node.kind == "model"
+            and node.inner is not None
+            and bool(self.g.holes.get(id(node.inner)))
+        )
 
     def _bad_ref(self, code: str, res: Resolution, what: str, candidates: Iterable[str] | None = None) -> Diagnostic:
         """A diagnostic for a reference that did not resolve, with a suggestion when one fits; one marked
@@ -125,7 +131,11 @@ class CheckerBase:
         if res.problem not in ("reserved", "empty") and self._unknown(res):
             return error(code, "unknown", ref.span, data={UNKNOWN_REFERENCE: True})
         if res.problem == "reserved":
-            return error("ATTRIBUTE_INVALID", f"'__root__' is reserved and cannot be used in {what}; name a frame of {scope_words(scope)}", ref.span)
+            return error(
+                "ATTRIBUTE_INVALID",
+                f"'__root__' is reserved and cannot be used in {what}; name a frame of {scope_words(scope)}",
+                ref.span,
+            )
         if res.problem == "empty":
             return error(code, f"{what} is empty: name a frame of {scope_words(scope)}", ref.span)
         if candidates is None:
@@ -152,7 +162,8 @@ class CheckerBase:
         if outer is not None:
             return error(
                 code,
-                msg + f"; '{ref.text}' belongs to the enclosing {scope_words(outer)}, and references cannot reach outside "
+                msg
+                + f"; '{ref.text}' belongs to the enclosing {scope_words(outer)}, and references cannot reach outside "
                 "the model they are written in: move the element, or refer to a frame of this model",
                 ref.span,
             )
@@ -168,6 +179,8 @@ class CheckerBase:
     def _top_only(self, d: Diagnostic, scope: Scope | None, what: str, consequence: str | None = None) -> Diagnostic:
         """``d`` from a check libsdformat makes only at the top level: an error there, a warning in nested models."""
         if top_level_scope(scope):
-            return Diagnostic(d.code, d.severity, d.message, d.span, d.related, d.fixes, d.path, {**d.data, ROOT_ONLY: True})
+            return Diagnostic(
+                d.code, d.severity, d.message, d.span, d.related, d.fixes, d.path, {**d.data, ROOT_ONLY: True}
+            )
         note = _NESTED_NOTE.format(consequence=consequence or _UNRESOLVED.format(what=what))
         return Diagnostic(d.code, Severity.WARNING, d.message + note, d.span, d.related, d.fixes, d.path, d.data)

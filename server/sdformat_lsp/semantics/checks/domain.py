@@ -40,7 +40,9 @@ def _unset(text: str) -> bool:
     return text.strip() in ("", "__default__")
 
 
-CLASSIC_MATERIALS = "file://media/materials/scripts/gazebo.material"  # gz-sim's ServerPrivate::kClassicMaterialScriptUri
+CLASSIC_MATERIALS = (
+    "file://media/materials/scripts/gazebo.material"  # gz-sim's ServerPrivate::kClassicMaterialScriptUri
+)
 
 
 def _material(el: XmlElement, out: list[Diagnostic], text: str) -> None:
@@ -52,21 +54,45 @@ def _material(el: XmlElement, out: list[Diagnostic], text: str) -> None:
             out.append(_script_as_text(script, written, text))
             return
         if uri is None or _unset(uri.text):
-            out.append(error("ELEMENT_INVALID", "a material <script> needs a non-empty <uri> naming the material script file or folder", script.tag_span,
-                             data={REPEATS: True}))
+            out.append(
+                error(
+                    "ELEMENT_INVALID",
+                    "a material <script> needs a non-empty <uri> naming the material script file or folder",
+                    script.tag_span,
+                    data={REPEATS: True},
+                )
+            )
         if name is None or _unset(name.text):
-            out.append(error("ELEMENT_MISSING", "a material <script> needs a non-empty <name> naming the material in the script", script.tag_span,
-                             data={REPEATS: True}))
+            out.append(
+                error(
+                    "ELEMENT_MISSING",
+                    "a material <script> needs a non-empty <name> naming the material in the script",
+                    script.tag_span,
+                    data={REPEATS: True},
+                )
+            )
     shader = el.child("shader")
     if shader is not None:
         a = shader.attr("type")
         kind = a.value.strip() if a is not None else "pixel"
         if kind not in _SHADER_TYPES:
             out.append(
-                error("ELEMENT_INVALID", f"shader type '{kind}' is not supported: use one of {', '.join(sorted(_SHADER_TYPES))}", a.value_span)
+                error(
+                    "ELEMENT_INVALID",
+                    f"shader type '{kind}' is not supported: use one of {', '.join(sorted(_SHADER_TYPES))}",
+                    a.value_span,
+                )
             )
-        elif kind.startswith("normal_map") and not (shader.child("normal_map") and shader.child("normal_map").text.strip()):
-            out.append(error("ELEMENT_MISSING", f"a '{kind}' shader needs a <normal_map> naming the normal map texture", shader.tag_span))
+        elif kind.startswith("normal_map") and not (
+            shader.child("normal_map") and shader.child("normal_map").text.strip()
+        ):
+            out.append(
+                error(
+                    "ELEMENT_MISSING",
+                    f"a '{kind}' shader needs a <normal_map> naming the normal map texture",
+                    shader.tag_span,
+                )
+            )
 
 
 def _script_as_text(script: XmlElement, written: str, text: str) -> Diagnostic:
@@ -89,7 +115,11 @@ def _script_as_text(script: XmlElement, written: str, text: str) -> Diagnostic:
             f"(or <pbr>) and remove the <script>; {fixed} keeps the file loading"
         )
     start = script.span
-    fix = Fix(f"Write <uri> and <name> for {written}", start, fixed) if text[start.start : start.end].startswith("<script") else None
+    fix = (
+        Fix(f"Write <uri> and <name> for {written}", start, fixed)
+        if text[start.start : start.end].startswith("<script")
+        else None
+    )
     return error("ELEMENT_INVALID", message, script.tag_span, fixes=(fix,) if fix else (), data={REPEATS: True})
 
 
@@ -97,8 +127,13 @@ def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
     xyz = el.child("xyz")
     vals = _floats(xyz)
     if vals is not None and len(vals) == 3 and math.sqrt(sum(v * v for v in vals)) == 0.0:
-        out.append(error("ELEMENT_INVALID", "a joint axis of length zero has no direction: give <xyz> a non-zero vector such as 0 0 1", xyz.text_span or xyz.tag_span))
-
+        out.append(
+            error(
+                "ELEMENT_INVALID",
+                "a joint axis of length zero has no direction: give <xyz> a non-zero vector such as 0 0 1",
+                xyz.text_span or xyz.tag_span,
+            )
+        )
 
 
 def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic], text: str = "") -> None:
@@ -125,7 +160,13 @@ def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic], tex
     where = mass_el.text_span if mass_el is not None and mass_el.text_span else inertial.tag_span
     name = link.get("name") or ""
     if mass < 0:
-        out.append(error("LINK_INERTIA_INVALID", f"link '{name}' has a negative mass ({mass:g}): mass must be zero or more", where))
+        out.append(
+            error(
+                "LINK_INERTIA_INVALID",
+                f"link '{name}' has a negative mass ({mass:g}): mass must be zero or more",
+                where,
+            )
+        )
         return
     moments = symmetric_eigenvalues([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     eps = 10 * 2.220446049250313e-16 * max(abs(x) for x in moments)
@@ -137,7 +178,8 @@ def _inertial(link: XmlElement, inertial: XmlElement, out: list[Diagnostic], tex
             error(
                 "LINK_INERTIA_INVALID",
                 f"link '{name}' has an inertia no rigid body can have (principal moments {a:.6g}, {b:.6g}, {c:.6g} must be "
-                "non-negative and each at most the sum of the other two)" + (why or ": check <ixx>..<izz> and the off-diagonal terms"),
+                "non-negative and each at most the sum of the other two)"
+                + (why or ": check <ixx>..<izz> and the off-diagonal terms"),
                 span,
                 fixes=fixes,
             )
@@ -167,8 +209,13 @@ def _written_twice(inertia: XmlElement, names: tuple[str, ...], text: str) -> tu
         end = second.end_tag_span
         if end is not None and text[end.start : end.start + 2 + len(twice[0])] == f"</{twice[0]}":
             between = text[second.tag_span.end : end.start + 2]
-            fixes = (Fix(f"Rename the second <{twice[0]}> to <{missing[0]}>", Span(second.tag_span.start, end.start + 2 + len(twice[0])),
-                         f"{missing[0]}{between}{missing[0]}"),)
+            fixes = (
+                Fix(
+                    f"Rename the second <{twice[0]}> to <{missing[0]}>",
+                    Span(second.tag_span.start, end.start + 2 + len(twice[0])),
+                    f"{missing[0]}{between}{missing[0]}",
+                ),
+            )
     return why, fixes
 
 
@@ -199,7 +246,7 @@ def _sensor(el: XmlElement, out: list[Diagnostic]) -> None:
         msg += f"; did you mean '{close[0]}'?"
         fixes = (Fix(f"Change to '{close[0]}'", a.value_span, close[0]),)
     else:
-        msg += "; a sensor of a simulator plugin is type=\"custom\" (with the plugin's own type in gz:type)"
+        msg += '; a sensor of a simulator plugin is type="custom" (with the plugin\'s own type in gz:type)'
     out.append(error("ATTRIBUTE_INVALID", msg, a.value_span, fixes=fixes))
 
 

@@ -25,7 +25,9 @@ class FrameChecks(CheckerBase):
             assert scope is not None
             if scope.path is not None:
                 if not node.static and not scope.links_order and not any(scope.models_order):
-                    self._mark(node)  # a model without link: reported on its include (by its file, or for <static>false)
+                    self._mark(
+                        node
+                    )  # a model without link: reported on its include (by its file, or for <static>false)
                 continue  # an included model: its canonical link and placement frame belong to its file
             cref = model.canonical_link
             if cref is not None and cref.text:
@@ -33,15 +35,23 @@ class FrameChecks(CheckerBase):
                 links = [n for n, x in scope.nested_frames() if x.kind == "link"]
                 top = top_level_scope(scope)  # the model's own scope: the root, or a model directly in a world
                 if res.target is None:
-                    d = self._bad_ref("MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links)
+                    d = self._bad_ref(
+                        "MODEL_CANONICAL_LINK_INVALID", res, f"canonical_link of model '{model.name}'", links
+                    )
                     if node.static:  # the frame graph ignores it; only the top-level name check sees it
                         d = self._top_only(d, scope, "canonical link")
                     self.out.append(d)
                     if d.is_error:
                         self._mark(node)
                 elif res.target.kind != "link":
-                    d = error("MODEL_CANONICAL_LINK_INVALID", f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}", cref.span)
-                    self.out.append(self._top_only(d, scope, "canonical link", "libsdformat attaches the model to that frame"))
+                    d = error(
+                        "MODEL_CANONICAL_LINK_INVALID",
+                        f"canonical_link of model '{model.name}' must name a link, but '{cref.text}' is a {res.target.kind}",
+                        cref.span,
+                    )
+                    self.out.append(
+                        self._top_only(d, scope, "canonical link", "libsdformat attaches the model to that frame")
+                    )
                     if top:
                         self._mark(node)
             elif not node.static and not scope.links_order and not any(scope.models_order) and not model.includes:
@@ -59,7 +69,9 @@ class FrameChecks(CheckerBase):
             if pf is not None and pf.text:
                 res = self.g.resolve(pf, scope)
                 if res.target is None:
-                    self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"placement_frame of model '{model.name}'"))
+                    self.out.append(
+                        self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"placement_frame of model '{model.name}'")
+                    )
 
     # -- phases 5-6: attached_to ---------------------------------------
 
@@ -76,11 +88,24 @@ class FrameChecks(CheckerBase):
             if res is None:
                 continue
             if ref.text == node.name and node.scope is res.scope:
-                self.out.append(error("FRAME_ATTACHED_TO_CYCLE", f"frame '{node.name}' is attached to itself: name a link, joint, frame or model it moves with", ref.span))
+                self.out.append(
+                    error(
+                        "FRAME_ATTACHED_TO_CYCLE",
+                        f"frame '{node.name}' is attached to itself: name a link, joint, frame or model it moves with",
+                        ref.span,
+                    )
+                )
                 self._mark(node)
                 reported_cycles.add(id(node))
             elif res.target is None:
-                self.out.append(self._bad_ref("FRAME_ATTACHED_TO_INVALID", res, f"attached_to of frame '{node.name}'", self._targets(res.scope, node, "attached_to")))
+                self.out.append(
+                    self._bad_ref(
+                        "FRAME_ATTACHED_TO_INVALID",
+                        res,
+                        f"attached_to of frame '{node.name}'",
+                        self._targets(res.scope, node, "attached_to"),
+                    )
+                )
                 self._mark(node)
         quiet_nodes: set[int] = set()
         unattached = self.g.unattached()
@@ -131,20 +156,30 @@ class FrameChecks(CheckerBase):
             self._mark(node)
 
     def _cycle(self, code: str, attr: str, cycle: list[FrameNode], ref_of) -> None:
-        members = sorted(cycle, key=lambda n: (ref_of(n).span.start if ref_of(n) is not None else 1 << 60))
+        members = sorted(cycle, key=lambda n: ref_of(n).span.start if ref_of(n) is not None else 1 << 60)
         first = members[0]
         ref = ref_of(first)
         if len(cycle) <= 8:
             names = " -> ".join(n.name for n in [*cycle, cycle[0]])
         else:
-            names = " -> ".join(n.name for n in cycle[:4]) + f" -> ... -> {cycle[-1].name} -> {cycle[0].name} ({len(cycle)} frames)"
+            names = (
+                " -> ".join(n.name for n in cycle[:4])
+                + f" -> ... -> {cycle[-1].name} -> {cycle[0].name} ({len(cycle)} frames)"
+            )
         span = ref.span if ref is not None else (first.name_span or Span(0, 0))
         related = tuple(
             Related(ref_of(n).span, f"{n.kind} '{n.name}' {attr} '{ref_of(n).text}'")
             for n in members
             if ref_of(n) is not None
         )
-        self.out.append(error(code, f"{attr} cycle: {names}; break the cycle by pointing one of these at a link or __model__", span, related=related))
+        self.out.append(
+            error(
+                code,
+                f"{attr} cycle: {names}; break the cycle by pointing one of these at a link or __model__",
+                span,
+                related=related,
+            )
+        )
         for n in cycle:
             self._mark(n)
 
@@ -171,11 +206,24 @@ class FrameChecks(CheckerBase):
             if res is None:
                 continue
             if res.target is node or (ref.text == node.name and res.scope is node.scope and node.kind != "model"):
-                self.out.append(error("POSE_RELATIVE_TO_CYCLE", f"the pose of {node.kind} '{node.name}' is relative to itself: name another frame", ref.span))
+                self.out.append(
+                    error(
+                        "POSE_RELATIVE_TO_CYCLE",
+                        f"the pose of {node.kind} '{node.name}' is relative to itself: name another frame",
+                        ref.span,
+                    )
+                )
                 self._mark(node)
                 reported.add(id(node))
             elif res.target is None:
-                self.out.append(self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of {node.kind} '{node.name}'", self._targets(res.scope, node, "relative_to")))
+                self.out.append(
+                    self._bad_ref(
+                        "POSE_RELATIVE_TO_INVALID",
+                        res,
+                        f"relative_to of {node.kind} '{node.name}'",
+                        self._targets(res.scope, node, "relative_to"),
+                    )
+                )
                 self._mark(node)
         quiet_nodes: set[int] = set()
         resolves: dict[int, bool] = {}
@@ -204,7 +252,13 @@ class FrameChecks(CheckerBase):
                 quiet_nodes.update(id(n) for n in path)
                 continue
             span = node_span(node)
-            self.out.append(error("POSE_RELATIVE_TO_GRAPH_ERROR", f"the pose of {node.kind} '{node.name}' cannot be resolved to {scope_words(self.g.root)}", span))
+            self.out.append(
+                error(
+                    "POSE_RELATIVE_TO_GRAPH_ERROR",
+                    f"the pose of {node.kind} '{node.name}' cannot be resolved to {scope_words(self.g.root)}",
+                    span,
+                )
+            )
             self._mark(node)
 
     def inner_poses(self) -> None:
@@ -214,5 +268,20 @@ class FrameChecks(CheckerBase):
                 continue
             res = self.g.resolution(ref)
             if res is not None and res.target is None:
-                d = self._bad_ref("POSE_RELATIVE_TO_INVALID", res, f"relative_to of this <{ref.element.parent.tag if ref.element.parent else 'pose'}> pose")
-                self.out.append(Diagnostic(d.code, Severity.WARNING, d.message + " (libsdformat loads the file, but cannot resolve this pose)", d.span, d.related, d.fixes, d.path, d.data))
+                d = self._bad_ref(
+                    "POSE_RELATIVE_TO_INVALID",
+                    res,
+                    f"relative_to of this <{ref.element.parent.tag if ref.element.parent else 'pose'}> pose",
+                )
+                self.out.append(
+                    Diagnostic(
+                        d.code,
+                        Severity.WARNING,
+                        d.message + " (libsdformat loads the file, but cannot resolve this pose)",
+                        d.span,
+                        d.related,
+                        d.fixes,
+                        d.path,
+                        d.data,
+                    )
+                )

@@ -27,31 +27,72 @@ class JointChecks(CheckerBase):
             bad = False
             if c is not None:
                 if joint.child.text == WORLD:
-                    self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' cannot have 'world' as its child: the world is fixed; swap <parent> and <child>", c.ref.span))
+                    self.out.append(
+                        error(
+                            "JOINT_CHILD_LINK_INVALID",
+                            f"joint '{joint.name}' cannot have 'world' as its child: the world is fixed; swap <parent> and <child>",
+                            c.ref.span,
+                        )
+                    )
                     bad = True
                 elif c.target is node:
-                    self.out.append(error("JOINT_CHILD_LINK_INVALID", f"joint '{joint.name}' names itself as its child: name the link or frame it moves", c.ref.span))
+                    self.out.append(
+                        error(
+                            "JOINT_CHILD_LINK_INVALID",
+                            f"joint '{joint.name}' names itself as its child: name the link or frame it moves",
+                            c.ref.span,
+                        )
+                    )
                     bad = True
                 elif c.target is None:
-                    self.out.append(self._bad_ref("JOINT_CHILD_LINK_INVALID", c, f"child of joint '{joint.name}'", self._link_names(scope, node)))
+                    self.out.append(
+                        self._bad_ref(
+                            "JOINT_CHILD_LINK_INVALID",
+                            c,
+                            f"child of joint '{joint.name}'",
+                            self._link_names(scope, node),
+                        )
+                    )
                     bad = True
                 elif self.version < (1, 8) and c.target.kind != "link":
-                    self.out.append(error("JOINT_CHILD_LINK_INVALID", f"the child of joint '{joint.name}' must be a link before SDFormat 1.8, but '{c.ref.text}' is a {c.target.kind}", c.ref.span))
+                    self.out.append(
+                        error(
+                            "JOINT_CHILD_LINK_INVALID",
+                            f"the child of joint '{joint.name}' must be a link before SDFormat 1.8, but '{c.ref.text}' is a {c.target.kind}",
+                            c.ref.span,
+                        )
+                    )
                     bad = True
             if p is not None:
                 top = top_level_scope(scope)
                 if p.target is node or p.ref.text == joint.name:
-                    msg = (f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'" if p.target is node
-                           else f"joint '{joint.name}' has the name of its parent '{p.ref.text}': rename the joint")
+                    msg = (
+                        f"joint '{joint.name}' names itself as its parent: name a link, a frame or 'world'"
+                        if p.target is node
+                        else f"joint '{joint.name}' has the name of its parent '{p.ref.text}': rename the joint"
+                    )
                     d = error("JOINT_PARENT_LINK_INVALID", msg, p.ref.span)
                     self.out.append(self._top_only(d, scope, "joint's parent"))
                     bad = bad or top
                 elif p.target is None:
-                    d = self._bad_ref("JOINT_PARENT_LINK_INVALID", p, f"parent of joint '{joint.name}'", [*self._link_names(scope, node), WORLD])
+                    d = self._bad_ref(
+                        "JOINT_PARENT_LINK_INVALID",
+                        p,
+                        f"parent of joint '{joint.name}'",
+                        [*self._link_names(scope, node), WORLD],
+                    )
                     self.out.append(self._top_only(d, scope, "joint's parent"))
                     bad = bad or top
-                elif self.version < (1, 8) and p.target is not WORLD_SENTINEL and p.target.kind not in ("link", "world"):
-                    self.out.append(error("JOINT_PARENT_LINK_INVALID", f"the parent of joint '{joint.name}' must be a link before SDFormat 1.8, but '{p.ref.text}' is a {p.target.kind}", p.ref.span))
+                elif (
+                    self.version < (1, 8) and p.target is not WORLD_SENTINEL and p.target.kind not in ("link", "world")
+                ):
+                    self.out.append(
+                        error(
+                            "JOINT_PARENT_LINK_INVALID",
+                            f"the parent of joint '{joint.name}' must be a link before SDFormat 1.8, but '{p.ref.text}' is a {p.target.kind}",
+                            p.ref.span,
+                        )
+                    )
                     bad = True
             if bad:
                 self._mark(node)
@@ -60,7 +101,14 @@ class JointChecks(CheckerBase):
                 self._mark(node)
                 continue
             if p.ref.text == c.ref.text:
-                self.out.append(error("JOINT_PARENT_SAME_AS_CHILD", f"joint '{joint.name}' has '{c.ref.text}' as both parent and child: a joint connects two different links", c.ref.span, related=(Related(p.ref.span, "the parent"),)))
+                self.out.append(
+                    error(
+                        "JOINT_PARENT_SAME_AS_CHILD",
+                        f"joint '{joint.name}' has '{c.ref.text}' as both parent and child: a joint connects two different links",
+                        c.ref.span,
+                        related=(Related(p.ref.span, "the parent"),),
+                    )
+                )
                 self._mark(node)
                 continue
             if p.target is None or p.target is WORLD_SENTINEL or p.target.kind == "world":
@@ -108,7 +156,9 @@ class JointChecks(CheckerBase):
                     continue
                 res = self.g.resolve(ref, scope)
                 if res.target is None:
-                    d = self._bad_ref("JOINT_AXIS_EXPRESSED_IN_INVALID", res, f"expressed_in of the axis of joint '{joint.name}'")
+                    d = self._bad_ref(
+                        "JOINT_AXIS_EXPRESSED_IN_INVALID", res, f"expressed_in of the axis of joint '{joint.name}'"
+                    )
                     self.out.append(self._top_only(d, scope, "axis"))
             for ref in joint.mimics:
                 res = self.g.resolve(ref, scope)
@@ -116,10 +166,20 @@ class JointChecks(CheckerBase):
                 if res.target is None or res.target.kind != "joint":
                     joints = [n for n, x in scope.nested_frames() if x.kind == "joint" and x is not node]
                     if res.target is not None:
-                        d = error("JOINT_AXIS_MIMIC_INVALID", f"mimic joint '{ref.text}' of joint '{joint.name}' is a {res.target.kind}, not a joint", ref.span)
+                        d = error(
+                            "JOINT_AXIS_MIMIC_INVALID",
+                            f"mimic joint '{ref.text}' of joint '{joint.name}' is a {res.target.kind}, not a joint",
+                            ref.span,
+                        )
                     else:
-                        d = self._bad_ref("JOINT_AXIS_MIMIC_INVALID", res, f"mimic joint of joint '{joint.name}'", joints)
+                        d = self._bad_ref(
+                            "JOINT_AXIS_MIMIC_INVALID", res, f"mimic joint of joint '{joint.name}'", joints
+                        )
                 elif res.target is node:
-                    d = error("JOINT_AXIS_MIMIC_INVALID", f"joint '{joint.name}' cannot mimic itself: name another joint", ref.span)
+                    d = error(
+                        "JOINT_AXIS_MIMIC_INVALID",
+                        f"joint '{joint.name}' cannot mimic itself: name another joint",
+                        ref.span,
+                    )
                 if d is not None:
                     self.out.append(self._top_only(d, scope, "mimic joint"))

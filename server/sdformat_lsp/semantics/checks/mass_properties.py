@@ -277,7 +277,9 @@ def _model_statistics(graphs, version: tuple[int, int]) -> list[ModelStats]:
     builder = Builder(_NO_DOCUMENT)
     builder.version = version
     order = [s for s in graphs.root.iter_scopes() if s.kind == "model" and s.node is not None]
-    totals: dict[int, tuple[float, Transform, Matrix, tuple[str, ...], int]] = {}  # id(scope) -> com frame in the model, ...
+    totals: dict[
+        int, tuple[float, Transform, Matrix, tuple[str, ...], int]
+    ] = {}  # id(scope) -> com frame in the model, ...
     out: dict[int, ModelStats] = {}
     for scope in reversed(order):  # iter_scopes lists parents first
         base = graphs.pose(scope.node)

@@ -1,5 +1,4 @@
-"""Phase 2 of the validation: names (unique among siblings, not reserved).
-"""
+"""Phase 2 of the validation: names (unique among siblings, not reserved)."""
 
 from __future__ import annotations
 
@@ -104,12 +103,26 @@ class NameChecks(CheckerBase):
         if not name:
             self.out.append(error("RESERVED_NAME", f"the {kind} has an empty name: give it a name", span))
         elif name == WORLD and (node.scope is not None):
-            self.out.append(error("RESERVED_NAME", f"'world' is reserved for the world frame and cannot name a {kind}: rename it", span))
+            self.out.append(
+                error(
+                    "RESERVED_NAME",
+                    f"'world' is reserved for the world frame and cannot name a {kind}: rename it",
+                    span,
+                )
+            )
         elif DUNDER_NAME.match(name):
-            self.out.append(error("RESERVED_NAME", f"names of the form __name__ are reserved for implicit frames: rename this {kind}", span))
+            self.out.append(
+                error(
+                    "RESERVED_NAME",
+                    f"names of the form __name__ are reserved for implicit frames: rename this {kind}",
+                    span,
+                )
+            )
         elif "::" in name and self.version >= (1, 8):
             self.out.append(
-                error("RESERVED_NAME", f"'::' separates scopes and cannot appear in a {kind} name: rename '{name}'", span)
+                error(
+                    "RESERVED_NAME", f"'::' separates scopes and cannot appear in a {kind} name: rename '{name}'", span
+                )
             )
         else:
             return

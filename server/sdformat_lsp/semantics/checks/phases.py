@@ -38,9 +38,12 @@ class Checker(NameChecks, JointChecks, FrameChecks):
         return [d for d in self.out if not d.data.get(UNKNOWN_REFERENCE)]
 
 
-
 def check(
-    xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int], names: bool = True, duplicates: list[Diagnostic] | None = None
+    xml: XmlDocument,
+    graphs: FrameGraphs,
+    version: tuple[int, int],
+    names: bool = True,
+    duplicates: list[Diagnostic] | None = None,
 ) -> list[Diagnostic]:
     """Every phase over ``graphs``; ``names=False`` leaves out the name phase (done elsewhere);
     ``duplicates``: the repeated sibling names, when the schema check's walk found them."""

@@ -148,7 +148,9 @@ def plugin_references(xml: XmlDocument, uses: list[PluginUse] | None = None) -> 
     return refs
 
 
-def _parts(scope: XmlElement, role: str, text: str, span: Span, targets: tuple[XmlElement, ...]) -> tuple[tuple[Span, XmlElement | None], ...]:
+def _parts(
+    scope: XmlElement, role: str, text: str, span: Span, targets: tuple[XmlElement, ...]
+) -> tuple[tuple[Span, XmlElement | None], ...]:
     """The ``::`` segments of a written name, each with the element it names: the nested models
     on the way, then the joint (link, model) itself."""
     if "::" not in text:
@@ -268,9 +270,12 @@ def _unresolved(ref: PluginRef, names: list[str]) -> Diagnostic:
 
 
 def _type_words(param: Param) -> str:
-    return {"bool": "a boolean (true, false, 1 or 0)", "vector3": "three numbers", "pose": "six numbers", "color": "a colour (3 or 4 numbers in [0, 1])"}.get(
-        param.type, f"a {param.type}"
-    )
+    return {
+        "bool": "a boolean (true, false, 1 or 0)",
+        "vector3": "three numbers",
+        "pose": "six numbers",
+        "color": "a colour (3 or 4 numbers in [0, 1])",
+    }.get(param.type, f"a {param.type}")
 
 
 def _default_words(param: Param) -> str:
@@ -290,4 +295,13 @@ def _example(param: Param) -> str:
     return param.default or ""
 
 
-__all__ = ["PluginRef", "PluginUse", "check_plugins", "enclosing_scope", "nearest", "plugin_references", "plugin_uses", "scope_entities"]
+__all__ = [
+    "PluginRef",
+    "PluginUse",
+    "check_plugins",
+    "enclosing_scope",
+    "nearest",
+    "plugin_references",
+    "plugin_uses",
+    "scope_entities",
+]

@@ -22,8 +22,12 @@ from ...xml import XmlDocument
 from .sibling_names import FRAME_TAGS
 
 # The classes of libsdformat main calling isReservedName on their name, besides the frames.
-CHECKED_TAGS = frozenset({"world", "collision", "visual", "light", "sensor", "particle_emitter", "projector", "physics"})
-_CANDIDATE = re.compile(r"""\bname\s*=\s*(?:"(?:world|__[^"<]*__|[^"<]*::[^"<]*)"|'(?:world|__[^'<]*__|[^'<]*::[^'<]*)')""")
+CHECKED_TAGS = frozenset(
+    {"world", "collision", "visual", "light", "sensor", "particle_emitter", "projector", "physics"}
+)
+_CANDIDATE = re.compile(
+    r"""\bname\s*=\s*(?:"(?:world|__[^"<]*__|[^"<]*::[^"<]*)"|'(?:world|__[^'<]*__|[^'<]*::[^'<]*)')"""
+)
 
 
 def is_reserved(name: str) -> bool:
@@ -48,12 +52,28 @@ def reserved_entity_names(xml: XmlDocument, version: tuple[int, int]) -> list[Di
         if a is not None and tag not in FRAME_TAGS:  # frames: the name phase
             name = a.value
             if tag in CHECKED_TAGS and is_reserved(name):
-                what = "'world' is reserved for the world frame" if name == "world" else "names of the form __name__ are reserved for implicit frames"
-                out.append(error("RESERVED_NAME", f"{what}: libsdformat refuses it as the name of a <{tag}>, so the file does "
-                                 f"not load: rename this {tag}", a.value_span))
+                what = (
+                    "'world' is reserved for the world frame"
+                    if name == "world"
+                    else "names of the form __name__ are reserved for implicit frames"
+                )
+                out.append(
+                    error(
+                        "RESERVED_NAME",
+                        f"{what}: libsdformat refuses it as the name of a <{tag}>, so the file does "
+                        f"not load: rename this {tag}",
+                        a.value_span,
+                    )
+                )
             elif scoped and "::" in name:
-                out.append(error("RESERVED_NAME", f"'::' separates scopes and cannot appear in a name from SDFormat 1.8 on: "
-                                 f"libsdformat refuses the whole file; rename '{name}' (this <{tag}>)", a.value_span))
+                out.append(
+                    error(
+                        "RESERVED_NAME",
+                        f"'::' separates scopes and cannot appear in a name from SDFormat 1.8 on: "
+                        f"libsdformat refuses the whole file; rename '{name}' (this <{tag}>)",
+                        a.value_span,
+                    )
+                )
         stack.extend(reversed(el.children))
     return out
 

@@ -113,8 +113,14 @@ def fold_clashes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             other, tag, name = key
             more = len(rest)
             related = first.related + tuple(Related(r.span, f"'{name}' again, a <{other}> and a <{tag}>") for r in rest)
-            out.append(replace(first, message=f"{first.message} (here and in {more} more place{'s' if more != 1 else ''}, listed as related)",
-                               related=related, data=dict(first.data)))
+            out.append(
+                replace(
+                    first,
+                    message=f"{first.message} (here and in {more} more place{'s' if more != 1 else ''}, listed as related)",
+                    related=related,
+                    data=dict(first.data),
+                )
+            )
     return out
 
 

@@ -30,7 +30,13 @@ _COMMENT = re.compile(r"<!--(.*?)-->", re.S)
 _DIRECTIVE = re.compile(r"^\s*sdformat-lsp\s*:\s*(\S+)(.*?)\s*$", re.S)
 _CODE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
-LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFORMATION, "hint": Severity.HINT, "off": None}
+LEVELS = {
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "info": Severity.INFORMATION,
+    "hint": Severity.HINT,
+    "off": None,
+}
 
 
 @record(slots=True)
@@ -59,13 +65,25 @@ def find_suppressions(text: str, lines: LineIndex) -> tuple[list[Suppression], l
         span = Span(m.start(), m.end())
         verb, rest = d.group(1), d.group(2)
         if verb not in (NEXT_LINE, FILE_WIDE):
-            bad.append(warning(INVALID, f"'{verb}' is not a sdformat-lsp directive: write 'disable-next-line CODE' or 'disable CODE'", span,
-                               fixes=(Fix("Remove this comment", _removal(text, span), ""),)))
+            bad.append(
+                warning(
+                    INVALID,
+                    f"'{verb}' is not a sdformat-lsp directive: write 'disable-next-line CODE' or 'disable CODE'",
+                    span,
+                    fixes=(Fix("Remove this comment", _removal(text, span), ""),),
+                )
+            )
             continue
         base = m.start(1) + d.start(2)
         codes = tuple((c.group(0), Span(base + c.start(), base + c.end())) for c in _CODE.finditer(rest))
         if not codes:
-            bad.append(warning(INVALID, f"'{verb}' names no code: write e.g. '<!-- sdformat-lsp: {verb} MODEL_WITHOUT_LINK -->'", span))
+            bad.append(
+                warning(
+                    INVALID,
+                    f"'{verb}' names no code: write e.g. '<!-- sdformat-lsp: {verb} MODEL_WITHOUT_LINK -->'",
+                    span,
+                )
+            )
             continue
         line = lines.line_of(m.end()) + 1
         found.append(Suppression(verb, span, codes, line))
@@ -77,7 +95,7 @@ def _removal(text: str, span: Span) -> Span:
     start = text.rfind("\n", 0, span.start) + 1
     end = text.find("\n", span.end)
     end = len(text) if end < 0 else end + 1
-    if text[start:span.start].strip() or text[span.end:end].strip():
+    if text[start : span.start].strip() or text[span.end : end].strip():
         return span
     return Span(start, end)
 
@@ -150,7 +168,7 @@ def _drop_code(text: str, s: Suppression, code: str, span: Span) -> tuple[Span, 
     """The edit removing ``code`` from the comment, or the comment itself when it is the only code."""
     if len(s.codes) == 1:
         return _removal(text, s.span), ""
-    body = text[s.span.start:s.span.end]
+    body = text[s.span.start : s.span.end]
     keep = [c for c, _ in s.codes if c != code]
     codes_start = s.codes[0][1].start - s.span.start
     codes_end = s.codes[-1][1].end - s.span.start
@@ -177,4 +195,14 @@ def suppression_comment(kind: str, codes: list[str] | tuple[str, ...]) -> str:
     return f"<!-- {MARK}: {kind} {','.join(codes)} -->"
 
 
-__all__ = ["FILE_WIDE", "INVALID", "NEXT_LINE", "UNUSED", "Suppression", "apply_severities", "apply_suppressions", "find_suppressions", "suppression_comment"]
+__all__ = [
+    "FILE_WIDE",
+    "INVALID",
+    "NEXT_LINE",
+    "UNUSED",
+    "Suppression",
+    "apply_severities",
+    "apply_suppressions",
+    "find_suppressions",
+    "suppression_comment",
+]

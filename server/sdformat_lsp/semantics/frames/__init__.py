@@ -27,6 +27,15 @@ from .graphs import (
 )
 
 __all__ = [
-    "MAX_INCLUDED_INSTANCES", "MODEL_FRAME", "WORLD", "WORLD_SENTINEL", "FrameGraphs", "FrameNode",
-    "IncludeResolver", "Resolution", "Scope", "canonical_name", "find_cycles",
+    "MAX_INCLUDED_INSTANCES",
+    "MODEL_FRAME",
+    "WORLD",
+    "WORLD_SENTINEL",
+    "FrameGraphs",
+    "FrameNode",
+    "IncludeResolver",
+    "Resolution",
+    "Scope",
+    "canonical_name",
+    "find_cycles",
 ]

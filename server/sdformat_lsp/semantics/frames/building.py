@@ -96,14 +96,30 @@ class ScopeBuilding:
         takes no links.
         """
         pose = model.pose
-        if pose.relative_to is None or not pose.relative_to.text:  # not relative to the canonical link it is attached to
-            pose = replace(pose, relative_to=Ref(MODEL_FRAME if scope.kind == "model" else WORLD, inc.element.tag_span, "relative_to", inc.element))
+        if (
+            pose.relative_to is None or not pose.relative_to.text
+        ):  # not relative to the canonical link it is attached to
+            pose = replace(
+                pose,
+                relative_to=Ref(
+                    MODEL_FRAME if scope.kind == "model" else WORLD, inc.element.tag_span, "relative_to", inc.element
+                ),
+            )
         proxy_entity = Frame("frame", f"_merged__{model.name}__model__", None, inc.element, pose)
         proxy = self._node("frame", proxy_entity.name, scope, proxy_entity)
         self._add_member(scope, proxy)
         path = getattr(model.source, "path", None) if model.source is not None else scope.path
-        view = Scope(scope.kind, scope.name, model, scope.parent, node=proxy, frames=MergedFrames(scope.frames, proxy),
-                     children=scope.children, version=self.version, path=path)
+        view = Scope(
+            scope.kind,
+            scope.name,
+            model,
+            scope.parent,
+            node=proxy,
+            frames=MergedFrames(scope.frames, proxy),
+            children=scope.children,
+            version=self.version,
+            path=path,
+        )
         self.scopes.append(view)
         self.merged_into[id(view)] = (inc, scope)
         view._into = weak_ref(scope)
@@ -125,11 +141,17 @@ class ScopeBuilding:
                 self._add_member(view, self._node("joint", item.name, view, item))
             elif isinstance(item, Frame):
                 self._add_member(view, self._node("frame", item.name, view, item))
-        canonical = model.canonical_link.text if model.canonical_link is not None and model.canonical_link.text else canonical_name(view)
+        canonical = (
+            model.canonical_link.text
+            if model.canonical_link is not None and model.canonical_link.text
+            else canonical_name(view)
+        )
         if scope.kind == "world" and canonical and "::" not in canonical:
             canonical = None  # a link of the merged model itself: a world takes none (reported by the resolver)
         if canonical:
-            proxy.entity = replace(proxy_entity, attached_to=Ref(canonical, inc.element.tag_span, "attached_to", inc.element))
+            proxy.entity = replace(
+                proxy_entity, attached_to=Ref(canonical, inc.element.tag_span, "attached_to", inc.element)
+            )
         return view
 
     def _model_scopes(self, model: Model, parent: Scope | None) -> Scope:
@@ -143,7 +165,14 @@ class ScopeBuilding:
             version = version_tuple(written) if written else (0, 0)
             if version == (0, 0):  # written in the analysed document, or no usable version: the enclosing file's
                 version = p.version if p is not None else self.version
-            scope = Scope("model", m.name, m, p, version=version, path=getattr(m.source, "path", None) if m.source else (p.path if p else None))
+            scope = Scope(
+                "model",
+                m.name,
+                m,
+                p,
+                version=version,
+                path=getattr(m.source, "path", None) if m.source else (p.path if p else None),
+            )
             self.scopes.append(scope)
             node = self._node("model", m.name, p, m)
             node.inner = scope
@@ -183,12 +212,22 @@ class ScopeBuilding:
                     # the walk for the poses inside the link finds nothing when the link's text never
                     # says relative_to (see ``_document_text`` for why that text holds them all)
                     # (a link of another format, an MJCF <body>, holds no <pose>: its subtree is its children's)
-                    if el.tag == "link" and (text is None or el.parent is not m.element or text.find("relative_to", el.ts, el.ts + el._end) >= 0):
+                    if el.tag == "link" and (
+                        text is None
+                        or el.parent is not m.element
+                        or text.find("relative_to", el.ts, el.ts + el._end) >= 0
+                    ):
                         self._inner_poses(item, scope)
                 elif isinstance(item, Joint):
-                    self._add_member(scope, self._node("joint", legacy.name(item.name, "joint") if legacy else item.name, scope, item))
+                    self._add_member(
+                        scope,
+                        self._node("joint", legacy.name(item.name, "joint") if legacy else item.name, scope, item),
+                    )
                 elif isinstance(item, Frame):
-                    self._add_member(scope, self._node("frame", legacy.name(item.name, "frame") if legacy else item.name, scope, item))
+                    self._add_member(
+                        scope,
+                        self._node("frame", legacy.name(item.name, "frame") if legacy else item.name, scope, item),
+                    )
             stack.extend(reversed(nested))
         assert top is not None
         return top
@@ -260,8 +299,17 @@ class ScopeBuilding:
         inner = self._inner_views.get(id(view))
         if inner is None:
             real = view.real
-            inner = Scope(view.kind, view.name, view.entity, view.parent, node=real.node, frames=real.frames,
-                          children=view.children, version=view.version, path=view.path)
+            inner = Scope(
+                view.kind,
+                view.name,
+                view.entity,
+                view.parent,
+                node=real.node,
+                frames=real.frames,
+                children=view.children,
+                version=view.version,
+                path=view.path,
+            )
             inner._into = weak_ref(real)
             self._inner_views[id(view)] = inner
         return inner

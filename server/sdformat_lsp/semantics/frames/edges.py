@@ -22,7 +22,12 @@ class EdgeBuilding:
         """Resolve ``ref`` written in ``scope``: down into nested scopes, never up."""
         text = ref.text
         res: Resolution
-        if text and "::" not in text and text != "__root__" and not (text == WORLD and allow_world and scope.kind == "model"):
+        if (
+            text
+            and "::" not in text
+            and text != "__root__"
+            and not (text == WORLD and allow_world and scope.kind == "model")
+        ):
             # A name without '::' (nearly every reference): the general walk below without its
             # per-segment bookkeeping, one lookup in ``scope``. It gives what the walk gives: the
             # node (a world node only where the world may be named), else 'missing' in ``scope``
@@ -68,7 +73,11 @@ class EdgeBuilding:
                     cur = child
                     continue
                 node = cur.frames.get(part)
-                if node is not None and node.kind == "world" and (cur is not scope or not (allow_world or scope.kind == "world")):
+                if (
+                    node is not None
+                    and node.kind == "world"
+                    and (cur is not scope or not (allow_world or scope.kind == "world"))
+                ):
                     node = None
                 if node is None and part == WORLD and allow_world and cur is scope and scope.kind == "model":
                     target = WORLD_SENTINEL
@@ -82,8 +91,13 @@ class EdgeBuilding:
             literal = scope.frames.get(text) if problem == "missing" and "::" in text else None
             if literal is not None:  # a name that contains '::' (URDF names, which libsdformat keeps as they are)
                 res = Resolution(ref, scope, literal, None, None, None)
-            elif (len(segments) == 1 and target is not None and segments[0][2] is target
-                  and segments[0][0] == ref.span.start and segments[0][1] == ref.span.end):
+            elif (
+                len(segments) == 1
+                and target is not None
+                and segments[0][2] is target
+                and segments[0][0] == ref.span.start
+                and segments[0][1] == ref.span.end
+            ):
                 res = Resolution(ref, scope, target, None, problem, None)
             else:
                 res = Resolution(ref, scope, target, tuple(segments), problem, cur if problem == "missing" else None)
@@ -118,7 +132,12 @@ class EdgeBuilding:
                 self._model_attachment(node)
                 self._relative(node, entity.pose, scope, default_base)
                 inc = entity.from_include
-                if inc is not None and inc.placement_frame is not None and inc.placement_frame.text and node.inner is not None:
+                if (
+                    inc is not None
+                    and inc.placement_frame is not None
+                    and inc.placement_frame.text
+                    and node.inner is not None
+                ):
                     # written in the including file, resolved inside the included model
                     res = self.resolve(inc.placement_frame, node.inner, record=False)
                     res = replace(res, written_in=scope.path)
@@ -130,7 +149,9 @@ class EdgeBuilding:
                 child = self.resolve(entity.child, scope) if entity.child is not None else None
                 if child is not None:
                     self._attach(node, child.target, entity.child)
-                self._relative(node, entity.pose, scope, child.target if child is not None else None, default_ref=entity.child)
+                self._relative(
+                    node, entity.pose, scope, child.target if child is not None else None, default_ref=entity.child
+                )
             elif node.kind == "frame":
                 if entity.attached_to is not None and entity.attached_to.text:
                     at = self.resolve(entity.attached_to, scope, allow_world=scope.kind == "world")
@@ -202,7 +223,9 @@ class EdgeBuilding:
             self._canonical_memo[id(p)] = result
         return result
 
-    def _relative(self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None) -> None:
+    def _relative(
+        self, node: FrameNode, pose: PoseSpec, scope: Scope, default: FrameNode | None, default_ref: Ref | None = None
+    ) -> None:
         node._pose_spec = pose
         if pose is not None and pose.relative_to is not None and pose.relative_to.text:
             res = self.resolve(pose.relative_to, scope)

@@ -31,8 +31,17 @@ if TYPE_CHECKING:  # networkx costs ~70 ms to import: only the features that wal
     import networkx as nx
 
 __all__ = [  # the rest of the package imports these from here
-    "MAX_INCLUDED_INSTANCES", "MODEL_FRAME", "WORLD", "WORLD_SENTINEL", "FrameGraphs", "FrameNode",
-    "IncludeResolver", "Resolution", "Scope", "canonical_name", "find_cycles",
+    "MAX_INCLUDED_INSTANCES",
+    "MODEL_FRAME",
+    "WORLD",
+    "WORLD_SENTINEL",
+    "FrameGraphs",
+    "FrameNode",
+    "IncludeResolver",
+    "Resolution",
+    "Scope",
+    "canonical_name",
+    "find_cycles",
 ]
 
 MAX_INCLUDED_INSTANCES = 50_000  # included models placed in one document (the largest real worlds have a few thousand)
@@ -44,9 +53,15 @@ IncludeResolver = Callable[[Include, "Scope"], Model | None]
 class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
     """Scopes, nodes and both graphs of one document's root (a model or a world)."""
 
-    def __init__(self, root: Model | World, version: tuple[int, int], include_resolver: IncludeResolver | None = None,
-                 max_instances: int = MAX_INCLUDED_INSTANCES, other_worlds: tuple[World, ...] = (),
-                 xml: XmlDocument | None = None) -> None:
+    def __init__(
+        self,
+        root: Model | World,
+        version: tuple[int, int],
+        include_resolver: IncludeResolver | None = None,
+        max_instances: int = MAX_INCLUDED_INSTANCES,
+        other_worlds: tuple[World, ...] = (),
+        xml: XmlDocument | None = None,
+    ) -> None:
         self.version = version
         self.include_resolver = include_resolver
         # Included models placed so far (at any depth) and the budget: files that include each
@@ -65,7 +80,9 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         self._relative_graph: nx.DiGraph | None = None
         self.inner_poses: list[tuple[Ref, Scope]] = []  # relative_to of visuals, collisions, sensors... inside links
         self._inner_views: dict[int, Scope] = {}  # id(merged view) -> the scope its links' inner poses resolve in
-        self.included: list[tuple[Include, Scope]] = []  # (include, its scope; for merge="true" the view of the merged entities)
+        self.included: list[
+            tuple[Include, Scope]
+        ] = []  # (include, its scope; for merge="true" the view of the merged entities)
         # includes that could not be loaded (missing, Fuel offline), by id of the scope they are written in:
         # what they would bring is unknown, so references that may lead into them are not judged
         self.holes: dict[int, list[Include]] = {}
@@ -124,7 +141,8 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
 
             g = nx.DiGraph()
             g.add_nodes_from(self.nodes)
-            g.add_edges_from((n, n.relative_to, {"ref": n.relative_ref}) for n in self.nodes if n.relative_to is not None)
+            g.add_edges_from(
+                (n, n.relative_to, {"ref": n.relative_ref}) for n in self.nodes if n.relative_to is not None
+            )
             self._relative_graph = g
         return self._relative_graph
-

@@ -24,6 +24,7 @@ def weak_ref(obj: object | None):
     """A weak reference to ``obj`` (None stays None)."""
     return weakref.ref(obj) if obj is not None else None
 
+
 WORLD = "world"
 
 
@@ -31,10 +32,23 @@ class FrameNode:
     """A vertex of the frame graphs: a link, joint, frame, model or the world."""
 
     __slots__ = (
-        "kind", "name", "_scope", "entity", "_inner", "static",
-        "attached_ref", "_attached_to", "attached_default",
-        "relative_ref", "_relative_to", "_pose_spec",
-        "_link", "_link_state", "_pose", "_pose_state", "__weakref__",
+        "kind",
+        "name",
+        "_scope",
+        "entity",
+        "_inner",
+        "static",
+        "attached_ref",
+        "_attached_to",
+        "attached_default",
+        "relative_ref",
+        "_relative_to",
+        "_pose_spec",
+        "_link",
+        "_link_state",
+        "_pose",
+        "_pose_state",
+        "__weakref__",
     )
 
     def __init__(self, kind: str, name: str, scope: "Scope | None", entity: object | None) -> None:
@@ -126,8 +140,19 @@ class Scope:
     """A model or world and the frames it declares."""
 
     __slots__ = (
-        "kind", "name", "entity", "_parent", "_node", "frames", "children", "version", "path",
-        "links_order", "models_order", "_into", "__weakref__",
+        "kind",
+        "name",
+        "entity",
+        "_parent",
+        "_node",
+        "frames",
+        "children",
+        "version",
+        "path",
+        "links_order",
+        "models_order",
+        "_into",
+        "__weakref__",
     )
 
     def __init__(
@@ -243,8 +268,6 @@ class Resolution:
     def source_path(self) -> str | None:
         """The file the reference text lies in (None: the analysed document)."""
         return self.scope.path if self.written_in is True else self.written_in  # type: ignore[return-value]
-
-
 
 
 class MergedFrames(MutableMapping):

@@ -87,7 +87,9 @@ class IncludeCache:
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: tuple, validated: dict | None = None, open_documents: OpenDocuments | None = None) -> "Analysis | None":
+    def get(
+        self, key: tuple, validated: dict | None = None, open_documents: OpenDocuments | None = None
+    ) -> "Analysis | None":
         """The cached analysis for ``key`` if none of its dependencies changed (as seen
         through ``open_documents``: an open file's version stands for its modification time)."""
         with self._lock:
@@ -138,7 +140,11 @@ class IncludeCache:
 
     def model_file(self, directory: str) -> ModelFile:
         """``resources.model_file``, memoised on the manifest's modification time and size."""
-        key = (directory, _stat(os.path.join(directory, "model.config")), _stat(os.path.join(directory, "manifest.xml")))
+        key = (
+            directory,
+            _stat(os.path.join(directory, "model.config")),
+            _stat(os.path.join(directory, "manifest.xml")),
+        )
         with self._lock:
             hit = self._configs.get(key)
         if hit is not None:
@@ -180,7 +186,7 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
     active = _ACTIVE.get()
     chain = active or ((resolver.path,) if resolver.path else ())
     if path in chain or path == resolver.path:
-        loop = [*(chain[chain.index(path):] if path in chain else [resolver.path]), path]
+        loop = [*(chain[chain.index(path) :] if path in chain else [resolver.path]), path]
         names = " -> ".join(os.path.basename(p) for p in loop)
         resolver.report(
             error(
@@ -245,7 +251,9 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
 
             parsed = parsed_include(resolver, path, text, inc, span)
             if parsed is NOT_PARSED:
-                sub = resolver.factory.analyze(text, path, replace(resolver.options, root_static=override), extra=problems)
+                sub = resolver.factory.analyze(
+                    text, path, replace(resolver.options, root_static=override), extra=problems
+                )
             else:
                 sub = parsed  # type: ignore[assignment]
         finally:

@@ -67,7 +67,9 @@ def analyze_mjcf(result: "Analysis") -> None:
     fault = model_into(result, iface)
     if fault is not None:  # the reader's own result: a bug of ours, said so at the root
         assert result.xml.root is not None
-        result.diagnostics.append(error("INTERNAL_ERROR", f"the MJCF model cannot be placed: {fault}", result.xml.root.tag_span))
+        result.diagnostics.append(
+            error("INTERNAL_ERROR", f"the MJCF model cannot be placed: {fault}", result.xml.root.tag_span)
+        )
 
 
 def line_span(text: str, line: int) -> Span:
@@ -96,7 +98,10 @@ def _parsers(options: "Options", analyze: "Analyze | None" = None):
         return xacro_models.parse_xacro(file, analyze, type(options))
 
     parse_xacro.__qualname__ = xacro_models.parse_xacro.__qualname__  # its label names the built-in parser
-    return (*active_parsers(getattr(options, "model_parsers", ()) or ()), ModelParser(xacro_models.SUFFIX, parse_xacro, "built in"))
+    return (
+        *active_parsers(getattr(options, "model_parsers", ()) or ()),
+        ModelParser(xacro_models.SUFFIX, parse_xacro, "built in"),
+    )
 
 
 def has_parsers(path: str, options: "Options") -> bool:
@@ -106,7 +111,9 @@ def has_parsers(path: str, options: "Options") -> bool:
     return bool(parsers_for(path, _parsers(options)))
 
 
-def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Include, span: Span) -> "Analysis | None | object":
+def parsed_include(
+    resolver: "IncludeResolver", path: str, text: str, inc: Include, span: Span
+) -> "Analysis | None | object":
     """The analysis of ``path`` as the first registered parser that answers reads it (with, when the
     parser failed, no model and the problem for :func:`include_problems`); :data:`NOT_PARSED` when
     no parser takes it."""
@@ -116,7 +123,9 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
     parsers = parsers_for(path, _parsers(resolver.options, resolver.factory.analyze))
     if not parsers:
         return NOT_PARSED
-    file = IncludedFile(path=path, text=text, name=inc.name or None, uri=inc.uri.text if inc.uri is not None else "", static=inc.static)
+    file = IncludedFile(
+        path=path, text=text, name=inc.name or None, uri=inc.uri.text if inc.uri is not None else "", static=inc.static
+    )
     outcome = run_parsers(parsers, file)
     if outcome.kind == "none":
         return NOT_PARSED
@@ -126,13 +135,24 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
     name = os.path.basename(path)
     assert outcome.parser is not None
     label = outcome.parser.label
-    result = Analysis(text=text, path=path, xml=XmlDocument(text=text, lines=LineIndex(text), root=None), options=resolver.options)
+    result = Analysis(
+        text=text, path=path, xml=XmlDocument(text=text, lines=LineIndex(text), root=None), options=resolver.options
+    )
     result.interface_parser = label
     problems: list[Diagnostic] = []
     if outcome.kind == "error":
-        related = (Related(line_span(text, outcome.line), outcome.message, path=path),) if outcome.line is not None else ()
-        problems.append(error(MODEL_PARSER_ERROR, f"the model parser {label} cannot read {name}: {outcome.message}", Span(0, 0),
-                              related=related, data={"included_path": path}))
+        related = (
+            (Related(line_span(text, outcome.line), outcome.message, path=path),) if outcome.line is not None else ()
+        )
+        problems.append(
+            error(
+                MODEL_PARSER_ERROR,
+                f"the model parser {label} cannot read {name}: {outcome.message}",
+                Span(0, 0),
+                related=related,
+                data={"included_path": path},
+            )
+        )
     else:
         fault = outcome.message if outcome.kind == "fault" else None
         if fault is None:
@@ -140,8 +160,15 @@ def parsed_include(resolver: "IncludeResolver", path: str, text: str, inc: Inclu
             fault = model_into(result, outcome.model)
             result.interface_merges = bool(outcome.model.supports_merge)
         if fault is not None:
-            problems.append(error(MODEL_PARSER_FAULT, f"the model parser {label} failed on {name}: {fault}; this is a bug of that "
-                                  "parser, not of the file: the include is not read", Span(0, 0), data={"included_path": path}))
+            problems.append(
+                error(
+                    MODEL_PARSER_FAULT,
+                    f"the model parser {label} failed on {name}: {fault}; this is a bug of that "
+                    "parser, not of the file: the include is not read",
+                    Span(0, 0),
+                    data={"included_path": path},
+                )
+            )
     result.interface_problems = problems  # type: ignore[attr-defined]
     return result
 
@@ -153,6 +180,12 @@ def include_problems(sub: "Analysis", inc: Include, span: Span) -> list[Diagnost
     out = [replace(d, span=span) for d in getattr(sub, "interface_problems", ())]
     if not out and inc.merge and not sub.interface_merges:
         label = sub.interface_parser or ""
-        out.append(error("MERGE_INCLUDE_UNSUPPORTED", f"the model parser {label} does not support merge=\"true\" (its InterfaceModel "
-                         "says supports_merge=False): remove merge=\"true\"", span))
+        out.append(
+            error(
+                "MERGE_INCLUDE_UNSUPPORTED",
+                f'the model parser {label} does not support merge="true" (its InterfaceModel '
+                'says supports_merge=False): remove merge="true"',
+                span,
+            )
+        )
     return out

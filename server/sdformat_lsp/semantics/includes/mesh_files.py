@@ -29,8 +29,13 @@ def _places(searched: tuple[str, ...]) -> str:
     return shown + (f" and {len(searched) - MAX_LISTED} more" if len(searched) > MAX_LISTED else "")
 
 
-def mesh_diagnostics(root: XmlElement | None, path: str | None, resource_paths: tuple[str, ...] = (),
-                     model_roots: tuple[str, ...] = (), package_paths: tuple[str, ...] = ()) -> list[Diagnostic]:
+def mesh_diagnostics(
+    root: XmlElement | None,
+    path: str | None,
+    resource_paths: tuple[str, ...] = (),
+    model_roots: tuple[str, ...] = (),
+    package_paths: tuple[str, ...] = (),
+) -> list[Diagnostic]:
     """A warning per ``<mesh>`` whose file is not found (SDFormat ``<uri>``, URDF ``filename``)."""
     if root is None or path is None:
         return []
@@ -74,8 +79,13 @@ def model_roots_of(path: str | None, model_roots: tuple[str, ...] = ()) -> tuple
     return tuple(dict.fromkeys(([own] if own else []) + list(model_roots)))
 
 
-def find_mesh(uri: str, base: str | None, resource_paths: tuple[str, ...] = (), model_roots: tuple[str, ...] = (),
-              package_paths: tuple[str, ...] = ()) -> tuple[str | None, str | None]:
+def find_mesh(
+    uri: str,
+    base: str | None,
+    resource_paths: tuple[str, ...] = (),
+    model_roots: tuple[str, ...] = (),
+    package_paths: tuple[str, ...] = (),
+) -> tuple[str | None, str | None]:
     """(the mesh file, None) or (None, why it is not drawn: the warning's message) for ``uri`` written in a
     file in ``base``; (None, None) for a Fuel URL, which is never fetched."""
     if uri.lower().startswith(("http://", "https://")):
@@ -85,7 +95,10 @@ def find_mesh(uri: str, base: str | None, resource_paths: tuple[str, ...] = (), 
         return None, None
     if found.path is not None:
         if os.path.isdir(found.path):
-            return None, f"the mesh '{uri}' is the directory {found.path}, not a file: Gazebo draws nothing for this geometry"
+            return (
+                None,
+                f"the mesh '{uri}' is the directory {found.path}, not a file: Gazebo draws nothing for this geometry",
+            )
         return found.path, None
     return None, _not_found(uri, found)
 
@@ -93,13 +106,13 @@ def find_mesh(uri: str, base: str | None, resource_paths: tuple[str, ...] = (), 
 def _not_found(uri: str, found) -> str:
     where = f" (searched {_places(found.searched)})" if found.searched else ""
     if found.scheme == "model":
-        name, _, rest = uri[len("model://"):].strip("/").partition("/")
+        name, _, rest = uri[len("model://") :].strip("/").partition("/")
         home = next((os.path.join(d, name) for d in found.searched if os.path.isdir(os.path.join(d, name))), None)
         if home is not None and rest:
             return f"the mesh '{uri}' is not found: the model directory {home} has no {rest}; Gazebo draws nothing for this geometry"
     package = getattr(found, "package", None)
     if found.scheme == "package" and package is not None and getattr(package, "path", None):
-        rest = uri[len("package://"):].strip("/").partition("/")[2]
+        rest = uri[len("package://") :].strip("/").partition("/")[2]
         return f"the mesh '{uri}' is not found: the package directory {package.path} has no {rest}; Gazebo draws nothing for this geometry"
     if found.scheme == "model":
         fix = "add the directory holding the model to GZ_SIM_RESOURCE_PATH or the resource-paths setting"

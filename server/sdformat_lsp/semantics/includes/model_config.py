@@ -26,11 +26,23 @@ def check_model_config(xml: XmlDocument, path: str) -> list[Diagnostic]:
     if root is None:
         return out  # the XML problems already say why
     if root.tag != "model":
-        out.append(error("PARSING_ERROR", f"a model.config has a <model> root element (libsdformat looks for it), not <{root.tag}>", root.tag_span))
+        out.append(
+            error(
+                "PARSING_ERROR",
+                f"a model.config has a <model> root element (libsdformat looks for it), not <{root.tag}>",
+                root.tag_span,
+            )
+        )
         return out
     entries = root.children_named("sdf")
     if not entries:
-        out.append(error("PARSING_ERROR", "this model.config has no <sdf version=\"...\">model.sdf</sdf> entry naming the model's file", root.tag_span))
+        out.append(
+            error(
+                "PARSING_ERROR",
+                'this model.config has no <sdf version="...">model.sdf</sdf> entry naming the model\'s file',
+                root.tag_span,
+            )
+        )
         return out
     from .resources import PARSER_VERSION, dotted_version, select_entry  # here: a check of an .sdf never needs them
 
@@ -42,16 +54,38 @@ def check_model_config(xml: XmlDocument, path: str) -> list[Diagnostic]:
         used = i == chosen
         va = e.attr("version")
         if va is None:
-            note = "it is the one used, as no entry has a usable version" if used else "it is used only when no entry has a version"
-            out.append(warning("ATTRIBUTE_MISSING", f"this <sdf> entry has no version attribute: {note}; add version=\"{newest}\" (or the file's version)", e.tag_span))
+            note = (
+                "it is the one used, as no entry has a usable version"
+                if used
+                else "it is used only when no entry has a version"
+            )
+            out.append(
+                warning(
+                    "ATTRIBUTE_MISSING",
+                    f'this <sdf> entry has no version attribute: {note}; add version="{newest}" (or the file\'s version)',
+                    e.tag_span,
+                )
+            )
         else:
             v = va.value.strip()
             vt = dotted_version(v)
             if v not in KNOWN:
                 if vt is not None and vt > PARSER_VERSION + (0,):
-                    out.append(error("ATTRIBUTE_INVALID", f"SDFormat {v} does not exist (the newest is {newest}): libsdformat ignores this entry", va.value_span))
+                    out.append(
+                        error(
+                            "ATTRIBUTE_INVALID",
+                            f"SDFormat {v} does not exist (the newest is {newest}): libsdformat ignores this entry",
+                            va.value_span,
+                        )
+                    )
                 else:
-                    out.append(error("ATTRIBUTE_INVALID", f"'{v}' is not an SDFormat version: use one of 1.0, 1.2 ... {newest}", va.value_span))
+                    out.append(
+                        error(
+                            "ATTRIBUTE_INVALID",
+                            f"'{v}' is not an SDFormat version: use one of 1.0, 1.2 ... {newest}",
+                            va.value_span,
+                        )
+                    )
         out.extend(_entry_file(e, directory, used))
     return out
 
@@ -60,7 +94,9 @@ def _entry_file(e, directory: str, used: bool) -> list[Diagnostic]:
     name = (e.text or "").strip()
     span = e.text_span or e.tag_span
     if not name:
-        msg = "this <sdf> entry names no file" + (": it is the entry libsdformat uses, so the model cannot be loaded" if used else "")
+        msg = "this <sdf> entry names no file" + (
+            ": it is the entry libsdformat uses, so the model cannot be loaded" if used else ""
+        )
         return [error("ELEMENT_MISSING", msg, e.tag_span)]
     target = os.path.join(directory, name)
     try:

@@ -39,7 +39,13 @@ def params_element(include_el: XmlElement) -> XmlElement | None:
 
 
 class _Applier:
-    def __init__(self, xml: XmlDocument, version: tuple[int, int], model: Model, included_model: Callable[[Model, object], Model | None]) -> None:
+    def __init__(
+        self,
+        xml: XmlDocument,
+        version: tuple[int, int],
+        model: Model,
+        included_model: Callable[[Model, object], Model | None],
+    ) -> None:
         self.builder = Builder(xml)
         self.builder.version = version
         self.model = model
@@ -137,16 +143,28 @@ class _Applier:
     def _one(self, el: XmlElement) -> None:
         eid_attr = el.attr("element_id")
         if eid_attr is None:
-            self._err("ATTRIBUTE_MISSING", f"<{el.tag}> in <experimental:params> needs element_id=\"...\" naming the element of the included model it changes", el)
+            self._err(
+                "ATTRIBUTE_MISSING",
+                f'<{el.tag}> in <experimental:params> needs element_id="..." naming the element of the included model it changes',
+                el,
+            )
             return
         eid = eid_attr.value.strip()
         if eid.endswith("::") or "::::" in eid or eid.startswith("::"):
-            self.out.append(error("ATTRIBUTE_INVALID", f"element_id '{eid}' has an empty name around '::'", eid_attr.value_span))
+            self.out.append(
+                error("ATTRIBUTE_INVALID", f"element_id '{eid}' has an empty name around '::'", eid_attr.value_span)
+            )
             return
         action_attr = el.attr("action")
         action = action_attr.value.strip() if action_attr is not None else None
         if action is not None and action not in ACTIONS:
-            self.out.append(error("ATTRIBUTE_INVALID", f"action '{action}' is not one of add, modify, remove, replace", action_attr.value_span))
+            self.out.append(
+                error(
+                    "ATTRIBUTE_INVALID",
+                    f"action '{action}' is not one of add, modify, remove, replace",
+                    action_attr.value_span,
+                )
+            )
             return
         if action == "add":
             self._add(el, eid)
@@ -154,7 +172,13 @@ class _Applier:
         segs = eid.split("::") if eid else []
         hit = self._find(segs, el.tag) if segs else None
         if hit is None:
-            self.out.append(error("ELEMENT_MISSING", f"the included model has no <{el.tag}> '{eid}' to {action or 'modify'}", eid_attr.value_span))
+            self.out.append(
+                error(
+                    "ELEMENT_MISSING",
+                    f"the included model has no <{el.tag}> '{eid}' to {action or 'modify'}",
+                    eid_attr.value_span,
+                )
+            )
             return
         path, m, target, through = hit
         if action is None:
@@ -181,19 +205,33 @@ class _Applier:
             self._err("ATTRIBUTE_MISSING", f"the <{el.tag}> to add needs a name attribute", el)
             return
         if not name_attr.value.strip():
-            self.out.append(error("ATTRIBUTE_INVALID", "the name of an added element cannot be empty", name_attr.value_span))
+            self.out.append(
+                error("ATTRIBUTE_INVALID", "the name of an added element cannot be empty", name_attr.value_span)
+            )
             return
         parent = self._find_parent(eid)
         if parent is None:
             span = el.attr("element_id").value_span
-            self.out.append(error("ELEMENT_MISSING", f"the included model has no element '{eid}' to add <{el.tag} name='{name_attr.value}'> to", span))
+            self.out.append(
+                error(
+                    "ELEMENT_MISSING",
+                    f"the included model has no element '{eid}' to add <{el.tag} name='{name_attr.value}'> to",
+                    span,
+                )
+            )
             return
         path, m, target, through = parent
         name = name_attr.value.strip()
         if isinstance(target, Model):
             if el.tag in _FRAME_TAGS:
                 if any(x.name == name for x in target.members):
-                    self.out.append(error("DUPLICATE_NAME", f"the included model already has an element named '{name}'", name_attr.value_span))
+                    self.out.append(
+                        error(
+                            "DUPLICATE_NAME",
+                            f"the included model already has an element named '{name}'",
+                            name_attr.value_span,
+                        )
+                    )
                     return
                 new = self._build(el)
                 if new is not None and not through:
@@ -205,32 +243,56 @@ class _Applier:
             parent_el = target.element
         else:
             parent_el = target
-        if el.tag != "plugin" and any(c.tag == el.tag and c.get("name") == name for c in parent_el.children):  # plugins may share names
-            self.out.append(error("DUPLICATE_NAME", f"<{el.tag} name='{name}'> already exists in '{eid}' of the included model", name_attr.value_span))
+        if el.tag != "plugin" and any(
+            c.tag == el.tag and c.get("name") == name for c in parent_el.children
+        ):  # plugins may share names
+            self.out.append(
+                error(
+                    "DUPLICATE_NAME",
+                    f"<{el.tag} name='{name}'> already exists in '{eid}' of the included model",
+                    name_attr.value_span,
+                )
+            )
 
     def _children(self, el: XmlElement, target, path: list[str], through: bool) -> None:
         target_el = target.element if isinstance(target, (Named, Model)) else target
         for c in el.children:
             a = c.attr("action")
             if a is None:
-                self._err("ATTRIBUTE_MISSING", f"<{c.tag}> needs an action attribute (add, modify, remove or replace)", c)
+                self._err(
+                    "ATTRIBUTE_MISSING", f"<{c.tag}> needs an action attribute (add, modify, remove or replace)", c
+                )
                 continue
             act = a.value.strip()
             if act not in ACTIONS:
-                self.out.append(error("ATTRIBUTE_INVALID", f"action '{act}' is not one of add, modify, remove, replace", a.value_span))
+                self.out.append(
+                    error(
+                        "ATTRIBUTE_INVALID", f"action '{act}' is not one of add, modify, remove, replace", a.value_span
+                    )
+                )
                 continue
             if act == "add":
                 continue
             name = c.get("name")
-            if act == "replace" and name is None and c.tag in ("collision", "visual", "sensor", "link", "joint", "frame", "model"):
+            if (
+                act == "replace"
+                and name is None
+                and c.tag in ("collision", "visual", "sensor", "link", "joint", "frame", "model")
+            ):
                 self._err("ATTRIBUTE_MISSING", f"the replacement <{c.tag}> needs a name attribute", c)
                 continue
-            found = next((x for x in target_el.children if x.tag == c.tag and (name is None or x.get("name") == name)), None)
+            found = next(
+                (x for x in target_el.children if x.tag == c.tag and (name is None or x.get("name") == name)), None
+            )
             if c.tag == "pose" and isinstance(target, Named) and not through and act == "modify":
                 self._set_pose(path, target, el, c)
                 continue
             if found is None:
-                self._err("ELEMENT_MISSING", f"<{c.tag}{' name=' + repr(name) if name else ''}> is not in the element to {act}", c)
+                self._err(
+                    "ELEMENT_MISSING",
+                    f"<{c.tag}{' name=' + repr(name) if name else ''}> is not in the element to {act}",
+                    c,
+                )
 
     def _set_pose(self, path: list[str], target: Named, owner: XmlElement, pose_el: XmlElement) -> None:
         pose = self.builder.pose(owner, pose_el)
@@ -280,7 +342,9 @@ def _swap(m: Model, old: Named, new: Named) -> Model:
 
 def _remove(m: Model, old: Named) -> Model:
     f = _field_of(old)
-    return replace(m, **{f: tuple(x for x in getattr(m, f) if x is not old)}, members=tuple(x for x in m.members if x is not old))
+    return replace(
+        m, **{f: tuple(x for x in getattr(m, f) if x is not old)}, members=tuple(x for x in m.members if x is not old)
+    )
 
 
 def _append(m: Model, new: Named) -> Model:

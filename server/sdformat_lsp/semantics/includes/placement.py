@@ -67,7 +67,7 @@ def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span
                 resolver.report(
                     error(
                         "MERGE_INCLUDE_UNSUPPORTED",
-                        f"merge=\"true\" only works for models; this file has an <{doc.others[0].tag}>: remove merge=\"true\"",
+                        f'merge="true" only works for models; this file has an <{doc.others[0].tag}>: remove merge="true"',
                         span,
                     )
                 )
@@ -75,13 +75,19 @@ def place_model(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span
         if root is None or root.tag != "sdf":
             if not sub.has_errors:
                 what = f"<{root.tag}>" if root is not None else "no XML element"
-                resolver.report(error("FILE_READ", f"{os.path.basename(sub.path or '')} is not an SDFormat file (it has {what})", span))
+                resolver.report(
+                    error(
+                        "FILE_READ", f"{os.path.basename(sub.path or '')} is not an SDFormat file (it has {what})", span
+                    )
+                )
             return None
         if doc is not None and doc.worlds:
             msg = "the included file holds a <world>: <include> brings in a <model>, <actor> or <light> only"
         else:
             msg = "the included file has no top-level <model>, <actor> or <light> for <include> to bring in"
-        resolver.report(error("ELEMENT_MISSING", msg, span, related=(Related(root.tag_span, "its <sdf> element", path=sub.path),)))
+        resolver.report(
+            error("ELEMENT_MISSING", msg, span, related=(Related(root.tag_span, "its <sdf> element", path=sub.path),))
+        )
         return None
     params = params_element(inc.element)
     if params is not None:
@@ -134,11 +140,19 @@ def _urdf_model(sub: "Analysis") -> Model | None:
     return model
 
 
-def check_merge(resolver: "IncludeResolver", model: Model, inc: Include, span: Span, scope: "Scope", sub: "Analysis") -> None:
+def check_merge(
+    resolver: "IncludeResolver", model: Model, inc: Include, span: Span, scope: "Scope", sub: "Analysis"
+) -> None:
     attr = inc.element.attr("merge")
     where = attr.span if attr is not None else span
     if scope.kind not in ("model", "world"):
-        resolver.report(error("MERGE_INCLUDE_UNSUPPORTED", "merge=\"true\" needs a <model> or <world> to merge into: remove it here", where))
+        resolver.report(
+            error(
+                "MERGE_INCLUDE_UNSUPPORTED",
+                'merge="true" needs a <model> or <world> to merge into: remove it here',
+                where,
+            )
+        )
         return
     # Below 1.9 nothing is lost: libsdformat converts the file to its newest
     # version and merges. The version information (schema_check) already
@@ -158,7 +172,7 @@ def check_merge(resolver: "IncludeResolver", model: Model, inc: Include, span: S
                 error(
                     "MERGE_INCLUDE_UNSUPPORTED",
                     f"a <world> cannot take links: the merged model's link '{link.name}' has nowhere to go; "
-                    "include the model without merge=\"true\", or move its links into nested models",
+                    'include the model without merge="true", or move its links into nested models',
                     span,
                     related=(Related(link.name_span or link.element.tag_span, f"link '{link.name}'", path=sub.path),),
                 )
@@ -174,6 +188,7 @@ def merged_duplicates(resolver: "IncludeResolver", graphs: "FrameGraphs") -> lis
     name there. Reported once per name, on the include written in this
     document that brought it.
     """
+
     def origin(node: "FrameNode") -> tuple[object, Include | None]:
         """(the real scope ``node`` is a name of, the include of this document that brought it or None)."""
         scope = node.scope
@@ -202,7 +217,9 @@ def merged_duplicates(resolver: "IncludeResolver", graphs: "FrameGraphs") -> lis
         if len(members) < 2 or all(b is None for _, b in members):
             continue  # written here only: the name phase reports it
         merged = [(n, b) for n, b in members if b is not None]
-        local = [n for n, b in members if b is None and n.name_span is not None and (n.scope is None or n.scope.path is None)]
+        local = [
+            n for n, b in members if b is None and n.name_span is not None and (n.scope is None or n.scope.path is None)
+        ]
         node, inc = merged[-1] if local or len(merged) == 1 else merged[1]
         other = local[0] if local else merged[0][0]
         rel = None
@@ -216,7 +233,7 @@ def merged_duplicates(resolver: "IncludeResolver", graphs: "FrameGraphs") -> lis
         where = dups[0][1].scope.name if dups[0][1].scope is not None else ""
         proxies = [n for n, *_ in dups if n.startswith("_merged__") and n.endswith("__model__")]
         if proxies:
-            merged_name = proxies[0][len("_merged__"):-len("__model__")]
+            merged_name = proxies[0][len("_merged__") : -len("__model__")]
             msg = f"model '{merged_name}' is merged into model '{where}' more than once (directly or through another merged model)"
         else:
             listed = ", ".join(f"'{n}' ({node.kind}; {other.kind} there already)" for n, node, other, _ in dups[:6])
@@ -269,9 +286,13 @@ def after_graphs(resolver: "IncludeResolver", graphs: "FrameGraphs") -> list[Dia
                 rel: tuple[Related, ...] = ()
                 other_inc = getattr(other, "from_include", None)
                 if other_inc is not None:
-                    rel = (Related(other_inc.name_span or resolver.include_span(other_inc), f"the other '{child.name}'"),)
+                    rel = (
+                        Related(other_inc.name_span or resolver.include_span(other_inc), f"the other '{child.name}'"),
+                    )
                     what = "another included model"
-                elif node is not None and node.name_span is not None and (node.scope is None or node.scope.path is None):
+                elif (
+                    node is not None and node.name_span is not None and (node.scope is None or node.scope.path is None)
+                ):
                     rel = (Related(node.name_span, f"the other '{child.name}'"),)
                 out.append(
                     error(

@@ -72,10 +72,16 @@ class IncludeRecord:
     target: str | None  # what the URI named on disk: a file or a model directory; None if not found
     path: str | None  # the file that was (or would have been) analysed
     analysis: "Analysis | None" = field(default=None, repr=False)  # the included file's analysis
-    model: Model | None = field(default=None, repr=False)  # the model as placed in the including scope (None: actor, light, failure)
+    model: Model | None = field(
+        default=None, repr=False
+    )  # the model as placed in the including scope (None: actor, light, failure)
     lookup: Lookup | None = field(default=None, repr=False)
-    dependencies: tuple[str, ...] = field(default=(), repr=False)  # every file and directory whose change can change this include
-    config: ModelFile | None = field(default=None, repr=False)  # what model.config said, when the URI named a model directory
+    dependencies: tuple[str, ...] = field(
+        default=(), repr=False
+    )  # every file and directory whose change can change this include
+    config: ModelFile | None = field(
+        default=None, repr=False
+    )  # what model.config said, when the URI named a model directory
 
 
 class IncludeResolverFactory:
@@ -84,8 +90,13 @@ class IncludeResolverFactory:
     ``analyze`` is the function that analyses an included file (``semantics.analysis.analyze``,
     handed in by its caller: the include machinery never imports the analysis back)."""
 
-    def __init__(self, options: "Options", analyze: "Analyze", cache: IncludeCache | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        options: "Options",
+        analyze: "Analyze",
+        cache: IncludeCache | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.options = options
         self.analyze = analyze
         self.cache = cache if cache is not None else DEFAULT_CACHE
@@ -141,10 +152,17 @@ class IncludeResolver:
         env = factory.env if factory.env is not None else os.environ
         self.env = env
         own_root = model_root_of(self.path) if self.path else None
-        self.model_roots = tuple(dict.fromkeys(([own_root] if own_root else []) + list(getattr(self.options, "model_roots", ()))))
+        self.model_roots = tuple(
+            dict.fromkeys(([own_root] if own_root else []) + list(getattr(self.options, "model_roots", ())))
+        )
         severity = tuple(sorted((getattr(self.options, "severity", None) or {}).items()))
-        self.key_suffix = (tuple(search_path(self.options.resource_paths, env, self.model_roots)), bool(self.options.schema), severity,
-                           bool(getattr(self.options, "suppressions", True)), tuple(getattr(self.options, "package_paths", ())))
+        self.key_suffix = (
+            tuple(search_path(self.options.resource_paths, env, self.model_roots)),
+            bool(self.options.schema),
+            severity,
+            bool(getattr(self.options, "suppressions", True)),
+            tuple(getattr(self.options, "package_paths", ())),
+        )
         self.dependencies: list[str] = []
         self.open_documents: OpenDocuments | None = getattr(self.options, "open_documents", None)
         self.signatures: dict[str, tuple] = {}  # each dependency as it was first seen during this analysis
@@ -194,8 +212,14 @@ class IncludeResolver:
     def _lookup(self, uri: str) -> Lookup:
         hit = self._lookups.get(uri)
         if hit is None:
-            hit = lookup(uri, self.base_dir, self.options.resource_paths, self.env, model_roots=self.model_roots,
-                         package_paths=getattr(self.options, "package_paths", ()))
+            hit = lookup(
+                uri,
+                self.base_dir,
+                self.options.resource_paths,
+                self.env,
+                model_roots=self.model_roots,
+                package_paths=getattr(self.options, "package_paths", ()),
+            )
             self._lookups[uri] = hit
         return hit
 
@@ -215,7 +239,11 @@ class IncludeResolver:
                 )
             )
         if not uri:
-            self.report(error("URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span))
+            self.report(
+                error(
+                    "URI_LOOKUP", "<uri> is empty: name a model (model://NAME), a model directory or an .sdf file", span
+                )
+            )
             records.append(IncludeRecord(inc, None, None))
             return None
         bad = path_problem(uri)
@@ -243,7 +271,13 @@ class IncludeResolver:
                     self.report(warning(p.code, p.message, span))
             if mf.path is None:
                 problems = "; ".join(p.message for p in mf.problems if p.severity == "error")
-                self.report(error("URI_LOOKUP", f"'{uri}' is the directory {target}, which cannot be used as a model: {problems}", span))
+                self.report(
+                    error(
+                        "URI_LOOKUP",
+                        f"'{uri}' is the directory {target}, which cannot be used as a model: {problems}",
+                        span,
+                    )
+                )
                 records.append(IncludeRecord(inc, target, None, lookup=found, dependencies=tuple(deps), config=mf))
                 self._depend(deps)
                 return None
@@ -378,9 +412,14 @@ class IncludeResolver:
         inc = b.include(tops[0])
         self.analysis.diagnostics.extend(b.diagnostics)
         for extra in tops[1:]:
-            self.report(error("ELEMENT_INCORRECT_TYPE", "an <sdf> file holds one model: this second top-level <include> is one too many", extra.tag_span))
+            self.report(
+                error(
+                    "ELEMENT_INCORRECT_TYPE",
+                    "an <sdf> file holds one model: this second top-level <include> is one too many",
+                    extra.tag_span,
+                )
+            )
         return self(inc, _TOP)
-
 
     def finish(self, graphs: "FrameGraphs") -> list[Diagnostic]:
         """Checks that need the built scopes: placement frames and names of included models."""
@@ -388,6 +427,13 @@ class IncludeResolver:
 
 
 __all__ = [
-    "DEFAULT_CACHE", "MAX_DEPTH", "IncludeCache", "IncludeRecord", "IncludeResolver", "IncludeResolverFactory", "OpenDocuments",
-    "default_factory", "signature",
+    "DEFAULT_CACHE",
+    "MAX_DEPTH",
+    "IncludeCache",
+    "IncludeRecord",
+    "IncludeResolver",
+    "IncludeResolverFactory",
+    "OpenDocuments",
+    "default_factory",
+    "signature",
 ]

@@ -47,7 +47,9 @@ class Lookup:
     searched: tuple[str, ...] = ()  # every place looked at, in order (directories or files)
     remote: bool = False  # a Fuel URI whose model is not in the local cache
     fuel: tuple[str, str, str, str | None] | None = None  # (host, owner, name, version) of a Fuel URI
-    found_in: str | None = None  # the place (search directory, package root, the including file's directory) that had it
+    found_in: str | None = (
+        None  # the place (search directory, package root, the including file's directory) that had it
+    )
     package: PackageLookup | None = None  # a package:// URI: where its package was looked for (packages.find_package)
 
 
@@ -207,13 +209,21 @@ def lookup(
         assert hit is not None
         places = [place for _, place in hit.package.searched]
         if hit.path is not None:
-            return Lookup(uri, hit.path, "package", tuple(dict.fromkeys(places)), found_in=hit.package.path, package=hit.package)
+            return Lookup(
+                uri, hit.path, "package", tuple(dict.fromkeys(places)), found_in=hit.package.path, package=hit.package
+            )
         # libsdformat strips the scheme and asks its search path for NAME/REST
         rel = urllib.parse.unquote(uri[len("package://") :]).strip("/")
         candidates = [os.path.join(d, rel) for d in dirs] if hit.package.name else []
         found = _first(candidates, searched)
-        return Lookup(uri, found, "package", tuple(dict.fromkeys(places + dirs)), found_in=_place(found, dirs, candidates),
-                      package=hit.package)
+        return Lookup(
+            uri,
+            found,
+            "package",
+            tuple(dict.fromkeys(places + dirs)),
+            found_in=_place(found, dirs, candidates),
+            package=hit.package,
+        )
     if uri.startswith("file://"):
         rest = urllib.parse.unquote(uri[len("file://") :])
         return _path_lookup(uri, rest, base_dir, dirs, "file")
@@ -272,7 +282,10 @@ def _fuel(uri: str, m: re.Match, env, home: str | None) -> Lookup:
         version = None
     hosts = [host]
     # the two public Fuel servers are the same store
-    for a, b in (("fuel.gazebosim.org", "fuel.ignitionrobotics.org"), ("fuel.ignitionrobotics.org", "fuel.gazebosim.org")):
+    for a, b in (
+        ("fuel.gazebosim.org", "fuel.ignitionrobotics.org"),
+        ("fuel.ignitionrobotics.org", "fuel.gazebosim.org"),
+    ):
         if host == a:
             hosts.append(b)
     searched: list[str] = []
@@ -283,7 +296,9 @@ def _fuel(uri: str, m: re.Match, env, home: str | None) -> Lookup:
             odir = _child_ci(os.path.join(root, h), owner)
             if odir is None:
                 continue
-            mdir = _child_ci(os.path.join(odir, "models"), name) if os.path.isdir(os.path.join(odir, "models")) else None
+            mdir = (
+                _child_ci(os.path.join(odir, "models"), name) if os.path.isdir(os.path.join(odir, "models")) else None
+            )
             if mdir is None:
                 continue
             if version is not None:
@@ -379,26 +394,42 @@ def model_file(directory: str) -> ModelFile:
         manifest = os.path.join(directory, "manifest.xml")
         if os.path.isfile(manifest):
             config = manifest
-            problems.append(ModelFileProblem("warning", "FILE_READ", f"{manifest} is deprecated: rename it to model.config"))
+            problems.append(
+                ModelFileProblem("warning", "FILE_READ", f"{manifest} is deprecated: rename it to model.config")
+            )
         else:
             hint = ""
             sdfs = sorted(f for f in _listdir(directory) if f.endswith((".sdf", ".world")))
             if sdfs:
                 hint = f"; it has {sdfs[0]}: add a model.config naming it, or include {sdfs[0]} by its path"
-            problems.append(ModelFileProblem("error", "FILE_READ", f"the model directory {directory} has no model.config (libsdformat requires one){hint}"))
+            problems.append(
+                ModelFileProblem(
+                    "error",
+                    "FILE_READ",
+                    f"the model directory {directory} has no model.config (libsdformat requires one){hint}",
+                )
+            )
             return ModelFile(directory, None, None, None, tuple(problems), (config, manifest))
     deps = (config,)
     try:
         # a FIFO or device named model.config must not block or exhaust memory (files.read_file)
         root = _parse_config(read_file(config, MAX_CONFIG_BYTES))
     except FileRefused as exc:
-        problems.append(ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc.reason}"))
+        problems.append(
+            ModelFileProblem(
+                "error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc.reason}"
+            )
+        )
         return ModelFile(directory, None, config, None, tuple(problems), deps)
     except ElementTree.ParseError as exc:
-        problems.append(ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc}"))
+        problems.append(
+            ModelFileProblem("error", "FILE_READ", f"{os.path.basename(config)} of {directory} cannot be read: {exc}")
+        )
         return ModelFile(directory, None, config, None, tuple(problems), deps)
     if root.tag != "model":
-        problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <model> root element (found <{root.tag}>)"))
+        problems.append(
+            ModelFileProblem("error", "FILE_READ", f"{config} has no <model> root element (found <{root.tag}>)")
+        )
         return ModelFile(directory, None, config, None, tuple(problems), deps)
     entries = root.findall("sdf")
     versions = [e.get("version") for e in entries]
@@ -408,29 +439,59 @@ def model_file(directory: str) -> ModelFile:
     for v in versions:
         vt = dotted_version(v) if v is not None else (0,)
         if vt is None:
-            problems.append(ModelFileProblem("warning", "FILE_READ", f"{config}: <sdf version=\"{v}\"> is not a version number: the entry is ignored"))
+            problems.append(
+                ModelFileProblem(
+                    "warning",
+                    "FILE_READ",
+                    f'{config}: <sdf version="{v}"> is not a version number: the entry is ignored',
+                )
+            )
         elif vt > limit:
             problems.append(
                 ModelFileProblem(
-                    "warning", "FILE_READ",
-                    f"{config}: <sdf version=\"{v}\"> is newer than SDFormat {PARSER_VERSION[0]}.{PARSER_VERSION[1]}: the entry is ignored",
+                    "warning",
+                    "FILE_READ",
+                    f'{config}: <sdf version="{v}"> is newer than SDFormat {PARSER_VERSION[0]}.{PARSER_VERSION[1]}: the entry is ignored',
                 )
             )
     if chosen is None or not (chosen.text or "").strip():
-        problems.append(ModelFileProblem("error", "FILE_READ", f"{config} has no <sdf> entry naming the model file: add <sdf version=\"1.12\">model.sdf</sdf>"))
+        problems.append(
+            ModelFileProblem(
+                "error",
+                "FILE_READ",
+                f'{config} has no <sdf> entry naming the model file: add <sdf version="1.12">model.sdf</sdf>',
+            )
+        )
         return ModelFile(directory, None, config, None, tuple(problems), deps)
     if best_text is None:
         if all(e.get("version") is None for e in entries):
             problems.append(
-                ModelFileProblem("warning", "FILE_READ", f"{config}: <sdf> has no version attribute; the first entry is used: add version=\"...\"")
+                ModelFileProblem(
+                    "warning",
+                    "FILE_READ",
+                    f'{config}: <sdf> has no version attribute; the first entry is used: add version="..."',
+                )
             )
         else:
-            problems.append(ModelFileProblem("warning", "FILE_READ", f"{config}: no <sdf> entry has a usable version; the first entry is used"))
+            problems.append(
+                ModelFileProblem(
+                    "warning", "FILE_READ", f"{config}: no <sdf> entry has a usable version; the first entry is used"
+                )
+            )
     path = os.path.join(directory, chosen.text.strip())
     return ModelFile(directory, path, config, best_text or chosen.get("version"), tuple(problems), deps)
 
 
 __all__ = [
-    "ENV_VARS", "Lookup", "ModelFile", "ModelFileProblem", "find_model_roots", "fuel_cache_roots", "lookup", "model_file",
-    "model_root_of", "search_path", "select_entry",
+    "ENV_VARS",
+    "Lookup",
+    "ModelFile",
+    "ModelFileProblem",
+    "find_model_roots",
+    "fuel_cache_roots",
+    "lookup",
+    "model_file",
+    "model_root_of",
+    "search_path",
+    "select_entry",
 ]

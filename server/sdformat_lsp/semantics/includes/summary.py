@@ -44,7 +44,12 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
     top_level = inc.merge or scope.kind in ("world", "sdf")
     unchecked = [d for d in diags if d.data.get(ROOT_ONLY) and not top_level]
     # (a root model without link made movable by <static>false</static> is reported on that <static>, by _model_of)
-    diags = [d for d in diags if not (d.data.get(ROOT_ONLY) and not top_level) and not (d.data.get(ROOT_NOT_STATIC) and sub.root_static_written)]
+    diags = [
+        d
+        for d in diags
+        if not (d.data.get(ROOT_ONLY) and not top_level)
+        and not (d.data.get(ROOT_NOT_STATIC) and sub.root_static_written)
+    ]
     if unchecked:
         first = min(unchecked, key=lambda d: d.span.start)
         more = f" (and {len(unchecked) - 1} more)" if len(unchecked) > 1 else ""
@@ -81,8 +86,13 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
     if root_el is None or root_el.tag not in ("sdf", "robot", "mujoco") or any(p.is_error for p in sub.xml.problems):
         # libsdformat cannot read it at all (FILE_READ); a custom parser (interface API) may, but not here
         ext = os.path.splitext(name)[1]
-        hint = "" if ext in (".sdf", ".world", ".urdf", "") else (
-            f" ({ext} files need a model parser: register one under [model-parsers] in the configuration file, see docs/includes.md)")
+        hint = (
+            ""
+            if ext in (".sdf", ".world", ".urdf", "")
+            else (
+                f" ({ext} files need a model parser: register one under [model-parsers] in the configuration file, see docs/includes.md)"
+            )
+        )
         resolver.report(
             Diagnostic(
                 "FILE_READ",
@@ -90,7 +100,11 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
                 f"cannot read the included file {name} as SDFormat: {first['message']}{hint}",
                 span,
                 related=tuple(related[:1]),
-                data={"include_root": {**first, "code": "FILE_READ"}, "included_errors": count, "included_path": sub.path},
+                data={
+                    "include_root": {**first, "code": "FILE_READ"},
+                    "included_errors": count,
+                    "included_path": sub.path,
+                },
             )
         )
         return True
@@ -104,7 +118,9 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
     left_out = [d for d in sub.diagnostics if d.data.get("urdf") == "massless"]
     if left_out and first["code"] == "MODEL_WITHOUT_LINK":
         # the URDF's links are all there as written: libsdformat's conversion left them out
-        names = ", ".join(f"'{sub.text[d.span.start : d.span.end]}'" for d in left_out[:4]) + (", ..." if len(left_out) > 4 else "")
+        names = ", ".join(f"'{sub.text[d.span.start : d.span.end]}'" for d in left_out[:4]) + (
+            ", ..." if len(left_out) > 4 else ""
+        )
         message = (
             f"the included file {name} gives a model without links: libsdformat leaves out URDF links without a positive mass "
             f"when it converts the file ({names}, with the links below them), so nothing can carry the model's frames and "

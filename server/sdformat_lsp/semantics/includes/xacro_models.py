@@ -61,8 +61,11 @@ def parse_xacro(file: IncludedFile, analyze: Callable[..., Any], Options: type) 
         return _line(file.text, origin.span[0])
 
     # the expansion is a URDF: analysed as one (a .urdf name, so that leftover xacro namespaces are read as libsdformat reads them)
-    urdf = analyze(exp.text, os.path.splitext(file.path)[0] + (".urdf" if not file.path.endswith(".urdf.xacro") else ""),
-                   Options(schema=False))
+    urdf = analyze(
+        exp.text,
+        os.path.splitext(file.path)[0] + (".urdf" if not file.path.endswith(".urdf.xacro") else ""),
+        Options(schema=False),
+    )
     for d in urdf.diagnostics:
         if d.severity == Severity.ERROR and d.path is None:
             raise ParseError(f"the URDF it expands to is wrong: {d.message}", line=line_of(d.span.start))
@@ -93,10 +96,19 @@ def parse_xacro(file: IncludedFile, analyze: Callable[..., Any], Options: type) 
             continue
         local = body_pose.inverse() * pose
         if node.kind == "joint":
-            joints.append(InterfaceJoint(node.name, body.name, local, type=getattr(node.entity, "type", None), line=line_of(at)))
+            joints.append(
+                InterfaceJoint(node.name, body.name, local, type=getattr(node.entity, "type", None), line=line_of(at))
+            )
         elif node.kind == "frame":
             frames.append(InterfaceFrame(node.name, body.name, local, line=line_of(at)))
     name = file.name or model.name
-    return InterfaceModel(name, canonical, links=links, frames=frames, joints=joints, static=bool(file.static) or model.static,
-                          line=line_of(model.name_span.start if model.name_span is not None else None),
-                          files=tuple(f for f in exp.files if os.path.abspath(f) != os.path.abspath(file.path)))
+    return InterfaceModel(
+        name,
+        canonical,
+        links=links,
+        frames=frames,
+        joints=joints,
+        static=bool(file.static) or model.static,
+        line=line_of(model.name_span.start if model.name_span is not None else None),
+        files=tuple(f for f in exp.files if os.path.abspath(f) != os.path.abspath(file.path)),
+    )

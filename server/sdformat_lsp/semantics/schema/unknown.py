@@ -57,10 +57,14 @@ class UnknownNames(OtherVersions):
         except ValueError:
             pass
         unit = " kg" if el.tag == "mass" else ""
-        consequence = "the link gets libsdformat's default mass of" if el.tag == "mass" else f"<{el.tag}> takes libsdformat's default,"
+        consequence = (
+            "the link gets libsdformat's default mass of"
+            if el.tag == "mass"
+            else f"<{el.tag}> takes libsdformat's default,"
+        )
         written = f"<{el.tag}>{attr.value}</{el.tag}>"
         message = (
-            f"<{el.tag} value=\"{attr.value}\"/> is URDF's way of writing it: SDFormat reads the value of <{el.tag}> from its text, "
+            f'<{el.tag} value="{attr.value}"/> is URDF\'s way of writing it: SDFormat reads the value of <{el.tag}> from its text, '
             f"so {consequence} {default}{unit} instead of {attr.value}; write {written}"
         )
         span = el.span
@@ -176,9 +180,12 @@ class UnknownNames(OtherVersions):
             Severity.INFORMATION,
             f"this file uses {count} feature{'s' if count != 1 else ''} newer than its declared version {self.declared}: {listed}; "
             f"libsdformat reads {'them' if count != 1 else 'it'}, as it converts every file to its newest version, but other readers may not: "
-            f"declare version=\"{needed}\"",
+            f'declare version="{needed}"',
             span,
-            related=tuple(Related(sp, f"{w}: introduced in SDFormat {v}") for w, v, sp in sorted(self.newer, key=lambda n: n[2].start)[:50]),
+            related=tuple(
+                Related(sp, f"{w}: introduced in SDFormat {v}")
+                for w, v, sp in sorted(self.newer, key=lambda n: n[2].start)[:50]
+            ),
             fixes=fixes,
             data={"since": needed},
         )
@@ -189,7 +196,6 @@ def _closest(name: str, candidates) -> str | None:
 
     matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
-
 
 
 _HOME_DEPTH = 2  # levels below the element looked at: <air_pressure><pressure><noise>

@@ -93,7 +93,10 @@ class _Checker(UnknownNames):
         self.declared = schema.version
         self.version_tuple = tuple(int(x) for x in schema.version.split(".")[:2]) if schema.version else (1, 12)
         self.out: list[Diagnostic] = []
-        self._child_tags: tuple[XmlElement | None, frozenset[str]] = (None, frozenset())  # the tags under the last parent asked about
+        self._child_tags: tuple[XmlElement | None, frozenset[str]] = (
+            None,
+            frozenset(),
+        )  # the tags under the last parent asked about
         self._builder: Builder | None = None  # reads the <pose>s the model builder does not
         self.newer: list[tuple[str, str, Span]] = []  # (what, version introducing it, where) of each newer feature used
         self._visits = 0  # paths worked out (_visit): each is a verdict that may depend on where the element is
@@ -144,7 +147,11 @@ class _Checker(UnknownNames):
                 end = el.ts + el._end  # el.end without the property's call (ends are kept relative to ts)
                 if end - start <= MAX_LENGTH:
                     budget -= end - start
-                    key = placed_key(text, el, kids, start, end, spec) if el.tag in PLACED else (text[start:end], id(spec))
+                    key = (
+                        placed_key(text, el, kids, start, end, spec)
+                        if el.tag in PLACED
+                        else (text[start:end], id(spec))
+                    )
                     if key in clean:
                         misses[id(spec)] = FOUND
                         continue
@@ -297,7 +304,12 @@ class _Checker(UnknownNames):
                 problem = lax = bound = None  # any text will do
             else:
                 problem, lax, bound = _verdict(aspec.type, value, aspec.min, aspec.max)
-            if problem is None and (not value or value.isspace()) and aspec.is_required and attr.name not in _CORE_ATTRIBUTES:
+            if (
+                problem is None
+                and (not value or value.isspace())
+                and aspec.is_required
+                and attr.name not in _CORE_ATTRIBUTES
+            ):
                 problem = "it needs a value"
             if problem is not None:
                 severity, note = self._severity_in_latest(self._visit(el, spec, version), attr.name, attr.value)
@@ -307,7 +319,7 @@ class _Checker(UnknownNames):
                     Diagnostic(
                         BAD_ATTRIBUTE,
                         severity,
-                        f"invalid {attr.name}=\"{_short(attr.value)}\" on <{el.tag}> ({aspec.type}): {problem}{note}",
+                        f'invalid {attr.name}="{_short(attr.value)}" on <{el.tag}> ({aspec.type}): {problem}{note}',
                         attr.value_span,
                     )
                 )
@@ -334,9 +346,9 @@ class _Checker(UnknownNames):
                 Diagnostic(
                     MISSING_ATTRIBUTE,
                     Severity.ERROR,
-                    f"<{el.tag}> needs a {name} attribute: add {name}=\"...\"",
+                    f'<{el.tag}> needs a {name} attribute: add {name}="..."',
                     el.tag_span,
-                    fixes=(Fix(f"Add {name}=\"{placeholder}\"", insert, f' {name}="{placeholder}"'),),
+                    fixes=(Fix(f'Add {name}="{placeholder}"', insert, f' {name}="{placeholder}"'),),
                 )
             )
 
@@ -381,6 +393,7 @@ class _Checker(UnknownNames):
             severity, note = self._severity_in_latest(self._visit(el, spec, version), None, text)
             if severity is not None:
                 self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
+
 
 _GOOD = (None, None, None)
 

@@ -36,7 +36,11 @@ class OtherVersions:
             return Severity.ERROR, ""
         if attr is not None:
             aspec = spec.attribute(attr)
-            accepted = aspec is not None and check_value(aspec.type, text) is None and not (aspec.is_required and not text.strip())
+            accepted = (
+                aspec is not None
+                and check_value(aspec.type, text) is None
+                and not (aspec.is_required and not text.strip())
+            )
         elif not text.strip():
             accepted = spec.type is not None and spec.required != "1"
         else:

@@ -1,7 +1,11 @@
 import os
 import re
+
+
 class PackageNotFoundError(KeyError):
     pass
+
+
 def get_package_share_directory(name):
     for root in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep):
         for d, dirs, files in os.walk(root):
