@@ -31,14 +31,16 @@ def test_missing_meshes_are_warned_on_their_uri_with_the_places_searched(tmp_pat
     a = analyze(SDF, str(path), Options(schema=False))
     got = [(d.code, a.text[d.span.start : d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
     assert [g[1] for g in got] == [
-        "model://robot/meshes/gone.dae",
-        "model://robot/meshes/gone.dae",
+        "model://robot/meshes/gone.dae",  # named twice: one warning, the second place related
         "model://elsewhere/x.stl",
         "meshes",
     ]
+    twice = next(d for d in a.diagnostics if d.code == "MESH_LOOKUP")
+    assert [a.text[r.span.start : r.span.end] for r in twice.related] == ["model://robot/meshes/gone.dae"]
+    assert "named here and in 1 more place" in twice.message
     assert f"the model directory {tmp_path / 'models' / 'robot'} has no meshes/gone.dae" in got[0][2]
-    assert f"searched {tmp_path / 'models'}" in got[2][2] and "GZ_SIM_RESOURCE_PATH" in got[2][2]
-    assert "is the directory" in got[3][2]
+    assert f"searched {tmp_path / 'models'}" in got[1][2] and "GZ_SIM_RESOURCE_PATH" in got[1][2]
+    assert "is the directory" in got[2][2]
     assert all(d.severity.name == "WARNING" for d in a.diagnostics if d.code == "MESH_LOOKUP")
     # the view draws the same: the found mesh with its file, the others with the reason
     view = frame_view(a)
@@ -65,3 +67,50 @@ def test_urdf_mesh_filenames_are_checked_too(tmp_path):
     got = [(text[d.span.start : d.span.end], d.message) for d in a.diagnostics if d.code == "MESH_LOOKUP"]
     assert [g[0] for g in got] == ["meshes/missing.stl"]
     assert f"searched {tmp_path}" in got[0][1]
+
+
+def test_meshes_missing_for_one_reason_are_one_warning(tmp_path):
+    """A package that is not found, a model that is not found and a meshes directory that does not
+    exist are one warning each, on the first mesh, the others related; files missing from a directory
+    that exists stay one warning each (each is its own mistake)."""
+    robot = tmp_path / "robot"
+    (robot / "meshes").mkdir(parents=True)
+    (robot / "meshes" / "ok.stl").write_text("solid x\nendsolid x\n")
+    uris = [
+        "package://nowhere_pkg/meshes/a.dae",
+        "package://nowhere_pkg/meshes/b.dae",
+        "model://nowhere_model/meshes/a.dae",
+        "model://nowhere_model/meshes/b.dae",
+        "parts/wheel.dae",
+        "parts/deeper/axle.dae",
+        "meshes/gone1.stl",
+        "meshes/gone2.stl",
+        "meshes/ok.stl",
+    ]
+    visuals = "".join(
+        f'<visual name="v{i}"><geometry><mesh><uri>{u}</uri></mesh></geometry></visual>' for i, u in enumerate(uris)
+    )
+    text = f'<sdf version="1.9"><model name="robot"><link name="l">{visuals}</link></model></sdf>'
+    path = robot / "model.sdf"
+    path.write_text(text)
+    a = analyze(text, str(path), Options(schema=False, package_paths=(str(tmp_path / "pkgs"),)))
+    got = [d for d in a.diagnostics if d.code == "MESH_LOOKUP"]
+    first = [text[d.span.start : d.span.end] for d in got]
+    assert first == [
+        "package://nowhere_pkg/meshes/a.dae",
+        "model://nowhere_model/meshes/a.dae",
+        "parts/wheel.dae",
+        "meshes/gone1.stl",
+        "meshes/gone2.stl",
+    ], first
+    related = [[text[r.span.start : r.span.end] for r in d.related] for d in got]
+    assert related == [
+        ["package://nowhere_pkg/meshes/b.dae"],
+        ["model://nowhere_model/meshes/b.dae"],
+        ["parts/deeper/axle.dae"],
+        [],
+        [],
+    ]
+    assert "1 more mesh of package 'nowhere_pkg' not found for the same reason" in got[0].message
+    assert "of model 'nowhere_model'" in got[1].message
+    assert f"under the missing directory {robot / 'parts'}" in got[2].message

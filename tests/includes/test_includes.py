@@ -494,16 +494,12 @@ def test_merge_of_a_light_is_unsupported(tmp_path):
 
 def test_merge_in_an_old_version_is_named_once_as_a_newer_feature(tmp_path):
     # libsdformat converts the file to its newest version and merges: nothing is
-    # lost, so no warning; the file's one version information names merge=.
+    # lost, so no warning; the file's one version hint names merge=.
     a = run_text(
         tmp_path, model('<include merge="true"><uri>model://merge_base</uri></include>', version="1.8"), MODELS
     )
     assert not any(d.code == "MERGE_INCLUDE_UNSUPPORTED" for d in a.diagnostics)
-    newer = [
-        d
-        for d in a.diagnostics
-        if d.severity == Severity.INFORMATION and "newer than its declared version" in d.message
-    ]
+    newer = [d for d in a.diagnostics if d.severity == Severity.HINT and "newer than its declared version" in d.message]
     assert len(newer) == 1 and "merge=" in newer[0].message
 
 

@@ -181,8 +181,9 @@ def test_newer_element_and_attribute_name_their_version() -> None:
     body = """<model name="m" canonical_link="l"><link name="l"><inertial>
       <fluid_added_mass><xx>1</xx></fluid_added_mass></inertial></link></model>"""
     text, diags = run(body, "1.6")
-    # one information on the version, each use a related location, a fix raising it to the newest needed
-    assert spans(text, diags) == [("ELEMENT_INCORRECT_TYPE", "INFORMATION", "1.6")]
+    # one hint on the version (Gazebo reads the file as written), each use a related location, a fix
+    # raising it to the newest needed
+    assert spans(text, diags) == [("ELEMENT_INCORRECT_TYPE", "HINT", "1.6")]
     d = diags[0]
     assert "2 features newer than its declared version 1.6" in d.message
     assert [text[r.span.start : r.span.end] for r in d.related] == ["canonical_link", "fluid_added_mass"]

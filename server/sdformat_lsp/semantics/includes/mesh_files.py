@@ -2,7 +2,10 @@
 
 Gazebo loads such a document and draws nothing where the mesh should be (gz-sim
 logs that it cannot find the file, and the collision has no shape), so the
-warning says what was searched and how to make it found. The lookup is the one
+warning says what was searched and how to make it found. One warning per cause: the
+meshes of one package or model that is not found, or under one directory that does
+not exist, are one warning on the first, the others its related locations (a robot
+whose meshes directory was never installed has one mistake, not forty). The lookup is the one
 the 3D view uses (``resources.lookup``: ``model://`` on the resource paths, the
 environment's paths and the model directories around the file; ``package://``
 through ``packages.find_package``; ``file://`` and relative paths from the
@@ -15,10 +18,12 @@ from __future__ import annotations
 
 import os
 
-from ...diagnostics import Diagnostic, warning
+from dataclasses import replace
+
+from ...diagnostics import Diagnostic, Related, warning
 from ...text import Span
 from ...xml import XmlElement
-from .resources import lookup, model_root_of
+from .resources import Lookup, lookup, model_root_of
 
 MAX_LISTED = 4  # places named in the message before "and N more"
 CODE = "MESH_LOOKUP"
@@ -42,8 +47,9 @@ def mesh_diagnostics(
     base = os.path.dirname(os.path.abspath(path))
     roots = model_roots_of(path, model_roots)
     urdf = root.tag == "robot"
-    memo: dict[str, str | None] = {}
-    out: list[Diagnostic] = []
+    memo: dict[str, tuple[str | None, tuple]] = {}
+    span: Span | None
+    groups: dict[tuple, list[tuple[str, Span, str]]] = {}  # cause -> (uri, span, message), in document order
     stack = [root]
     while stack:
         el = stack.pop()
@@ -62,11 +68,33 @@ def mesh_diagnostics(
                 continue
             uri, span = text, _text_span(uri_el, text)
         if uri not in memo:
-            memo[uri] = find_mesh(uri, base, resource_paths, roots, package_paths)[1]
-        problem = memo[uri]
+            memo[uri] = _problem_and_cause(uri, base, resource_paths, roots, package_paths)
+        problem, cause = memo[uri]
         if problem is not None and span is not None:
-            out.append(warning(CODE, problem, span))
-    return out
+            groups.setdefault(cause, []).append((uri, span, problem))
+    return [_one_per_cause(cause, found) for cause, found in groups.items()]
+
+
+def _one_per_cause(cause: tuple, found: list[tuple[str, Span, str]]) -> Diagnostic:
+    """The first mesh's warning, naming how many others are missing for the same reason (related)."""
+    (uri, span, problem), rest = found[0], found[1:]
+    d = warning(CODE, problem, span)
+    if not rest:
+        return d
+    others = len({u for u, _, _ in rest} - {uri})
+    kind, what = cause[0], cause[1]
+    if kind == "uri":
+        why = f"(named here and in {len(rest)} more place{'s' if len(rest) != 1 else ''}, listed as related)"
+    else:
+        reason = {
+            "package": f"of package '{what}'",
+            "model": f"of model '{what}'",
+            "directory": f"under the missing directory {what}",
+        }[kind]
+        count = f"{others} more mesh{'es' if others != 1 else ''} {reason}" if others else "the same mesh"
+        why = f"({count} not found for the same reason, listed as related)"
+    related = tuple(Related(sp, f"'{u}' is not found for the same reason") for u, sp, _ in rest)
+    return replace(d, message=f"{problem} {why}", related=related)
 
 
 def _text_span(el: XmlElement, text: str) -> Span | None:
@@ -79,6 +107,85 @@ def model_roots_of(path: str | None, model_roots: tuple[str, ...] = ()) -> tuple
     return tuple(dict.fromkeys(([own] if own else []) + list(model_roots)))
 
 
+def _problem_and_cause(
+    uri: str,
+    base: str | None,
+    resource_paths: tuple[str, ...],
+    model_roots: tuple[str, ...],
+    package_paths: tuple[str, ...],
+) -> tuple[str | None, tuple]:
+    """Why the mesh ``uri`` is not drawn (None: it is found) and the cause, as a key that meshes missing
+    for the same reason share: the package or model that is not found, the first directory on the way
+    to the file that does not exist, else the URI itself."""
+    found = _lookup(uri, base, resource_paths, model_roots, package_paths)
+    if found is None or found.path is not None and not os.path.isdir(found.path):
+        return None, ("uri", uri)
+    problem = _problem(uri, found)
+    if found.path is not None:
+        return problem, ("uri", uri)
+    package = found.package
+    if found.scheme == "package" and package is not None and not package.found:
+        return problem, ("package", package.name)
+    expected = _expected_file(uri, found, base)
+    if found.scheme == "model" and expected is None:
+        return problem, ("model", uri[len("model://") :].strip("/").partition("/")[0])
+    missing = _first_missing(expected) if expected else None
+    if missing is not None and missing != expected:
+        return problem, ("directory", missing)
+    return problem, ("uri", uri)
+
+
+def _expected_file(uri: str, found: Lookup, base: str | None) -> str | None:
+    """Where the file would be, when one place is where it belongs: in the model or package directory
+    that was found, at an absolute path, or beside the file naming it (a relative path)."""
+    if found.scheme == "model":
+        name, _, rest = uri[len("model://") :].strip("/").partition("/")
+        home = next((os.path.join(d, name) for d in found.searched if os.path.isdir(os.path.join(d, name))), None)
+        return os.path.join(home, rest) if home and rest else None
+    if found.scheme == "package":
+        package = found.package
+        if package is None or not package.path:
+            return None
+        return os.path.join(package.path, uri[len("package://") :].strip("/").partition("/")[2])
+    rest = os.path.expanduser(uri[len("file://") :] if found.scheme == "file" else uri)
+    if os.path.isabs(rest):
+        return os.path.normpath(rest)
+    return os.path.normpath(os.path.join(base, rest)) if base and found.scheme == "path" else None
+
+
+def _first_missing(path: str) -> str | None:
+    """The outermost directory (or the file) on the way to ``path`` that does not exist."""
+    missing = None
+    here = path
+    while here and not os.path.exists(here):
+        missing = here
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    return missing
+
+
+def _lookup(
+    uri: str,
+    base: str | None,
+    resource_paths: tuple[str, ...],
+    model_roots: tuple[str, ...],
+    package_paths: tuple[str, ...],
+) -> Lookup | None:
+    """The lookup of ``uri``; None for a Fuel URL or a remote model, which are never fetched."""
+    if uri.lower().startswith(("http://", "https://")):
+        return None  # a Fuel URL: the network is never used, and the include checks speak of the cache
+    found = lookup(uri, base, resource_paths, model_roots=model_roots, package_paths=package_paths)
+    return None if found.remote else found
+
+
+def _problem(uri: str, found: Lookup) -> str:
+    if found.path is not None:
+        return f"the mesh '{uri}' is the directory {found.path}, not a file: Gazebo draws nothing for this geometry"
+    return _not_found(uri, found)
+
+
 def find_mesh(
     uri: str,
     base: str | None,
@@ -88,30 +195,23 @@ def find_mesh(
 ) -> tuple[str | None, str | None]:
     """(the mesh file, None) or (None, why it is not drawn: the warning's message) for ``uri`` written in a
     file in ``base``; (None, None) for a Fuel URL, which is never fetched."""
-    if uri.lower().startswith(("http://", "https://")):
-        return None, None  # a Fuel URL: the network is never used, and the include checks speak of the cache
-    found = lookup(uri, base, resource_paths, model_roots=model_roots, package_paths=package_paths)
-    if found.remote:
+    found = _lookup(uri, base, resource_paths, model_roots, package_paths)
+    if found is None:
         return None, None
-    if found.path is not None:
-        if os.path.isdir(found.path):
-            return (
-                None,
-                f"the mesh '{uri}' is the directory {found.path}, not a file: Gazebo draws nothing for this geometry",
-            )
+    if found.path is not None and not os.path.isdir(found.path):
         return found.path, None
-    return None, _not_found(uri, found)
+    return None, _problem(uri, found)
 
 
-def _not_found(uri: str, found) -> str:
+def _not_found(uri: str, found: Lookup) -> str:
     where = f" (searched {_places(found.searched)})" if found.searched else ""
     if found.scheme == "model":
         name, _, rest = uri[len("model://") :].strip("/").partition("/")
         home = next((os.path.join(d, name) for d in found.searched if os.path.isdir(os.path.join(d, name))), None)
         if home is not None and rest:
             return f"the mesh '{uri}' is not found: the model directory {home} has no {rest}; Gazebo draws nothing for this geometry"
-    package = getattr(found, "package", None)
-    if found.scheme == "package" and package is not None and getattr(package, "path", None):
+    package = found.package
+    if found.scheme == "package" and package is not None and package.path:
         rest = uri[len("package://") :].strip("/").partition("/")[2]
         return f"the mesh '{uri}' is not found: the package directory {package.path} has no {rest}; Gazebo draws nothing for this geometry"
     if found.scheme == "model":

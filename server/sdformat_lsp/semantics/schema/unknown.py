@@ -159,9 +159,10 @@ class UnknownNames(OtherVersions):
         self.newer.append((what, newer, span))
 
     def _newer_summary(self) -> Diagnostic:
-        """Every feature newer than the declared version, as one diagnostic on the version: libsdformat
-        converts the file to its newest version before reading it, so each one is read; declaring the
-        version that has them all says what the file needs."""
+        """Every feature newer than the declared version, as one hint on the version: libsdformat
+        converts the file to its newest version before reading it, so each one is read and Gazebo
+        loads the file as written (a hint, not an information: it is not worth a reader's attention in
+        the problem list); declaring the version that has them all says what the file needs."""
         root = self.doc.root
         assert root is not None
         version_attr = root.attr("version")
@@ -177,7 +178,7 @@ class UnknownNames(OtherVersions):
             fixes = (Fix(f"Declare SDFormat {needed}", version_attr.value_span, needed),)
         return Diagnostic(
             UNKNOWN_ELEMENT,
-            Severity.INFORMATION,
+            Severity.HINT,
             f"this file uses {count} feature{'s' if count != 1 else ''} newer than its declared version {self.declared}: {listed}; "
             f"libsdformat reads {'them' if count != 1 else 'it'}, as it converts every file to its newest version, but other readers may not: "
             f'declare version="{needed}"',
