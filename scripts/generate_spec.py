@@ -210,6 +210,52 @@ def compute_since(tables: dict[str, tuple[str, dict[str, Node]]]) -> None:
 # Output
 
 
+# The conversions libsdformat applies that printing reads from a table (the later ones, a handful of
+# rules each, are written out in printing/legacy.py): 1.0 to 1.2, some 280 renames of attributes
+# into elements.
+CONVERSIONS = {"convert_1_0.json": ("1.2", "1_0.convert")}
+
+
+def read_convert(path: Path) -> dict[str, Any]:
+    """One ``<convert>`` tree as {"c": {child name: tree}, "r": [[from element, from attribute, to element], ...],
+    "d": [deprecated paths], "x": [the malformed renames, as "r"]} (empty keys left out). Only the operations 1_0.convert uses are known: any
+    other makes the generator stop, so that a new rule is never dropped silently."""
+
+    def walk(el: ET.Element) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for child in el:
+            if child.tag == "convert":
+                name = child.get("name")
+                if name is None:
+                    raise SystemExit(f"{path}: a <convert> without name= is not supported")
+                out.setdefault("c", {})[name] = walk(child)
+            elif child.tag == "rename":
+                src, dst = child.find("from"), child.find("to")
+                if src is None and dst is None and child.find("rename") is not None:
+                    # 1_0.convert's two <save path> rules are a <rename> inside a <rename>: libsdformat's
+                    # Converter::Rename reads the <from> of the outer one, which has none (it does not check)
+                    inner = child.find("rename")
+                    src, dst = inner.find("from"), inner.find("to")
+                    out.setdefault("x", []).append(
+                        [
+                            src.get("element") if src is not None else None,
+                            src.get("attribute") if src is not None else None,
+                            dst.get("element") if dst is not None else None,
+                        ]
+                    )
+                    continue
+                if src is None or dst is None or dst.get("element") is None or dst.get("attribute") is not None:
+                    raise SystemExit(f"{path}: a <rename> other than to an element is not supported")
+                out.setdefault("r", []).append([src.get("element"), src.get("attribute"), dst.get("element")])
+            elif child.tag == "deprecated":
+                out.setdefault("d", []).append((child.text or "").strip())
+            else:
+                raise SystemExit(f"{path}: <{child.tag}> rules are not supported by this generator")
+        return out
+
+    return walk(ET.parse(path).getroot())
+
+
 def build(spec_dir: Path) -> dict[str, bytes]:
     """The bytes of every table, keyed by file name."""
     versions = find_versions(spec_dir)
@@ -222,6 +268,12 @@ def build(spec_dir: Path) -> dict[str, bytes]:
         doc = {"format": FORMAT, "version": version, "root": root, "defs": defs}
         text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         out[f"{version}.json"] = (text + "\n").encode("ascii")
+    for name, (version, rules) in CONVERSIONS.items():
+        source = spec_dir / version / rules
+        if source.exists():
+            doc = {"format": FORMAT, "source": f"{version}/{rules}", "rules": read_convert(source)}
+            text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+            out[name] = (text + "\n").encode("ascii")
     return out
 
 

@@ -177,14 +177,13 @@ def test_cli_version_and_refusals(tmp_path):
         older.returncode == 1 and older.stdout == "" and "m.sdf:1:2: cannot print SDFormat 1.9 as 1.8" in older.stderr
     )
     old = tmp_path / "old.sdf"
-    old.write_text('<sdf version="1.0"><model name="m"><link name="l"/></model></sdf>')
-    refused = run(str(old), cwd=tmp_path)
-    assert refused.returncode == 1 and refused.stdout == ""
-    assert (
-        refused.stderr
-        == f"{old}:1:2: converting SDFormat 1.0 to 1.12 is not supported (only from 1.2 on); print it as 1.0 with --version 1.0\n"
-    )
-    assert run("--version", "1.0", str(old), cwd=tmp_path).returncode == 0
+    old.write_text('<sdf version="1.0"><model name="m" static="true"><link name="l"/></model></sdf>')
+    converted = run(str(old), cwd=tmp_path)  # libsdformat no longer converts 1.0; print does, by its rules
+    assert converted.returncode == 0 and '<sdf version="1.12">' in converted.stdout
+    assert "<static>true</static>" in converted.stdout and "static=" not in converted.stdout
+    assert "converted from SDFormat 1.0 by libsdformat's 1_0.convert rules" in converted.stderr
+    as_is = run("--version", "1.0", str(old), cwd=tmp_path)
+    assert as_is.returncode == 0 and as_is.stderr == "" and 'static="true"' in as_is.stdout
     old.write_text('<sdf version="1.2"><model name="m"><link name="l"/></model></sdf>')
     assert (
         '<sdf version="1.12">' in run(str(old), cwd=tmp_path).stdout

@@ -102,13 +102,14 @@ def unreadable(path: str | None, reason: str) -> Analysis:
     return result
 
 
-def error_lines(analysis: Analysis) -> list[str]:
-    """Every error, in document order (the document's own first), as ``path:line:col: error[CODE] message``."""
+def error_lines(analysis: Analysis, skip=None) -> list[str]:
+    """Every error (but those ``skip`` says to leave out), in document order (the document's own first),
+    as ``path:line:col: error[CODE] message``."""
     from ..diagnostics import Severity
     from ..text import UTF32
 
     errors = sorted(
-        (d for d in analysis.diagnostics if d.severity == Severity.ERROR),
+        (d for d in analysis.diagnostics if d.severity == Severity.ERROR and not (skip and skip(d))),
         key=lambda d: (d.path is not None, d.span.start),
     )
     out = []
@@ -121,13 +122,13 @@ def error_lines(analysis: Analysis) -> list[str]:
     return out
 
 
-def first_error(analysis: Analysis) -> str | None:
+def first_error(analysis: Analysis, skip=None) -> str | None:
     """What stops a job that needs a sound document (print, graph, inertial-stats): the first
-    error, as ``path:line:col: message``; None when there is none."""
+    error (but those ``skip`` says to leave out), as ``path:line:col: message``; None when there is none."""
     from ..diagnostics import Severity
     from ..text import UTF32
 
-    errors = [d for d in analysis.diagnostics if d.severity == Severity.ERROR]
+    errors = [d for d in analysis.diagnostics if d.severity == Severity.ERROR and not (skip and skip(d))]
     if not errors:
         return None
     d = min(errors, key=lambda d: (d.path is not None, d.span.start))

@@ -13,6 +13,7 @@ import os
 import sys
 
 from ..semantics import Options
+from ..semantics.analysis import CONVERTS_FROM
 from ..text import UTF32, LineIndex
 from .loading import configured_parsers, error_lines, expanded, first_error, load_file, project_options
 
@@ -35,7 +36,7 @@ def print_command(args: argparse.Namespace) -> int:
         ),
     )
     loaded = load_file(args.file, options)
-    problem = first_error(loaded)
+    problem = first_error(loaded, skip=_converted_here)
     if problem is not None and (loaded.xacro is not None or not _printable(loaded)):
         print(f"{problem} (cannot print the document)", file=sys.stderr)
         return 1
@@ -58,12 +59,19 @@ def print_command(args: argparse.Namespace) -> int:
         print(f"{where}:{line + 1}:{col + 1}: {exc.message}", file=sys.stderr)
         return 1
     sys.stdout.write(out)
+    if (args.version or "").strip() != "1.0" and any(_converted_here(d) for d in loaded.diagnostics):
+        sys.stdout.flush()
+        print(
+            f"{args.file}: converted from SDFormat 1.0 by libsdformat's 1_0.convert rules, which libsdformat "
+            "itself no longer applies (docs/deviations.md)",
+            file=sys.stderr,
+        )
     if problem is None:
         return 0
     # As `gz sdf -p`: the document libsdformat built is printed, and its errors go to stderr after it.
     # gz exits 0 even then (sdf_main.cc drops cmdPrint's result); we exit 1 (docs/deviations.md).
     sys.stdout.flush()
-    for message in error_lines(a):
+    for message in error_lines(a, skip=_converted_here):
         print(message, file=sys.stderr)
     return 1
 
@@ -77,7 +85,12 @@ def _printable(a) -> bool:
     """Whether a document with errors is printed anyway, as `gz sdf -p` prints it."""
     if a.graphs is None or a.xml.root is None or a.xml.root.tag != "sdf":
         return False
-    return not any(d.code in FATAL and d.is_error for d in a.diagnostics)
+    return not any(d.code in FATAL and d.is_error and not _converted_here(d) for d in a.diagnostics)
+
+
+def _converted_here(d) -> bool:
+    """The error on a 1.0 document, which libsdformat no longer converts and print converts by its rules."""
+    return d.code == "CONVERSION_ERROR" and bool(d.data.get(CONVERTS_FROM))
 
 
 def register(sub) -> None:

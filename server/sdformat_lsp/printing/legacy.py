@@ -18,8 +18,8 @@ document's version is below the rule's and the printed version above it:
   ``<linear_acceleration>``, one ``<noise type="...">`` per axis, as libsdformat's rules copy it.
 
 1.2 to 1.3 (``1_2.convert``) changes nothing, so a 1.2 document under an ``<sdf>`` root is
-converted as a 1.3 one (``converted_from``). 1.0 to 1.2 (``1_0.convert``: some 1,400 lines of
-attributes moved into elements) is not done: such a document is refused by the writer. A
+converted as a 1.3 one (``converted_from``). 1.0 to 1.2 (``1_0.convert``: some 280 attributes
+moved into elements) is ``from_1_0.py``'s, from a generated table; the writer prints its result. A
 ``<gazebo>`` root (1.0 to 1.2) libsdformat does not read at all (its converter needs ``<sdf>``).
 """
 

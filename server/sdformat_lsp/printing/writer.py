@@ -83,6 +83,18 @@ def _printed(analysis, version: str | None, resolve_poses: bool, degrees: bool, 
             f"cannot print SDFormat {analysis.version} as {target}: choose a version from {analysis.version} to {LATEST}",
             root.tag_span,
         )
+    if source == (1, 0) and target_t != source and root.tag == "sdf":
+        from ..semantics import analyze  # the 1.2 text is analysed again: printing goes on from there
+
+        from .from_1_0 import converted_from_1_0
+
+        return _printed(
+            analyze(converted_from_1_0(root, analysis.text), analysis.path),
+            version,
+            resolve_poses,
+            degrees,
+            urdf_to_sdf,
+        )
     if source < OLDEST and target_t != source:
         raise PrintRefused(
             f"converting SDFormat {analysis.version} to {target} is not supported (only from {OLDEST[0]}.{OLDEST[1]} on); "

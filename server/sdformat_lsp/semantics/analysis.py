@@ -35,6 +35,9 @@ from .checks.sibling_names import SiblingNames, fold_clashes
 from .checks.suppressions import apply_severities, apply_suppressions
 
 LATEST = (1, 12)
+# A diagnostic's data key: the version of a document libsdformat no longer converts, which print converts
+# by libsdformat's own rules (cli/print.py prints it in spite of that error).
+CONVERTS_FROM = "converts_from"
 KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
 
 
@@ -296,6 +299,19 @@ def _root_checks(doc: Document, xml: XmlDocument) -> list[Diagnostic]:
                     "CONVERSION_ERROR",
                     f'SDFormat {v} is newer than the newest version known here (1.12): use version="1.12" or older',
                     va.value_span,
+                )
+            )
+        elif vt == (1, 0):
+            # libsdformat main embeds its conversions from 1.2 on (sdf/embedSdf.py lists no 1.2 directory,
+            # which holds 1_0.convert), so its Converter fails on 1.0 with CONVERSION_ERROR
+            out.append(
+                error(
+                    "CONVERSION_ERROR",
+                    "libsdformat converts SDFormat 1.2 and newer only (its 1.0 to 1.2 rules are no longer built in), "
+                    "so Gazebo refuses this file: `sdformat-lsp print FILE` converts it by those rules to the newest "
+                    "version",
+                    va.value_span,
+                    data={CONVERTS_FROM: "1.0"},
                 )
             )
         elif v not in KNOWN_VERSIONS:
@@ -576,4 +592,4 @@ def _schema(
     return checked, (domain.result() if domain is not None else None), (names.result() if names is not None else None)
 
 
-__all__ = ["Analysis", "Options", "analyze", "Include", "Model", "warning"]
+__all__ = ["CONVERTS_FROM", "Analysis", "Options", "analyze", "Include", "Model", "warning"]

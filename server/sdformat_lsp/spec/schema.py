@@ -248,7 +248,16 @@ def _read_table(path) -> str:
 @lru_cache(maxsize=1)
 def known_versions() -> tuple[str, ...]:
     """Every spec version with a table, oldest first."""
-    return tuple(sorted(_data_files(), key=version_key))
+    return tuple(sorted((name for name in _data_files() if name[:1].isdigit()), key=version_key))
+
+
+@lru_cache(maxsize=None)
+def conversion_rules(step: str) -> Mapping[str, Any] | None:
+    """libsdformat's rules of one conversion step (``"1_0"``: 1.0 to 1.2, its ``1_0.convert``) as
+    ``scripts/generate_spec.py`` tabulates them: {"c": {child: rules}, "r": [[from element, from
+    attribute, to element], ...]}; None when no table holds that step."""
+    path = _data_files().get(f"convert_{step}")
+    return None if path is None else json.loads(_read_table(path))["rules"]
 
 
 def latest_version() -> str:
