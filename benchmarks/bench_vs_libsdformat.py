@@ -2,7 +2,7 @@
 """`sdformat-lsp check` side by side with libsdformat's `gz sdf --check` (issue: speed).
 
     python benchmarks/bench_vs_libsdformat.py [--sdf-check PATH] [--build PREFIX]
-        [--3k-shapes PATH] [--runs N] [--warmup N]
+        [--3k-shapes PATH] [--input PATH ...] [--runs N] [--warmup N]
 
 Both tools run as whole processes, cold (a fresh process each run, no cache
 carried from one run to the next; the operating system's file cache is warmed
@@ -21,10 +21,13 @@ then `$SDF_CHECK`, then `PATH`; with `--build PREFIX` (and `MIRRORS` set as
 reference columns are left empty and only our figures are printed.
 
 Inputs: a 6-line model (start-up), the generated 100,000-line world and
-5,000-line nested model of `generate.py`, and gz-sim's
+5,000-line nested model of `generate.py`, a world of 554 `<include>`s of 50
+model directories (each including a shared part: `bench_includes.py`'s tree,
+found by both tools through `SDF_PATH`), gz-sim's
 `examples/worlds/3k_shapes.sdf` when given with `--3k-shapes` (not shipped
-with the project). A last line gives the start-up floor, Python importing
-lxml and nothing else.
+with the project) and any file given with `--input` (its includes found
+through the `SDF_PATH` of the environment). A last line gives the start-up
+floor, Python importing lxml and nothing else.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import bench_includes  # noqa: E402
 import generate  # noqa: E402
 
 SMALL = """<?xml version="1.0"?>
@@ -90,7 +94,7 @@ def measure(ours: list[str], ref: list[str] | None, env: dict[str, str], runs: i
     b: list[tuple[float, float, int, float]] = []
     for i in range(warmup + runs):
         ra = run_once(ours, env)
-        rb = run_once(ref, None) if ref else None
+        rb = run_once(ref, env) if ref else None
         if i >= warmup:
             a.append(ra)
             if rb:
@@ -119,6 +123,9 @@ def main() -> int:
         "--build", metavar="PREFIX", help="build sdf_check into PREFIX when it is not found (needs MIRRORS)"
     )
     ap.add_argument("--3k-shapes", dest="shapes", metavar="PATH", help="gz-sim's examples/worlds/3k_shapes.sdf")
+    ap.add_argument(
+        "--input", action="append", default=[], metavar="PATH", help="another document to time (repeatable)"
+    )
     ap.add_argument("--runs", type=int, default=5, help="counted runs per tool and input (default 5)")
     ap.add_argument("--warmup", type=int, default=1, help="runs not counted, first (default 1)")
     args = ap.parse_args()
@@ -145,6 +152,14 @@ def main() -> int:
         path = tmp / (name.split(",")[0].split(" (")[0].replace(" ", "_") + ".sdf")
         path.write_text(text)
         inputs.append((name, path))
+    includes = bench_includes.make_tree(tmp / "includes", 554, 50)
+    inputs.append(("generated world, 554 includes", includes))
+    env_includes = {**env, "SDF_PATH": str(tmp / "includes" / "models")}
+    for extra in args.input:
+        if os.path.isfile(extra):
+            inputs.append((Path(extra).name, Path(extra)))
+        else:
+            print(f"note: {extra} not found; skipped", file=sys.stderr)
     if args.shapes:
         if os.path.isfile(args.shapes):
             inputs.insert(1, ("3k_shapes.sdf", Path(args.shapes)))
@@ -161,7 +176,10 @@ def main() -> int:
     try:
         for name, path in inputs:
             lines = path.read_bytes().count(b"\n")
-            r = measure(ours_cmd + [str(path)], [ref_exe, str(path)] if ref_exe else None, env, args.runs, args.warmup)
+            run_env = env_includes if path == includes else env
+            r = measure(
+                ours_cmd + [str(path)], [ref_exe, str(path)] if ref_exe else None, run_env, args.runs, args.warmup
+            )
             exits_ours = ",".join(map(str, r["ours_exit"]))
             if "ref_ms" in r:
                 exits_ref = ",".join(map(str, r["ref_exit"]))

@@ -63,3 +63,24 @@ def test_libsdformat_main_agrees(name):
     for reserved in EXPECTED[name]:
         if "::" not in reserved:
             assert f"[{reserved}] is reserved" in r.stdout + r.stderr, reserved
+
+
+@pytest.mark.parametrize(
+    "plugin",
+    [
+        '<plugin name="gz::sim::systems::Physics" filename="gz-sim-physics-system"/>',
+        "<plugin filename='x' name='a::b'><joint_name name=\"j::k\">j</joint_name></plugin>",
+    ],
+)
+def test_names_on_plugins_are_free_and_never_hide_one_elsewhere(plugin):
+    """A plugin's name, and any name inside a plugin, is not judged; one on another element
+    still is, before the plugin, after it, or with nothing else that looks reserved."""
+    for where, expected in (("", []), ("before", ["__c__"]), ("after", ["x::y"])):
+        model = '<model name="m"><link name="l"><collision name="__c__"/></link></model>' if where == "before" else ""
+        late = '<light name="x::y" type="point"/>' if where == "after" else ""
+        text = (
+            f'<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n{model}{plugin}\n{late}</world>\n</sdf>\n'
+        )
+        a = analyze(text, "w.sdf")
+        found = [text[d.span.start : d.span.end] for d in a.diagnostics if d.code == "RESERVED_NAME"]
+        assert found == expected, (where, [(d.code, d.message) for d in a.diagnostics])
