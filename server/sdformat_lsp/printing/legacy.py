@@ -17,6 +17,8 @@ document's version is below the rule's and the printed version above it:
   ``<rate>`` and ``<accel>``) is spread over ``<angular_velocity>`` and
   ``<linear_acceleration>``, one ``<noise type="...">`` per axis, as libsdformat's rules copy it.
 
+The writer also applies 1.6 to 1.7's axis rule (``1_6.convert``) with ``axis_expressed_in_model``.
+
 1.2 to 1.3 (``1_2.convert``) changes nothing, so a 1.2 document under an ``<sdf>`` root is
 converted as a 1.3 one (``converted_from``). 1.0 to 1.2 (``1_0.convert``: some 280 attributes
 moved into elements) is ``from_1_0.py``'s, from a generated table; the writer prints its result. A
@@ -25,7 +27,7 @@ moved into elements) is ``from_1_0.py``'s, from a generated table; the writer pr
 
 from __future__ import annotations
 
-from .splice import escape_text, indent_of, line_start
+from .splice import drop_attribute, escape_text, indent_of, line_start
 
 OLDEST = (1, 2)
 
@@ -75,7 +77,7 @@ class Legacy:
         elif tag == "actor" and self.step_1_5 and el.parent is not None and el.parent.tag in ("world", "model"):
             static = el.attr("static")
             if static is not None:
-                self._drop_attr(el, static, repl)
+                drop_attribute(el, "static", self.text, repl)
                 self._insert(el, f"<static>{escape_text(static.value)}</static>", repl)
         elif tag == "imu" and self.step_1_6 and el.child("noise") is not None:
             self._imu_1_6(el, repl)
@@ -137,11 +139,24 @@ class Legacy:
         else:
             repl.append((parent.stag_end, parent.stag_end, self.nl + indent + xml))
 
-    def _drop_attr(self, el, attr, repl) -> None:
-        start = attr.span.start
-        while start > 0 and self.text[start - 1] in " \t\r\n":
-            start -= 1
-        repl.append((start, attr.span.end, ""))
+
+def axis_expressed_in_model(axis, text: str, repl, in_model_frame: bool) -> None:
+    """libsdformat's 1_6.convert: <use_parent_model_frame>true</use_parent_model_frame> becomes
+    <xyz expressed_in="__model__">, and the element goes. ``in_model_frame``: a 1.4 axis, which
+    1_4.convert gives the element (after any written one, so a written one decides)."""
+    flag = axis.child("use_parent_model_frame")
+    if flag is None and not in_model_frame:
+        return
+    if flag is not None:
+        repl.append((line_start(text, flag.span.start), flag.span.end, ""))
+        if flag.text.strip() not in ("true", "True", "TRUE", "1"):
+            return
+    xyz = axis.child("xyz")
+    if xyz is None:
+        repl.append((axis.stag_end, axis.stag_end, '<xyz expressed_in="__model__">0 0 1</xyz>'))
+    elif xyz.attr("expressed_in") is None:
+        at = xyz.ts + len(xyz.tag)
+        repl.append((at, at, ' expressed_in="__model__"'))
 
 
-__all__ = ["OLDEST", "Legacy", "converted_from"]
+__all__ = ["OLDEST", "Legacy", "axis_expressed_in_model", "converted_from"]

@@ -35,4 +35,14 @@ def line_start(text: str, at: int) -> int:
     return at
 
 
-__all__ = ["escape_attr", "escape_text", "indent_of", "line_start"]
+def drop_attribute(el, name: str, text: str, repl: list) -> None:
+    """The splice removing attribute ``name`` of ``el`` with the white space before it (nothing when absent)."""
+    a = el.attr(name)
+    if a is not None:
+        start = a.span.start
+        while start > 0 and text[start - 1] in " \t\r\n":
+            start -= 1
+        repl.append((start, a.span.end, ""))
+
+
+__all__ = ["drop_attribute", "escape_attr", "escape_text", "indent_of", "line_start"]

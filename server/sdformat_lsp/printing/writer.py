@@ -38,12 +38,12 @@ from ..model.transform import IDENTITY, Transform
 from ..semantics.collector_pause import collector_paused
 from ..semantics.includes.params import params_element
 from ..text import Span
-from .legacy import OLDEST, Legacy, converted_from
+from .legacy import OLDEST, Legacy, axis_expressed_in_model, converted_from
 from .merge import KEPT, child_rules, open_merged
 from .params import SKIP_ATTRS, Ops, ParamsRefused, apply_ops, collect
 from .poses import degrees_of, pose_text, resolved
 from .unflatten import Plan, UnflattenRefused, plan
-from .splice import escape_attr, escape_text, indent_of, line_start
+from .splice import drop_attribute, escape_attr, escape_text, indent_of, line_start
 
 LATEST = "1.12"
 
@@ -248,14 +248,14 @@ class _Writer:
             open_merged(self, el, text, override["merge"], repl)
             merged = override["merge"].node.name
         elif override is not None and "top_level" in override:
-            self._override_top_level(el, text, override["top_level"], repl)
+            _override_top_level(el, text, override["top_level"], repl, self._newline(text))
         elif override is not None and "param" not in override:
             self._override(el, text, override, repl)
         elif self.resolve and el.tag == "model":
-            self._drop_attr(el, "placement_frame", text, repl)
+            drop_attribute(el, "placement_frame", text, repl)
         if override is not None and "param" in override:  # the content of an <experimental:params> child
             for attr in SKIP_ATTRS:
-                self._drop_attr(el, attr, text, repl)
+                drop_attribute(el, attr, text, repl)
         top_ops = self.param_ops.get(id(el)) if self.param_ops else None
         if top_ops is not None:
             apply_ops(self, el, text, top_ops, repl)
@@ -334,12 +334,12 @@ class _Writer:
             if tag in ("axis", "axis2") and d.parent is not None and d.parent.tag == "joint":
                 in_model_frame = legacy is not None and legacy.axis_in_model_frame(d)
                 if frames_1_7:
-                    self._axis_1_7(d, text, repl, in_model_frame)
+                    axis_expressed_in_model(d, text, repl, in_model_frame)
                 elif in_model_frame and d.child("use_parent_model_frame") is None:  # printed as 1.5 or 1.6
                     repl.append((d.stag_end, d.stag_end, "<use_parent_model_frame>true</use_parent_model_frame>"))
             if self.resolve:
                 if tag == "model":
-                    self._drop_attr(d, "placement_frame", text, repl)
+                    drop_attribute(d, "placement_frame", text, repl)
                 if id(d) in self.poses and d.child("pose") is None:
                     p = self.poses[id(d)]
                     nl = self._newline(text)
@@ -429,37 +429,12 @@ class _Writer:
         model = parse(text).root.child("model")
         return self._render(model, text, override, self.target)
 
-    def _override_top_level(self, el, text, include, repl) -> None:
-        """An included <actor> or <light>: its name and pose as the include sets them (parser.cc:
-        <name> renames it; <pose> replaces its pose, with the include's relative_to, degrees and
-        rotation_format); <static>, <placement_frame> and plugins are for models only."""
-        given = include.child("name")
-        name = el.attr("name")
-        if given is not None and name is not None:
-            repl.append((name.value_span.start, name.value_span.end, escape_attr(given.text.strip())))
-        pose = include.child("pose")
-        if pose is None:
-            return
-        for child in el.children:
-            if child.tag == "pose":
-                repl.append((line_start(text, child.span.start), child.span.end, ""))
-        attrs = "".join(
-            f' {k}="{escape_attr(pose.get(k) or "")}"'
-            for k in ("relative_to", "degrees", "rotation_format")
-            if pose.get(k) is not None
-        )
-        added = self._newline(text) + f"<pose{attrs}>{escape_text(pose.text.strip())}</pose>"
-        if el.self_closing:
-            repl.append((el.stag_end - 2, el.stag_end, ">" + added + self._newline(text) + f"</{el.tag}>"))
-        else:
-            repl.append((el.stag_end, el.stag_end, added))
-
     def _override(self, el, text, override, repl) -> None:
         """An included model: its name, static and pose as the include sets them."""
         name = el.attr("name")
         if name is not None:
             repl.append((name.value_span.start, name.value_span.end, escape_attr(override["name"])))
-        self._drop_attr(el, "placement_frame", text, repl)
+        drop_attribute(el, "placement_frame", text, repl)
         for child in el.children:
             if child.tag in ("pose", "static"):
                 repl.append((line_start(text, child.span.start), child.span.end, ""))
@@ -482,32 +457,6 @@ class _Writer:
         if found is None:
             found = self.newlines[id(text)] = "\r\n" if "\r\n" in text else "\n"
         return found
-
-    def _axis_1_7(self, axis, text: str, repl, in_model_frame: bool) -> None:
-        """libsdformat's 1_6.convert: <use_parent_model_frame>true</use_parent_model_frame> becomes
-        <xyz expressed_in="__model__">, and the element goes. ``in_model_frame``: a 1.4 axis, which
-        1_4.convert gives the element (after any written one, so a written one decides)."""
-        flag = axis.child("use_parent_model_frame")
-        if flag is None and not in_model_frame:
-            return
-        if flag is not None:
-            repl.append((line_start(text, flag.span.start), flag.span.end, ""))
-            if flag.text.strip() not in ("true", "True", "TRUE", "1"):
-                return
-        xyz = axis.child("xyz")
-        if xyz is None:
-            repl.append((axis.stag_end, axis.stag_end, '<xyz expressed_in="__model__">0 0 1</xyz>'))
-        elif xyz.attr("expressed_in") is None:
-            at = xyz.ts + len(xyz.tag)
-            repl.append((at, at, ' expressed_in="__model__"'))
-
-    def _drop_attr(self, el, attr: str, text: str, repl) -> None:
-        a = el.attr(attr)
-        if a is not None:
-            start = a.span.start
-            while start > 0 and text[start - 1] in " \t\r\n":
-                start -= 1
-            repl.append((start, a.span.end, ""))
 
     def _pose_element(self, attrs: dict[str, str], x: Transform | None) -> str:
         values, extra = pose_text(x if x is not None else IDENTITY, self.degrees)
@@ -549,3 +498,29 @@ class _Writer:
         if not changed:
             return None
         return "<pose" + "".join(f' {k}="{escape_attr(v)}"' for k, v in attrs.items()) + f">{escape_text(body)}</pose>"
+
+
+def _override_top_level(el, text: str, include, repl: list, nl: str) -> None:
+    """An included <actor> or <light>: its name and pose as the include sets them (parser.cc:
+    <name> renames it; <pose> replaces its pose, with the include's relative_to, degrees and
+    rotation_format); <static>, <placement_frame> and plugins are for models only."""
+    given = include.child("name")
+    name = el.attr("name")
+    if given is not None and name is not None:
+        repl.append((name.value_span.start, name.value_span.end, escape_attr(given.text.strip())))
+    pose = include.child("pose")
+    if pose is None:
+        return
+    for child in el.children:
+        if child.tag == "pose":
+            repl.append((line_start(text, child.span.start), child.span.end, ""))
+    attrs = "".join(
+        f' {k}="{escape_attr(pose.get(k) or "")}"'
+        for k in ("relative_to", "degrees", "rotation_format")
+        if pose.get(k) is not None
+    )
+    added = nl + f"<pose{attrs}>{escape_text(pose.text.strip())}</pose>"
+    if el.self_closing:
+        repl.append((el.stag_end - 2, el.stag_end, ">" + added + nl + f"</{el.tag}>"))
+    else:
+        repl.append((el.stag_end, el.stag_end, added))

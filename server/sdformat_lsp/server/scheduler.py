@@ -132,6 +132,16 @@ class _Slot:
     last_edit: float = float("-inf")  # loop time of the last scheduled change
     base: Base | None = None  # for incremental checks: the last result checked, as plain offsets and diagnostics
 
+    def stop_unwanted(self, revision: int) -> None:
+        """A background run of another revision that nobody waits for: stop it (its text is gone)."""
+        if self.running is not None and self.running[0] != revision and not self.wanted and self.stop is not None:
+            self.stop.set()
+
+    def supersede(self) -> None:
+        """Whoever waits for the settled analysis of an older revision gets ``Superseded``."""
+        if self.settled is not None and not self.settled.done():
+            self.settled.set_exception(Superseded())
+
 
 def _consume(fut: asyncio.Future) -> None:
     """Mark a future's exception as seen (nobody may be waiting for it)."""
@@ -190,8 +200,8 @@ class Scheduler:
             self.collector.activity()
         if slot.timer is not None:
             slot.timer.cancel()
-        self._supersede(slot)
-        self._stop_unwanted(slot, doc.revision)
+        slot.supersede()
+        slot.stop_unwanted(doc.revision)
         slot.settled = loop.create_future()
         slot.settled.add_done_callback(_consume)
         slot.settled_revision = doc.revision
@@ -212,23 +222,12 @@ class Scheduler:
             return
         if slot.timer is not None:
             slot.timer.cancel()
-        self._supersede(slot)
-        self._stop_unwanted(slot, -1)
+        slot.supersede()
+        slot.stop_unwanted(-1)
 
     def close(self) -> None:
         for uri in list(self._slots):
             self.forget(uri)
-
-    @staticmethod
-    def _stop_unwanted(slot: _Slot, revision: int) -> None:
-        """A background run of another revision that nobody waits for: stop it (its text is gone)."""
-        if slot.running is not None and slot.running[0] != revision and not slot.wanted and slot.stop is not None:
-            slot.stop.set()
-
-    @staticmethod
-    def _supersede(slot: _Slot) -> None:
-        if slot.settled is not None and not slot.settled.done():
-            slot.settled.set_exception(Superseded())
 
     async def _debounced(self, uri: str, revision: int, delay: float) -> None:
         try:

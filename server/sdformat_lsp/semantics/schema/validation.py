@@ -231,7 +231,7 @@ class _Checker(UnknownNames):
                     if earlier is None:
                         first[tag] = child
                     elif read_once(el.tag, tag, el.get("type")) and self._content(earlier) != self._content(child):
-                        out.append(self._repeated(el, earlier, child))
+                        out.append(_repeated(el, earlier, child))
                 visits.append((child, child_spec, version))
             if named is not None and len(named) > 1 and len(set(named)) < len(named):
                 names.compare(el)  # type: ignore[union-attr]
@@ -246,21 +246,6 @@ class _Checker(UnknownNames):
     def _content(self, el: XmlElement) -> str:
         """What an element says, white space aside: repeats that say the same lose nothing."""
         return " ".join(self.text[el.span.start : el.span.end].split()[1:]) if el.children else el.text.strip()
-
-    def _repeated(self, parent: XmlElement, earlier: XmlElement, child: XmlElement) -> Diagnostic:
-        tag = child.tag
-        if not child.children and not earlier.children:
-            what = f"the first <{tag}> ({_short(earlier.text.strip())}), not this one ({_short(child.text.strip())})"
-        else:
-            what = f"the first <{tag}>, not this one"
-        return Diagnostic(
-            REPEATED,
-            Severity.WARNING,
-            f"<{tag}> is given twice in <{parent.tag}>, differently: libsdformat keeps both, but when it loads the "
-            f"<{parent.tag}> it reads {what}; remove one",
-            child.tag_span,
-            related=(Related(earlier.tag_span, f"the first <{tag}>, the one read"),),
-        )
 
     def _pose(self, el: XmlElement, owner: XmlElement) -> None:
         """A <pose> the model builder does not read (of a visual, an inertial, a sensor...): libsdformat
@@ -393,6 +378,23 @@ class _Checker(UnknownNames):
             severity, note = self._severity_in_latest(self._visit(el, spec, version), None, text)
             if severity is not None:
                 self.out.append(Diagnostic(BAD_VALUE, severity, f"<{el.tag}> {bound}{note}", span))
+
+
+def _repeated(parent: XmlElement, earlier: XmlElement, child: XmlElement) -> Diagnostic:
+    """A once-only element given twice, differently: the warning on the second, naming the one read."""
+    tag = child.tag
+    if not child.children and not earlier.children:
+        what = f"the first <{tag}> ({_short(earlier.text.strip())}), not this one ({_short(child.text.strip())})"
+    else:
+        what = f"the first <{tag}>, not this one"
+    return Diagnostic(
+        REPEATED,
+        Severity.WARNING,
+        f"<{tag}> is given twice in <{parent.tag}>, differently: libsdformat keeps both, but when it loads the "
+        f"<{parent.tag}> it reads {what}; remove one",
+        child.tag_span,
+        related=(Related(earlier.tag_span, f"the first <{tag}>, the one read"),),
+    )
 
 
 _GOOD = (None, None, None)
