@@ -214,8 +214,13 @@ def _identifiers(expr: str) -> list[str]:
     return re.findall(r"[A-Za-z_]\w*", expr)
 
 
-def read_parameters(sources: list[str], constants: dict[str, str] | None = None) -> Reading:
-    """The parameters the C++ ``sources`` (text of .cc/.hh/.cpp/.h files) read from a plugin element."""
+def read_parameters(
+    sources: list[str], constants: dict[str, str] | None = None, paths: list[str] | None = None
+) -> Reading:
+    """The parameters the C++ ``sources`` (text of .cc/.hh/.cpp/.h files) read from a plugin element.
+
+    With ``paths`` (the sources' paths, in the same order), each parameter records the line
+    that first reads it (``at``: "path#Lnn"), which the hover links to."""
     r = Reading()
     texts = [strip_comments(s) for s in sources]
     consts = dict(constants or {})
@@ -227,13 +232,20 @@ def read_parameters(sources: list[str], constants: dict[str, str] | None = None)
             name = next(g for g in m.groups()[:4] if g)
             consts[name] = m.group(5)
     var_elem: dict[str, str] = {}  # element pointer variable -> the parameter it points to
-    for t in texts:
+    for ti, t in enumerate(texts):
         for m in CALL.finditer(t):
             meth, recv, args = m.group("meth"), m.group("recv"), _split_args(m.group("args"))
             recv_var = re.split(r"->|\.", recv)[-1]
             parent = var_elem.get(recv_var)
             if meth == "GetFirstElement" or (meth == "GetNextElement" and not args):
-                if recv_var in var_elem or recv_var.lstrip("_") in (
+                if recv_var in var_elem:
+                    # walks the children of one parameter (<graded_buoyancy>): that parameter's children
+                    # are open, the plugin's own parameters are not
+                    r.param(var_elem[recv_var])["open_children"] = True
+                    continue
+                if re.search(r"!\s*[\w\->.]*$", t[max(0, m.start() - 40) : m.start()]):
+                    continue  # `if (!_sdf->GetFirstElement())`: a test for emptiness, not a walk
+                if recv_var.lstrip("_") in (
                     "sdf",
                     "sdfClone",
                     "sdfPtr",
@@ -254,47 +266,139 @@ def read_parameters(sources: list[str], constants: dict[str, str] | None = None)
             first = args[0]
             lit = STRING.match(first)
             if lit:
-                name = lit.group(1)
+                names = [(lit.group(1), args[1] if len(args) > 1 else None)]
             elif first in consts:
-                name = consts[first]
+                names = [(consts[first], args[1] if len(args) > 1 else None)]
             else:
                 if meth != "Get" or m.group("type"):
-                    # Get("x") with a variable key, GetElement(name): the names are decided at run time
-                    if re.match(r"^[A-Za-z_][\w.>\-]*$", first) and recv_var not in ("msg", "_msg"):
-                        r.open_reasons.append(f"{meth}({first})")
-                continue
-            if not re.match(r"^[A-Za-z_][\w\-:]*$", name):
-                continue
-            if parent is not None and parent != name:
-                r.children.setdefault(parent, set()).add(name)
-                continue
-            p = r.param(name)
-            if meth == "Get":
-                r.typed(name, m.group("type"))
-                if len(args) > 1 and p["default"] is None:
-                    p["default"] = _default(args[1])
-                _note_target(r, t, m.start(), name)
-            if meth == "GetNextElement":
-                p["repeats"] = True
-            if meth in ("FindElement", "GetElement", "GetElementImpl", "GetNextElement"):
-                before = t[max(0, m.start() - 80) : m.start()]
-                a = ASSIGNED.search(before)
-                if a:
-                    var_elem[a.group("var")] = name
+                    # Get("x") with a variable key, GetElement(name): the names are decided at run time,
+                    # unless the key is a parameter of a helper every caller gives a literal
+                    # (SdfParamDouble(_sdf, "air_density", 1.225)): then those literals are the names
+                    passed = _helper_literals(texts, t, m.start(), first, args[1] if len(args) > 1 else None, recv_var)
+                    if passed is None:
+                        if re.match(r"^[A-Za-z_][\w.>\-]*$", first) and recv_var not in ("msg", "_msg"):
+                            r.open_reasons.append(f"{meth}({first})")
+                        continue
+                    for name, default_text, element in passed:
+                        # the helper reads from the element its caller passes: the plugin's own, or a parameter's
+                        holder = re.split(r"->|\.", element.strip())[-1] if element else recv_var
+                        if holder in var_elem:
+                            owner: str | None = var_elem[holder]
+                        elif re.fullmatch(r"\*?_?sdf\w*(?:->Clone\(\))?", (element or recv_var).strip()):
+                            owner = None
+                        else:
+                            continue  # an element we cannot place: neither the plugin's nor a known parameter's
+                        _record(r, t, m, meth, name, default_text, owner, var_elem, paths[ti] if paths else None)
+                    continue
+                else:
+                    continue
+            for name, default_text in names:
+                _record(r, t, m, meth, name, default_text, parent, var_elem, paths[ti] if paths else None)
         for m in ROS1_PARAM.finditer(t):
             name = m.group("name")
+            if paths and "at" not in r.param(name):
+                r.param(name)["at"] = f"{paths[ti]}#L{t.count(chr(10), 0, m.start()) + 1}"
             r.typed(name, m.group("type") or ("bool" if "Boolean" in m.group(0)[:25] else None))
             p = r.param(name)
             if p["default"] is None:
                 p["default"] = _default(m.group("default"))
         for m in ROS1_JOINT.finditer(t):
             p = r.param(m.group("name"))
+            if paths and "at" not in p:
+                p["at"] = f"{paths[ti]}#L{t.count(chr(10), 0, m.start()) + 1}"
             r.typed(m.group("name"), "std::string")
             p["names"] = "joint"
     _required(r, texts)
     _passed_on(r, texts)
     _roles(r, texts)
+    _required_by_use(r, texts)
     return r
+
+
+def _record(
+    r: Reading,
+    t: str,
+    m: re.Match,
+    meth: str,
+    name: str,
+    default_text: str | None,
+    parent: str | None,
+    var_elem: dict[str, str],
+    path: str | None,
+) -> None:
+    """One read of the parameter ``name`` by the call ``m`` in the text ``t``."""
+    if not re.match(r"^[A-Za-z_][\w\-:]*$", name):
+        return
+    if parent is not None and parent != name:
+        r.children.setdefault(parent, set()).add(name)
+        return
+    p = r.param(name)
+    if path is not None and "at" not in p:
+        p["at"] = f"{path}#L{t.count(chr(10), 0, m.start()) + 1}"
+    if meth == "Get":
+        r.typed(name, m.group("type"))
+        if default_text is not None and p["default"] is None:
+            p["default"] = _default(default_text)
+        _note_target(r, t, m.start(), name)
+    if meth == "GetNextElement":
+        p["repeats"] = True
+    if meth in ("FindElement", "GetElement", "GetElementImpl", "GetNextElement"):
+        before = t[max(0, m.start() - 80) : m.start()]
+        a = ASSIGNED.search(before)
+        if a:
+            var_elem[a.group("var")] = name
+
+
+DEFINITION = re.compile(
+    r"\b(?P<fn>[A-Za-z_]\w*)\s*\((?P<params>[^;{}()]*(?:\([^()]*\)[^;{}()]*)*)\)\s*(?:const\s*)?(?:override\s*)?\{"
+)
+
+
+def _param_names(params: str) -> list[str]:
+    out = []
+    for part in _split_args(params):
+        part = part.split("=", 1)[0].strip()
+        found = re.findall(r"[A-Za-z_]\w*", part)
+        out.append(found[-1] if found else "")
+    return out
+
+
+def _helper_literals(
+    texts: list[str], t: str, at: int, key: str, default: str | None, receiver: str
+) -> list[tuple[str, str | None, str | None]] | None:
+    """The names a helper reads when its key ``key`` is one of its own parameters and every call
+    of the helper in the sources passes a string literal there (with the literal or value passed
+    for ``default`` when that is a parameter too); None when a caller passes anything else."""
+    defs = [d for d in DEFINITION.finditer(t, 0, at) if key in _param_names(d.group("params"))]
+    if not defs:
+        return None
+    d = defs[-1]
+    if d.group("fn") in ("if", "while", "for", "switch", "catch"):
+        return None
+    params = _param_names(d.group("params"))
+    k = params.index(key)
+    dk = params.index(default) if default in params else None
+    ek = params.index(receiver) if receiver in params else None
+    out: list[tuple[str, str | None, str | None]] = []
+    for text in texts:
+        for call in re.finditer(r"\b" + re.escape(d.group("fn")) + r"\s*\(", text):
+            if text is t and call.start() == d.start("fn"):
+                continue
+            close = _closing(text, call.end())
+            after = text[close + 1 : close + 40]
+            if re.match(r"\s*(?:const\s*)?(?:override\s*)?[{;]", after) and re.search(
+                r"[\w:>&*]\s+$", text[max(0, call.start() - 60) : call.start()]
+            ):
+                continue  # a declaration or another definition, not a call
+            args = _split_args(text[call.end() : close])
+            if len(args) <= k:
+                return None
+            lit = STRING.match(args[k])
+            if not lit:
+                return None
+            element = args[ek] if ek is not None and len(args) > ek else None
+            out.append((lit.group(1), args[dk] if dk is not None and len(args) > dk else default, element))
+    return out or None
 
 
 def _note_target(r: Reading, text: str, start: int, name: str) -> None:
@@ -353,6 +457,70 @@ def _required(r: Reading, texts: list[str]) -> None:
                     and not re.search(r"\bHasElement\b|\belse\b", entry[max(0, m.start() - 60) : m.start()])
                 ):
                     r.params[m.group(1)]["required"] = True
+
+
+EMPTY_TEST = re.compile(
+    r"\bif\s*\((?P<cond>[^;{}]*?)\)\s*(?:\{\s*(?:(?:gzerr|gzwarn|gzmsg|gzdbg|ignerr|ignwarn)\b[^;{}]*;\s*)*)?return\b"
+)
+EMPTY_TERM = re.compile(
+    r"!\s*(?:this->)?(?P<a>[\w\->.]+?)\s*(?:\)|\|\||$)"
+    r"|(?P<b>[\w\->.]+?)\s*\.\s*empty\s*\(\s*\)"
+    r"|(?P<c>[\w\->.]+?)\s*==\s*(?:kNullEntity|nullptr|NULL)\b"
+)
+
+
+def _required_by_use(r: Reading, texts: list[str]) -> None:
+    """A parameter is also required when what its value becomes is tested for emptiness and the
+    plugin gives up on it: DiffDrive keeps the joints found for its ``<left_joint>`` names and
+    ``if (leftJoints.empty() || rightJoints.empty()) return;`` every step, so without
+    ``<left_joint>`` the robot never moves. The value is followed through assignments,
+    ``push_back`` and range loops of plain identifiers (the last member of ``this->dataPtr->x``)."""
+    derived: dict[str, set[str]] = {}
+    for ident, names in r.targets.items():
+        if not ident.startswith("("):
+            derived.setdefault(ident, set()).update(n for n in names if n in r.params)
+    flows: list[tuple[str, list[str], bool]] = []  # (lhs, rhs identifiers, rhs looks an entity up by name)
+    for t in texts:
+        for m in re.finditer(r"(?<![=!<>+\-*/])\b([A-Za-z_][\w\->.]*?)\s*=(?!=)\s*([^;{}]*);", t):
+            lookup = any(pattern.search(m.group(2)) for pattern, _ in ROLE_CALLS)
+            flows.append((re.split(r"->|\.", m.group(1))[-1], _identifiers(m.group(2)), lookup))
+        for m in re.finditer(
+            r"([A-Za-z_][\w\->.]*?)\s*\.\s*(?:push_back|emplace_back|insert|emplace)\s*\(([^;{}]*)\)\s*;", t
+        ):
+            flows.append((re.split(r"->|\.", m.group(1))[-1], _identifiers(m.group(2)), False))
+        for m in re.finditer(r"for\s*\(\s*(?:const\s+)?[\w:<>]+\s*&?\s*(\w+)\s*:\s*([\w\->.]+)\s*\)", t):
+            flows.append((m.group(1), _identifiers(m.group(2))[-1:], False))
+    resolved: dict[str, set[str]] = {}  # identifier -> parameters whose named entity it holds
+    for table, start in ((derived, None), (resolved, True)):
+        changed = True
+        while changed:
+            changed = False
+            for lhs, rhs, lookup in flows:
+                found: set[str] = set()
+                for i in rhs:
+                    found |= table.get(i, set())
+                    if start and lookup:
+                        found |= derived.get(i, set())
+                if found - table.get(lhs, set()):
+                    table.setdefault(lhs, set()).update(found)
+                    changed = True
+    for t in texts:
+        for m in EMPTY_TEST.finditer(t):
+            cond = m.group("cond")
+            if "&&" in cond or "HasElement" in cond:
+                continue
+            logged = bool(re.search(r"\b(?:gzerr|ignerr)\b", t[m.start() : m.end()]))
+            for term in EMPTY_TERM.finditer(cond):
+                ident = re.split(r"->|\.", term.group("a") or term.group("b") or term.group("c"))[-1]
+                # an error and a return on the value itself, or a return on the entity it named not found
+                for name in (derived if logged else resolved).get(ident, ()):
+                    p = r.params[name]
+                    if (
+                        p["default"] in (None, "")
+                        and p["names"] in ("joint", "link", "model", "entity")
+                        and not any(name in c for c in r.children.values())
+                    ):
+                        p["required"] = True
 
 
 def _passed_on(r: Reading, texts: list[str]) -> None:
@@ -449,7 +617,8 @@ DOC_SECTION = re.compile(r"#+\s*(?:System\s+)?Parameters\b|System parameters|\bP
 
 def read_header_doc(header: str) -> dict[str, dict]:
     """The parameters a header's ``System Parameters`` section lists: name -> {repeats, required}."""
-    lines = [re.sub(r"^\s*///?\s?|^\s*\*\s?", "", ln) for ln in header.splitlines() if re.match(r"^\s*(///|\*|//)", ln)]
+    numbered = [(i + 1, ln) for i, ln in enumerate(header.splitlines()) if re.match(r"^\s*(///|\*|//)", ln)]
+    lines = [re.sub(r"^\s*///?\s?|^\s*\*\s?", "", ln) for _, ln in numbered]
     doc = "\n".join(lines)
     m = DOC_SECTION.search(doc)
     if not m:
@@ -470,9 +639,30 @@ def read_header_doc(header: str) -> dict[str, dict]:
             "repeats": bool(
                 re.search(r"multiple times|more than once|repeat|one or more|can be specified multiple", body)
             ),
-            "required": bool(re.search(r"\brequired\b|must be (?:specified|set|provided|present)|must appear", body))
+            "required": bool(
+                re.search(
+                    r"\brequired\b(?!\s+(?:if|when|only|for|by)\b)|must be (?:specified|set|provided|present)|must appear",
+                    body,
+                )
+            )
             and not re.search(r"\bnot required\b|\boptional\b", body),
         }
+    return out
+
+
+def header_doc_lines(header: str, path: str, names) -> dict[str, str]:
+    """Where the header's documentation lists each of ``names``: name -> "path#Lnn" (a link to
+    upstream's own words for the hover, which quotes none of them)."""
+    out: dict[str, str] = {}
+    started = False
+    for i, ln in enumerate(header.splitlines()):
+        if not re.match(r"^\s*(///|\*|//)", ln):
+            continue
+        text = re.sub(r"^\s*///?\s?|^\s*\*\s?", "", ln)
+        started = started or bool(DOC_SECTION.search(text))
+        m = re.match(r"\s*[-*]\s*`?<([A-Za-z_][\w\-]*)>", text) if started else None
+        if m and m.group(1) in names and m.group(1) not in out:
+            out[m.group(1)] = f"{path}#L{i + 1}"
     return out
 
 
@@ -516,16 +706,23 @@ def show(gitdir: Path, rev: str, path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _entry(r: Reading, doc: dict[str, dict]) -> dict:
+def _entry(r: Reading, doc: dict[str, dict], doc_lines: dict[str, str] | None = None) -> dict:
     params = {}
+    doc_lines = doc_lines or {}
     for name, p in sorted(r.params.items()):
         d = doc.get(name, {})
         entry = {"type": p["type"] or "string"}
+        if p.get("at"):
+            entry["at"] = p["at"]
+        if name in doc_lines:
+            entry["doc"] = doc_lines[name]
+        if p.get("open_children"):
+            entry["open_children"] = True
         if p["default"] is not None:
             entry["default"] = p["default"]
         if p["repeats"] or d.get("repeats"):
             entry["repeats"] = True
-        if p["required"]:
+        if p["required"] or d.get("required"):  # the code gives up without it, or its documentation says so
             entry["required"] = True
         if p["names"]:
             entry["names"] = p["names"]
@@ -535,6 +732,8 @@ def _entry(r: Reading, doc: dict[str, dict]) -> dict:
     for name, d in sorted(doc.items()):
         if name not in params and not any(name in c for c in r.children.values()):
             params[name] = {"type": "string", "documented_only": True}
+            if name in doc_lines:
+                params[name]["doc"] = doc_lines[name]
             if d.get("repeats"):
                 params[name]["repeats"] = True
     return params
@@ -567,7 +766,7 @@ def gz_sim(gitdir: Path, rev: str = "HEAD", label: str = "gz-sim") -> tuple[dict
             aliases += re.findall(r"(?:GZ|IGNITION)_ADD_PLUGIN_ALIAS\s*\(\s*[\w:]+\s*,\s*\"([^\"]+)\"", code)
         if not classes:
             continue
-        reading = read_parameters(list(texts.values()))
+        reading = read_parameters(list(texts.values()), paths=list(texts))
         doc: dict[str, dict] = {}
         header = None
         for p, text in texts.items():
@@ -592,7 +791,9 @@ def gz_sim(gitdir: Path, rev: str = "HEAD", label: str = "gz-sim") -> tuple[dict
                 "filenames": [f"gz-sim-{lib}-system" for lib in libs],
                 "names": names,
                 "open": sorted(set(reading.open_reasons))[:3],
-                "params": _entry(reading, doc),
+                "params": _entry(
+                    reading, doc, header_doc_lines(texts[header], header, set(doc)) if doc and header else None
+                ),
             }
         )
     return source, plugins
@@ -670,10 +871,11 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
         srcs = [f"gazebo_plugins/{s}" for s in srcs if s.endswith((".cpp", ".cc"))]
         if not srcs or not lib.startswith("gazebo_ros"):
             continue
-        texts = []
+        texts, paths = [], []
         for s in srcs:
             if s in files:
                 texts.append(show(gitdir, commit, s))
+                paths.append(s)
             stem = Path(s).stem
             for h in (
                 f"gazebo_plugins/include/gazebo_plugins/{stem}.h",
@@ -681,6 +883,7 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
             ):
                 if h in files:
                     texts.append(show(gitdir, commit, h))
+                    paths.append(h)
         code = "\n".join(strip_comments(t) for t in texts)
         if not re.search(r"GZ_REGISTER_\w+_PLUGIN", code):
             continue
@@ -692,7 +895,7 @@ def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
             ):
                 if helper in files:
                     helpers.append(show(gitdir, commit, helper))
-        reading = read_parameters(texts)
+        reading = read_parameters(texts, paths=paths)
         if helpers:
             # the names the helper reads itself; the ones it reads for the plugin (getParameter's
             # tag) are the plugin's calls, already read: its own variable keys do not open the plugin
@@ -785,6 +988,9 @@ def merge(found: list[dict]) -> list[dict]:
                 have = params.get(name)
                 if have is None or (have.get("documented_only") and not p.get("documented_only")):
                     params[name] = dict(p)
+                    for line in ("at", "doc"):  # the line is in that branch's sources: say which
+                        if line in p:
+                            params[name][line] = f"{entry['source']}:{p[line]}"
                     continue
                 if have["type"] != p["type"]:
                     have["type"] = "string" if "string" in (have["type"], p["type"]) else "other"

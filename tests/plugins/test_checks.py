@@ -63,9 +63,24 @@ def test_a_name_the_model_lacks():
     assert d.fixes[0].new_text == "right_wheel_joint"
 
 
+JOINTS = "<left_joint>left_wheel_joint</left_joint><right_joint>right_wheel_joint</right_joint>"
+
+
 def test_a_value_not_of_its_type():
-    assert codes(DIFF.format("<wheel_separation>wide</wheel_separation>")) == [("PLUGIN_PARAMETER_INVALID", "wide")]
-    assert codes(DIFF.format("<wheel_separation>1.2</wheel_separation>")) == []
+    assert codes(DIFF.format(JOINTS + "<wheel_separation>wide</wheel_separation>")) == [
+        ("PLUGIN_PARAMETER_INVALID", "wide")
+    ]
+    assert codes(DIFF.format(JOINTS + "<wheel_separation>1.2</wheel_separation>")) == []
+
+
+def test_diff_drive_without_its_left_joint():
+    """DiffDrive returns from every step while it found no left (right) joint: without <left_joint>
+    the robot never moves, and the check says so."""
+    found = codes(DIFF.format("<right_joint>right_wheel_joint</right_joint>"))
+    assert [c for c, _ in found] == ["PLUGIN_PARAMETER_MISSING"]
+    text = BOT.replace("PLUGIN", DIFF.format("<right_joint>right_wheel_joint</right_joint>"))
+    (d,) = [d for d in analyze(text).diagnostics if d.code == "PLUGIN_PARAMETER_MISSING"]
+    assert "<left_joint>" in d.message
 
 
 def test_a_required_parameter_missing():
@@ -79,7 +94,12 @@ def test_quiet_where_nothing_is_known():
     assert codes('<plugin filename="libmy_plugin.so" name="my::Plugin"><anything>1</anything></plugin>') == []
     # a namespaced element, a substitution, the children of a parameter
     assert (
-        codes(DIFF.format("<gz:extra>1</gz:extra><left_joint>$(arg j)</left_joint><wheel_radius>${r}</wheel_radius>"))
+        codes(
+            DIFF.format(
+                "<gz:extra>1</gz:extra><left_joint>$(arg j)</left_joint><right_joint>$(arg k)</right_joint>"
+                "<wheel_radius>${r}</wheel_radius>"
+            )
+        )
         == []
     )
     # a plugin reading names decided at run time (hydrodynamics builds them): no unknown parameter

@@ -159,19 +159,101 @@ def test_pinned_systems_against_their_sources():
     data = {"plugins": found}
     diff = _system(data, "gz-sim-diff-drive-system")
     assert diff["names"] == ["gz::sim::systems::DiffDrive"] and not diff["open"]
-    assert diff["params"]["left_joint"] == {"type": "string", "repeats": True, "names": "joint"}
-    assert diff["params"]["odom_publish_frequency"] == {"type": "double", "default": "50"}
+    left = diff["params"]["left_joint"]
+    assert {k: left[k] for k in ("type", "repeats", "names", "required")} == {
+        "type": "string",
+        "repeats": True,
+        "names": "joint",
+        "required": True,  # PreUpdate returns while no left joint was found
+    }
+    # the lines the hover links to: the header's documentation of it, and the call that reads it
+    header = gen.show(SIM, commit, left["doc"].split("#")[0]).splitlines()
+    assert "<left_joint>" in header[int(left["doc"].split("#L")[1]) - 1]
+    source = gen.show(SIM, commit, left["at"].split("#")[0]).splitlines()
+    assert '"left_joint"' in source[int(left["at"].split("#L")[1]) - 1]
+    assert {k: v for k, v in diff["params"]["odom_publish_frequency"].items() if k not in ("at", "doc")} == {
+        "type": "double",
+        "default": "50",
+    }
     assert diff["params"]["wheel_radius"]["type"] == "double"
     jpc = _system(data, "gz-sim-joint-position-controller-system")
-    assert jpc["params"]["joint_name"] == {"type": "string", "repeats": True, "names": "joint"}
+    jn = jpc["params"]["joint_name"]
+    assert (jn["type"], jn["repeats"], jn["names"], jn["required"]) == ("string", True, "joint", True)
     assert jpc["params"]["use_velocity_commands"]["type"] == "bool"
     thruster = _system(data, "gz-sim-thruster-system")
-    assert thruster["params"]["joint_name"] == {"type": "string", "required": True, "names": "joint"}
+    tj = thruster["params"]["joint_name"]
+    assert (tj["type"], tj["required"], tj["names"]) == ("string", True, "joint")
+    # a helper every caller gives a literal name: those names, and the plugin is not open
+    lta = _system(data, "gz-sim-lighter_than_air_dynamics-system")
+    assert not lta["open"] and lta["params"]["air_density"]["type"] == "double"
+    # names read from a parameter's element by a helper are that parameter's children
+    sensors = _system(data, "gz-sim-sensors-system")
+    assert not sensors["open"] and "resolution" not in sensors["params"]
+    # VelocityControl gives up on its links only, not as a whole: <link_name> stays optional
+    assert not _system(data, "gz-sim-velocity-control-system")["params"]["link_name"].get("required")
     buoy = _system(data, "gz-sim-buoyancy-engine-system")
     assert "gz::sim::systems::BuoyancyEngine" in buoy["names"]  # a GZ_ADD_PLUGIN_ALIAS
     assert buoy["params"]["link_name"]["names"] == "link" and buoy["params"]["link_name"]["required"]
     hydro = _system(data, "gz-sim-hydrodynamics-system")
     assert hydro["open"]  # reads parameter names built at run time
+
+
+def test_a_helper_given_literal_names_reads_those_names():
+    text = """
+double Param(const sdf::ElementPtr &_sdf, const std::string &_field, double _default)
+{
+  return _sdf->Get<double>(_field, _default).first;
+}
+void P::Configure(const Entity &, const std::shared_ptr<const sdf::Element> &_sdf, EntityComponentManager &, EventManager &)
+{
+  this->a = Param(_sdf, "alpha", 0.5);
+  this->b = Param(_sdf, "beta", 2);
+}
+"""
+    r = gen.read_parameters([text])
+    assert not r.open_reasons
+    assert r.params["alpha"]["type"] == "double" and r.params["alpha"]["default"] == "0.5"
+    assert r.params["beta"]["default"] == "2"
+    # one caller passing a name built at run time: open again
+    r = gen.read_parameters([text.replace('"beta"', "prefix + suffix")])
+    assert r.open_reasons
+
+
+def test_required_when_the_named_entity_not_found_stops_the_plugin():
+    text = """
+void W::Configure(const Entity &, const std::shared_ptr<const sdf::Element> &_sdf, EntityComponentManager &, EventManager &)
+{
+  auto elem = _sdf->FindElement("axle");
+  while (elem) { this->axleNames.push_back(elem->Get<std::string>()); elem = elem->GetNextElement("axle"); }
+  this->hubName = _sdf->Get<std::string>("hub");
+}
+void W::PreUpdate(const UpdateInfo &, EntityComponentManager &_ecm)
+{
+  for (const std::string &name : this->axleNames)
+  {
+    Entity joint = this->model.JointByName(_ecm, name);
+    if (joint != kNullEntity)
+      this->axles.push_back(joint);
+  }
+  if (this->axles.empty())
+    return;
+  if (this->hubName.empty())
+    return;
+}
+"""
+    p = gen.read_parameters([text]).params
+    assert p["axle"]["required"] and p["axle"]["names"] == "joint"
+    # a test of the name itself without an error is a branch of the work, not a requirement
+    assert not p["hub"]["required"]
+
+
+def test_walking_a_parameters_children_leaves_the_plugin_closed():
+    text = (
+        'void F(const sdf::ElementPtr &_sdf) { auto g = _sdf->FindElement("graded");'
+        " auto a = g->GetFirstElement(); if (!_sdf->GetFirstElement()) return; }"
+    )
+    r = gen.read_parameters([text])
+    assert not r.open_reasons and r.params["graded"]["open_children"]
 
 
 def test_merging_branches_is_a_union():

@@ -4,6 +4,8 @@ known plugin."""
 
 from __future__ import annotations
 
+import re
+
 from sdformat_lsp.features import complete, definition, hover, references, rename
 from sdformat_lsp.features.frame_view import frame_view
 from sdformat_lsp.features.highlight import document_highlights
@@ -130,6 +132,16 @@ def test_hover_on_a_parameter():
     assert result is not None
     assert "wheel_radius" in result.text and "DiffDrive" in result.text and "double" in result.text
     assert "https://github.com/gazebosim/gz-sim/blob/" in result.text
+    # what it does: a link to the exact line of the header's documentation of <wheel_radius>,
+    # and one to the line that reads it (upstream's words are linked, never quoted)
+    assert re.search(
+        r"\[What DiffDrive's documentation says of it\]\(https://github\.com/gazebosim/gz-sim/blob/[0-9a-f]{40}/src/systems/diff_drive/DiffDrive\.hh#L\d+\)",
+        result.text,
+    )
+    assert re.search(
+        r"\[The line that reads it\]\(https://github\.com/gazebosim/gz-sim/blob/[0-9a-f]{40}/src/systems/diff_drive/DiffDrive\.cc#L\d+\)",
+        result.text,
+    )
     on_plugin = hover(analyze(TEXT), _at(TEXT, "gz-sim-diff-drive-system", 3))
     assert on_plugin is not None and "<left_joint>" in on_plugin.text
 

@@ -40,6 +40,8 @@ class Param:
     names: str | None = None  # "joint", "link", "model", "entity", "topic", "uri" or None
     children: tuple[str, ...] = ()
     documented_only: bool = False  # listed in the header's documentation, not found read in the code
+    url: str = ""  # the upstream line that reads it
+    doc_url: str = ""  # the line of the plugin's documentation that describes it
 
 
 @record
@@ -116,6 +118,8 @@ def _plugin(k: str) -> Plugin | None:
                 p.get("names"),
                 tuple(p.get("children", ())),
                 bool(p.get("documented_only")),
+                _line_url(sources, entry, p.get("at")),
+                _line_url(sources, entry, p.get("doc")),
             )
     first = entries[0]
     names = tuple(dict.fromkeys(n for e in entries for n in e["names"]))
@@ -132,6 +136,17 @@ def _plugin(k: str) -> Plugin | None:
     )
     _BUILT[k] = found
     return found
+
+
+def _line_url(sources: dict, entry: dict, at: str | None) -> str:
+    """The link to a parameter's line: ``at`` is "path#Lnn" in the entry's source, or
+    "source:path#Lnn" when the line is in another branch's sources."""
+    if not at:
+        return ""
+    label, _, where = at.rpartition(":") if ":" in at.split("#", 1)[0] else ("", "", at)
+    source = sources.get(label or entry["source"], {})
+    repo, commit = source.get("repo", ""), source.get("commit", "")
+    return f"https://github.com/{repo}/blob/{commit}/{where}" if repo and commit else ""
 
 
 def _url(source: dict, entry: dict) -> str:

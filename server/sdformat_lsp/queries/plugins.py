@@ -123,6 +123,12 @@ def describe_param(w: Writer, plugin: Plugin, param: Param) -> None:
     if param.documented_only:
         facts.append("listed in the plugin's documentation; not found read by its code")
     w.items("Facts read from its sources:", facts)
+    links = [(f"what {plugin.title}'s documentation says of it", param.doc_url), ("the line that reads it", param.url)]
+    for words, url in links:
+        if url:
+            w.para(
+                f"[{words[:1].upper() + words[1:]}]({url})" if w.markdown else f"{words[:1].upper() + words[1:]}: {url}"
+            )
     describe_plugin_source(w, plugin)
 
 
