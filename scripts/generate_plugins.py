@@ -469,27 +469,80 @@ EMPTY_TERM = re.compile(
 )
 
 
+def _units(body: str) -> list[str]:
+    """A function's body cut into scopes: each range loop with its body (a variable declared there
+    is that loop's own: two loops' ``joint`` are two variables), and the rest."""
+    units = []
+    outer = body
+    pos = 0
+    while True:
+        m = re.search(r"\bfor\s*\(\s*(?:const\s+)?[\w:<>]+\s*&?\s*\w+\s*:", outer[pos:])
+        if not m:
+            break
+        start = pos + m.start()
+        close = _closing(outer, pos + m.end())
+        brace = outer.find("{", close)
+        if brace == -1 or outer[close + 1 : brace].strip():
+            pos = close + 1
+            continue
+        end = brace + len(_body(outer, brace)) + 2
+        units.append(outer[start:end])
+        outer = outer[:start] + " " * (end - start) + outer[end:]
+        pos = end
+    return [outer, *units]
+
+
 def _required_by_use(r: Reading, texts: list[str]) -> None:
     """A parameter is also required when what its value becomes is tested for emptiness and the
-    plugin gives up on it: DiffDrive keeps the joints found for its ``<left_joint>`` names and
+    plugin gives up on it in ``Configure`` or an update step: DiffDrive keeps the joints found for its ``<left_joint>`` names and
     ``if (leftJoints.empty() || rightJoints.empty()) return;`` every step, so without
     ``<left_joint>`` the robot never moves. The value is followed through assignments,
     ``push_back`` and range loops of plain identifiers (the last member of ``this->dataPtr->x``)."""
-    derived: dict[str, set[str]] = {}
-    for ident, names in r.targets.items():
-        if not ident.startswith("("):
-            derived.setdefault(ident, set()).update(n for n in names if n in r.params)
-    flows: list[tuple[str, list[str], bool]] = []  # (lhs, rhs identifiers, rhs looks an entity up by name)
+    # identifiers declared in a function are that function's own (two loops' `name` are two
+    # variables); members (this->dataPtr->leftJoints) and the rest are shared by the sources
+    functions: list[str] = []
+    steps: list[bool] = []
     for t in texts:
+        for d in DEFINITION.finditer(t):
+            for unit in _units(_body(t, d.end() - 1)):
+                functions.append(unit)
+                steps.append(d.group("fn") in ("Configure", "Load", "PreUpdate", "Update", "PostUpdate", "OnUpdate"))
+    declared = re.compile(
+        r"for\s*\(\s*(?:const\s+)?[\w:<>]+\s*&?\s*(\w+)\s*:"
+        r"|(?:auto|Entity|std::string|int|double|bool|size_t|[\w:]+Ptr)\s*&?\s*(\w+)\s*(?:=|\{)"
+    )
+
+    def scoped(i: int, ident: str, local: set[str]) -> str:
+        return f"{i}:{ident}" if ident in local else ident
+
+    derived: dict[str, set[str]] = {}
+    flows: list[tuple[str, list[str], bool]] = []  # (lhs, rhs identifiers, rhs looks an entity up by name)
+    locals_of: list[set[str]] = []
+    for i, t in enumerate(functions):
+        local = {a or b for a, b in declared.findall(t)}
+        locals_of.append(local)
+        for ident, names in r.targets.items():
+            if ident.startswith("("):
+                continue
+            found = {n for n in names if n in r.params and (ident not in local or f'"{n}"' in t)}
+            if found:
+                derived.setdefault(scoped(i, ident, local), set()).update(found)
         for m in re.finditer(r"(?<![=!<>+\-*/])\b([A-Za-z_][\w\->.]*?)\s*=(?!=)\s*([^;{}]*);", t):
             lookup = any(pattern.search(m.group(2)) for pattern, _ in ROLE_CALLS)
-            flows.append((re.split(r"->|\.", m.group(1))[-1], _identifiers(m.group(2)), lookup))
+            lhs = re.split(r"->|\.", m.group(1))[-1]
+            lhs = lhs if ("->" in m.group(1) or "." in m.group(1)) else scoped(i, lhs, local)
+            flows.append((lhs, [scoped(i, x, local) for x in _identifiers(m.group(2))], lookup))
         for m in re.finditer(
             r"([A-Za-z_][\w\->.]*?)\s*\.\s*(?:push_back|emplace_back|insert|emplace)\s*\(([^;{}]*)\)\s*;", t
         ):
-            flows.append((re.split(r"->|\.", m.group(1))[-1], _identifiers(m.group(2)), False))
+            lhs = re.split(r"->|\.", m.group(1))[-1]
+            lhs = lhs if ("->" in m.group(1) or "." in m.group(1)) else scoped(i, lhs, local)
+            flows.append((lhs, [scoped(i, x, local) for x in _identifiers(m.group(2))], False))
         for m in re.finditer(r"for\s*\(\s*(?:const\s+)?[\w:<>]+\s*&?\s*(\w+)\s*:\s*([\w\->.]+)\s*\)", t):
-            flows.append((m.group(1), _identifiers(m.group(2))[-1:], False))
+            src = m.group(2)
+            last = _identifiers(src)[-1:]
+            rhs = last if ("->" in src or "." in src) else [scoped(i, x, local) for x in last]
+            flows.append((scoped(i, m.group(1), local), rhs, False))
     resolved: dict[str, set[str]] = {}  # identifier -> parameters whose named entity it holds
     for table, start in ((derived, None), (resolved, True)):
         changed = True
@@ -497,21 +550,26 @@ def _required_by_use(r: Reading, texts: list[str]) -> None:
             changed = False
             for lhs, rhs, lookup in flows:
                 found: set[str] = set()
-                for i in rhs:
-                    found |= table.get(i, set())
+                for x in rhs:
+                    found |= table.get(x, set())
                     if start and lookup:
-                        found |= derived.get(i, set())
+                        found |= derived.get(x, set())
                 if found - table.get(lhs, set()):
                     table.setdefault(lhs, set()).update(found)
                     changed = True
-    for t in texts:
+    for scope, t in enumerate(functions):
+        if not steps[scope]:
+            continue  # a return in a helper (an odometry update) ends that helper's part only
         for m in EMPTY_TEST.finditer(t):
             cond = m.group("cond")
             if "&&" in cond or "HasElement" in cond:
                 continue
             logged = bool(re.search(r"\b(?:gzerr|ignerr)\b", t[m.start() : m.end()]))
             for term in EMPTY_TERM.finditer(cond):
-                ident = re.split(r"->|\.", term.group("a") or term.group("b") or term.group("c"))[-1]
+                written = term.group("a") or term.group("b") or term.group("c")
+                ident = re.split(r"->|\.", written)[-1]
+                if not ("->" in written or "." in written):
+                    ident = scoped(scope, ident, locals_of[scope])
                 # an error and a return on the value itself, or a return on the entity it named not found
                 for name in (derived if logged else resolved).get(ident, ()):
                     p = r.params[name]
@@ -722,8 +780,8 @@ def _entry(r: Reading, doc: dict[str, dict], doc_lines: dict[str, str] | None = 
             entry["default"] = p["default"]
         if p["repeats"] or d.get("repeats"):
             entry["repeats"] = True
-        if p["required"] or d.get("required"):  # the code gives up without it, or its documentation says so
-            entry["required"] = True
+        if p["required"]:  # the code gives up without it (a header saying "must appear" may be outdated:
+            entry["required"] = True  # AckermannSteering's <left_joint> is not needed with <steering_only>)
         if p["names"]:
             entry["names"] = p["names"]
         if name in r.children:
