@@ -31,6 +31,7 @@ NOT_FOR_CHECK = (
     "difflib",
     "subprocess",  # only to ask git what it ignores in a directory
     "tomllib",  # only when a configuration file is found
+    "shutil",  # with bz2 and lzma: argparse's formatters find the terminal's width without it (cli.HelpFormatter)
     "sdformat_lsp.formatting",  # only by `format`
     "sdformat_lsp.semantics.includes.resources",  # only by includes and a model.config's check
     # the other subcommands: only the parser of the subcommand typed is built
