@@ -231,6 +231,19 @@ def read_parameters(
         ):
             name = next(g for g in m.groups()[:4] if g)
             consts[name] = m.group(5)
+        # a string variable given a literal once and never assigned again is that literal too
+        # (gazebo-classic's BreakableJointPlugin: std::string paramName = "breaking_force_N")
+        for m in re.finditer(r"(?<![\w:])(?:std::string|auto)\s+(\w+)\s*=\s*\"(\w+)\"\s*;", t):
+            var = m.group(1)
+            if (
+                var not in consts
+                and not any(
+                    re.search(r"(?<![\w.>])" + var + r"\s*(?:=(?!=)|\+=)", other)
+                    for other in (t[: m.start()], t[m.end() :])
+                )
+                and not any(re.search(r"\b" + var + r"\s*(?:=(?!=)|\+=)", o) for o in texts if o is not t)
+            ):
+                consts[var] = m.group(2)
     var_elem: dict[str, str] = {}  # element pointer variable -> the parameter it points to
     for ti, t in enumerate(texts):
         for m in CALL.finditer(t):

@@ -247,6 +247,22 @@ void W::PreUpdate(const UpdateInfo &, EntityComponentManager &_ecm)
     assert not p["hub"]["required"]
 
 
+def test_a_string_given_a_literal_once_is_that_name():
+    text = """
+void B::Load(sensors::SensorPtr _parent, sdf::ElementPtr _sdf)
+{
+  std::string paramName = "breaking_force";
+  if (_sdf->HasElement(paramName))
+    this->force = _sdf->Get<double>(paramName);
+}
+"""
+    r = gen.read_parameters([text])
+    assert not r.open_reasons and r.params["breaking_force"]["type"] == "double"
+    # assigned again later: decided at run time
+    r = gen.read_parameters([text.replace("  if (", "  paramName = other;\n  if (", 1)])
+    assert r.open_reasons
+
+
 def test_walking_a_parameters_children_leaves_the_plugin_closed():
     text = (
         'void F(const sdf::ElementPtr &_sdf) { auto g = _sdf->FindElement("graded");'
