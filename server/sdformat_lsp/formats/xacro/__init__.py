@@ -42,13 +42,23 @@ from typing import Callable
 from ...diagnostics import Diagnostic, Severity
 from ...files import FileRefused, read_file as _read_bytes
 from .errors import XacroError, diagnostic
-from .expander import Definition, Expander, Use
+from .expander import MAX_NODES, Definition, ExpandOptions, Expander, Use
 from .nodes import Element
 from .parsing import DocumentCache
 from .source_map import Call, Origin, SourceMap
 from .writer import banner, write
 
-__all__ = ["Call", "Definition", "DocumentCache", "Expansion", "Origin", "Use", "expand", "read_text_file"]
+__all__ = [
+    "Call",
+    "Definition",
+    "DocumentCache",
+    "ExpandOptions",
+    "Expansion",
+    "Origin",
+    "Use",
+    "expand",
+    "read_text_file",
+]
 
 
 def read_text_file(path: str) -> str:
@@ -127,34 +137,28 @@ def expand(
     # reading and expanding allocate many objects and make no cycles worth collecting: without
     # the cyclic collector's passes over the growing trees it runs about a fifth faster (the
     # collector is resumed only if it was running, so a caller's pause is kept)
+    options = ExpandOptions(
+        dict(args or {}),
+        read_file or read_text_file,
+        find_package,
+        environ,
+        cwd,
+        MAX_NODES if max_nodes is None else max_nodes,
+        documents,
+    )
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _expand(path, text, args, read_file, find_package, environ, cwd, max_nodes, documents)
+        return _expand(path, text, options)
     finally:
         if paused:
             gc.enable()
 
 
-def _expand(
-    path: str,
-    text: str | None,
-    args: dict[str, str] | None = None,
-    read_file: Callable[[str], str] | None = None,
-    find_package: Callable[[str], str | None] | None = None,
-    environ: dict[str, str] | None = None,
-    cwd: str | None = None,
-    max_nodes: int | None = None,
-    documents: DocumentCache | None = None,
-) -> Expansion:
-    reader = read_file or read_text_file
-    kw: dict = {"documents": documents}
-    if max_nodes is not None:
-        kw["max_nodes"] = max_nodes
-    expander = Expander(
-        args=dict(args or {}), read_file=reader, find_package=find_package, environ=environ, cwd=cwd, **kw
-    )
+def _expand(path: str, text: str | None, options: ExpandOptions) -> Expansion:
+    reader = options.read_file
+    expander = Expander(options)
     expander.note_file(path)
     if text is None:
         try:
@@ -163,15 +167,15 @@ def _expand(
             reason = getattr(exc, "strerror", None) or str(exc)
             message = reason if path in reason else f"cannot read '{path}': {reason}"
             err = diagnostic("FILE_READ", Severity.ERROR, message, Origin(path, (0, 0)))
-            return Expansion("", SourceMap(), None, [err], [path], [], [], dict(args or {}), {})
+            return Expansion("", SourceMap(), None, [err], [path], [], [], dict(options.args), {})
     try:
         document = expander.read_tree(text, path)
     except XacroError as exc:
         err = diagnostic(exc.code, Severity.ERROR, exc.message, exc.origin)
-        return Expansion("", SourceMap(), None, [err], [path], [], [], dict(args or {}), {})
+        return Expansion("", SourceMap(), None, [err], [path], [], [], dict(options.args), {})
     if document.root is None:
         err = diagnostic("XACRO_ERROR", Severity.ERROR, "the document has no root element", Origin(path, (0, 0)))
-        return Expansion("", SourceMap(), None, [err], [path], [], [], dict(args or {}), {})
+        return Expansion("", SourceMap(), None, [err], [path], [], [], dict(options.args), {})
     expander.expand_document(document, path)
     out, smap = write(document.children, banner(path))
     return Expansion(

@@ -40,26 +40,33 @@ from .properties import Globals, Scope
 from .parsing import DocumentCache, read_document
 from .source_map import Origin
 from .substitution import Context, Substitutions
+from ...records import record
 
 MAX_DEPTH = 400  # nested elements (macro bodies included)
 MAX_NODES = 350_000  # nodes copied and evaluated in one expansion (the largest robot of the corpus: 279,000)
 
 
+@record
+class ExpandOptions:
+    """What one expansion is given besides the document, carried once from ``expand`` to the
+    ``Expander``: xacro's arguments, the readers of files and packages, the environment and
+    working directory of ``$(env)``/``$(cwd)``, the node budget and the cache of read trees."""
+
+    args: dict[str, str]
+    read_file: Callable[[str], str]
+    find_package: Callable[[str], str | None] | None = None
+    environ: dict[str, str] | None = None
+    cwd: str | None = None
+    max_nodes: int = MAX_NODES
+    documents: DocumentCache | None = None
+
+
 class Expander(TextEvaluation):
-    def __init__(
-        self,
-        *,
-        args: dict[str, str],
-        read_file: Callable[[str], str],
-        find_package: Callable[[str], str | None] | None,
-        environ: dict[str, str] | None = None,
-        cwd: str | None = None,
-        max_nodes: int = MAX_NODES,
-        documents: DocumentCache | None = None,
-    ) -> None:
-        self.read_file = read_file
+    def __init__(self, options: ExpandOptions) -> None:
+        self.read_file = options.read_file
+        documents = options.documents
         self.read_tree = documents.read if documents is not None else read_document
-        self.context = Context(args, find_package, environ, cwd)
+        self.context = Context(dict(options.args), options.find_package, options.environ, options.cwd)
         self.diagnostics: list[Diagnostic] = []
         self._seen: set[tuple] = set()
         self.files: list[str] = []
@@ -70,7 +77,7 @@ class Expander(TextEvaluation):
         self.calls = 0
         self.nodes = 0
         self.incomplete = False  # an include failed: undefined names are its consequences
-        self.max_nodes = max_nodes
+        self.max_nodes = options.max_nodes
         self.includes = 0
         self._defs_by_origin: dict[tuple, Definition] = {}
         from .yaml_loading import YamlLoader
