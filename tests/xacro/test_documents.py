@@ -372,3 +372,35 @@ def test_a_mistake_in_a_macro_body_is_one_diagnostic_whatever_the_calls(tmp_path
     d = errors[0]
     assert text[d.span.start : d.span.end] == "revolute"  # in the macro body, where it is written
     assert sum(1 for r in d.related if r.message.startswith("also, from this call")) == 2
+
+
+MAST = """
+  <link name="mast"/>
+  <joint name="mast_joint" type="revolute"><origin xyz="0.1 0 0.3" rpy="0 0.3 1.5"/>
+    <parent link="chassis"/><child link="mast"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="0" upper="1"/>
+  </joint>
+  <link name="camera"/>
+  <joint name="camera_joint" type="revolute"><origin xyz="0 0.2 0.05" rpy="0.4 0 0"/>
+    <parent link="mast"/><child link="camera"/><axis xyz="0 1 0"/><limit effort="1" velocity="1" lower="0" upper="1"/>
+  </joint>
+</robot>"""
+
+
+def test_hover_on_a_link_or_joint_is_the_urdf_documents_hover_of_the_expansion(package):
+    """A link's and a joint's hover in a xacro document are those of the same name in the URDF it expands
+    to: the pose libsdformat resolves after reading the URDF as SDFormat (composed through the joints),
+    not the joint's origin as written."""
+    from sdformat_lsp.features import hover
+
+    text = ROBOT.replace("chasis", "chassis").replace("</robot>", MAST)
+    a, _ = _analysis(package, text)
+    urdf_text = a.xacro.expansion.text
+    urdf = analyze(urdf_text, str(package / "urdf" / "robot.urdf"))
+    names = ['<link name="camera"', '<joint name="camera_joint"', '<parent link="mast"']
+    for written, expanded in [(n, n) for n in names] + [('parent="chassis"', '<parent link="chassis"')]:
+        mine = hover(a, text.index(written) + len(written) - 2)
+        theirs = hover(urdf, urdf_text.index(expanded) + len(expanded) - 2)
+        assert mine is not None and theirs is not None
+        assert mine.text == theirs.text, (mine.text, theirs.text)
+    camera = hover(a, text.index('<link name="camera"') + 15)
+    assert camera is not None and "0.05" not in camera.text  # composed, not camera_joint's origin

@@ -55,7 +55,7 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
     parameters what they are; elsewhere, on a tag or attribute name, what the schema says."""
     if analysis.xacro is not None:  # a xacro document: its definitions, and the robot it expands to
         return (
-            xacro_hover(analysis, offset, markdown)
+            xacro_hover(analysis, offset, markdown, lambda expanded, at: _robot_hover(expanded, at, markdown))
             or plugin_hover(analysis, offset, markdown)
             or schema_hover(analysis, offset, markdown)
         )
@@ -69,6 +69,12 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
     if found is None:
         found = schema_hover(analysis, offset, markdown)
     return found
+
+
+def _robot_hover(expanded: Analysis, offset: int, markdown: bool) -> HoverResult | None:
+    """A link's or joint's hover in a xacro document's expansion, answered as in a URDF document."""
+    found = frame_hover(expanded, offset, markdown) if expanded.graphs is not None else None
+    return found or urdf_hover(expanded, offset, markdown)
 
 
 def definition(analysis: Analysis, offset: int) -> list[Location]:

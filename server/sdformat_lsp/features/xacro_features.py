@@ -13,7 +13,8 @@ back to the text that made it. So:
   expanded robot through the source map, and answered there as in a URDF
   (:mod:`sdformat_lsp.queries.urdf_structure`), then mapped back;
 * hover says a property's value, a macro's parameters and where it is
-  defined, a link's or joint's pose in the root link's frame;
+  defined, on a link or joint what a URDF document says of it in the expansion
+  (the pose libsdformat resolves after reading the URDF as SDFormat);
 * completion offers macros after ``<xacro:`` (with xacro's own elements),
   a macro's parameters at its call, properties inside ``${``, link names
   where a link is expected; document symbols list the definitions.
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import os
 import re
+
+from typing import Callable
 
 from ..queries.results import CompletionItem, CompletionList, HoverResult, Location, Symbol, TextEdit, Writer
 from ..queries.urdf_structure import RobotStructure, urdf_hover_text
@@ -224,7 +227,15 @@ def xacro_references(analysis: Analysis, offset: int, include_declaration: bool 
     return out
 
 
-def xacro_hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:
+def xacro_hover(
+    analysis: Analysis,
+    offset: int,
+    markdown: bool = True,
+    robot_hover: Callable[[Analysis, int], HoverResult | None] | None = None,
+) -> HoverResult | None:
+    """A definition's or an expression's hover; on a link or joint name, ``robot_hover`` answered on the
+    expanded robot (its analysis and the offset of the name there: the pose libsdformat resolves, as in a
+    URDF document), else the robot as written."""
     here = _here(analysis)
     d = _definition_at(analysis, offset)
     if d is not None:
@@ -260,7 +271,10 @@ def xacro_hover(analysis: Analysis, offset: int, markdown: bool = True) -> Hover
     found = _robot_name_at(analysis, offset)
     if found is not None:
         robot, n, kind = found
-        return HoverResult(urdf_hover_text(robot, kind, n.name, markdown), _span_at(analysis, offset))
+        expanded = facts_of(analysis).expanded
+        answer = robot_hover(expanded, n.span.start) if robot_hover is not None and expanded is not None else None
+        text = answer.text if answer is not None else urdf_hover_text(robot, kind, n.name, markdown)
+        return HoverResult(text, _span_at(analysis, offset))
     return None
 
 
