@@ -168,6 +168,11 @@ CODES: dict[str, Code] = {
         "An included MuJoCo model (MJCF) has a value MuJoCo refuses (an unknown class, two orientations, a malformed number, an unreadable include), found by the built-in MJCF reader.",
         True,
     ),
+    "MJCF_REFERENCE_UNKNOWN": Code(
+        "An MJCF model names an element it does not define",
+        "An attribute of a MuJoCo model (an actuator's joint, a sensor's site, an equality's body1, a contact exclusion's body, a tendon's joint, a geom's material or mesh...) names no element of that kind in the model: MuJoCo refuses to compile it. The nearest defined name is suggested.",
+        True,
+    ),
     "INCLUDE_LIMIT": Code(
         "Includes expand to too many models",
         "The includes of the document expand to more model instances than the limit (files including each other several times grow exponentially); the models past it are not checked.",

@@ -6,6 +6,7 @@ MuJoCo's orientations in ``orientation.py``); the including SDFormat model can
 attach to them and place relative to them like to any included model's frames.
 """
 
+from .name_references import MJCF_REFERENCE_UNKNOWN
 from .reader import MJCF_ERROR, is_mjcf, read_mjcf
 
-__all__ = ["MJCF_ERROR", "is_mjcf", "read_mjcf"]
+__all__ = ["MJCF_ERROR", "MJCF_REFERENCE_UNKNOWN", "is_mjcf", "read_mjcf"]

@@ -38,14 +38,14 @@ from __future__ import annotations
 import os
 
 from ...diagnostics import Diagnostic, error, warning
-from ...files import FileRefused, read_file
 from ...interface import InterfaceFrame, InterfaceJoint, InterfaceLink, InterfaceModel
 from ...model.transform import Transform
-from ...xml import XmlDocument, XmlElement, decode_source, parse
+from ...xml import XmlDocument, XmlElement
+from .inclusion import Inclusion, Source
+from .name_references import MJCF_REFERENCE_UNKNOWN, check_names
 from .orientation import ORIENTATIONS, orientation
 
 MJCF_ERROR = "MJCF_ERROR"
-MAX_INCLUDE_DEPTH = 16
 JOINT_TYPES = {"hinge": "revolute", "slide": "prismatic", "ball": "ball", "free": "free"}
 _PLACED = ("body", "site", "camera", "joint", "geom", "frame", "light")
 _NOT_FOLLOWED = ("replicate", "attach", "composite", "flexcomp")
@@ -53,17 +53,6 @@ _NOT_FOLLOWED = ("replicate", "attach", "composite", "flexcomp")
 
 def is_mjcf(xml: XmlDocument) -> bool:
     return xml.root is not None and xml.root.tag == "mujoco"
-
-
-class Source:
-    """An element and where its diagnostics and locations go: itself, or (brought by an
-    ``<include>`` of another file) the ``<include>`` in the main file."""
-
-    __slots__ = ("element", "at")
-
-    def __init__(self, element: XmlElement, at: XmlElement | None) -> None:
-        self.element = element
-        self.at = at  # None: the element is in the main file
 
 
 class MjcfReader:
@@ -77,61 +66,21 @@ class MjcfReader:
         self.degrees = True
         self.eulerseq = "xyz"
         self.classes: dict[str, tuple[str | None, dict[str, dict[str, str]]]] = {}
-        self._docs: list[XmlDocument] = []  # included files' trees, kept alive (elements hold parents weakly)
-        self.files: list[str] = []  # the included files read (or tried): the model depends on them
+        self.inclusion = Inclusion(path, self.report)
+        self.children = self.inclusion.children
 
     # -- diagnostics ---------------------------------------------------------
 
-    def _error(self, src: Source, message: str, attr: str | None = None, severity=error) -> None:
+    def report(
+        self, src: Source, message: str, attr: str | None = None, severity=error, code=MJCF_ERROR, fixes=()
+    ) -> None:
         if src.at is not None:
             where = src.at.tag_span
             message = f"{message} (in a file included here)"
         else:
             a = src.element.attr(attr) if attr else None
             where = a.value_span if a is not None else src.element.tag_span
-        self.diagnostics.append(severity(MJCF_ERROR, message, where, data={"mjcf": True}))
-
-    # -- includes ------------------------------------------------------------
-
-    def children(self, src: Source, depth: int = 0) -> list[Source]:
-        """The children of an element, with each ``<include>`` replaced by what its file holds."""
-        out: list[Source] = []
-        stack = [
-            (c, src.at, depth, os.path.dirname(self.path) if self.path else None)
-            for c in reversed(src.element.children)
-        ]
-        while stack:
-            el, at, d, base = stack.pop()
-            if el.tag != "include":
-                out.append(Source(el, at))
-                continue
-            here = Source(el, at)
-            file = el.get("file")
-            if not file:
-                self._error(here, "<include> needs a file attribute", "file")
-                continue
-            if d >= MAX_INCLUDE_DEPTH:
-                self._error(here, f"includes are nested more than {MAX_INCLUDE_DEPTH} deep here: not followed", "file")
-                continue
-            if base is None and not os.path.isabs(file):
-                continue  # an unsaved buffer: nothing to resolve a relative file against
-            full = os.path.normpath(os.path.join(base or "", file))
-            self.files.append(full)
-            try:
-                data = read_file(full)
-            except FileRefused as exc:
-                self._error(here, f"cannot read the included file {file}: {exc.reason}", "file")
-                continue
-            text, _problems = decode_source(data)
-            doc = parse(text)
-            if doc.root is None:  # MuJoCo drops the included file's root element, whatever its name
-                self._error(here, f"the included file {file} has no root element", "file")
-                continue
-            self._docs.append(doc)
-            origin = at if at is not None else el
-            for c in reversed(doc.root.children):
-                stack.append((c, origin, d + 1, os.path.dirname(full)))
-        return out
+        self.diagnostics.append(severity(code, message, where, fixes=fixes, data={"mjcf": True}))
 
     # -- values ----------------------------------------------------------------
 
@@ -139,7 +88,7 @@ class MjcfReader:
         try:
             return [float(t) for t in text.split()]
         except ValueError:
-            self._error(src, f'{attr}="{text}" is not a list of numbers', attr)
+            self.report(src, f'{attr}="{text}" is not a list of numbers', attr)
             return None
 
     def value(self, src: Source, name: str, cls: str | None) -> str | None:
@@ -151,7 +100,7 @@ class MjcfReader:
         if cls is None:
             return childclass
         if cls not in self.classes:
-            self._error(
+            self.report(
                 src,
                 f"class '{cls}' is not defined by any <default>: the element keeps MuJoCo's built-in defaults",
                 "class",
@@ -178,10 +127,10 @@ class MjcfReader:
             if nums is not None and len(nums) == 3:
                 pos = (nums[0], nums[1], nums[2])
             elif nums is not None:
-                self._error(src, f"pos needs 3 numbers, not {len(nums)}", "pos")
+                self.report(src, f"pos needs 3 numbers, not {len(nums)}", "pos")
         written = [k for k in ORIENTATIONS if src.element.get(k) is not None]
         if len(written) > 1:
-            self._error(
+            self.report(
                 src,
                 f"{' and '.join(written)} both give an orientation: MuJoCo refuses more than one; keep one",
                 written[1],
@@ -195,7 +144,7 @@ class MjcfReader:
                 try:
                     q = orientation(kind, nums, self.degrees, self.eulerseq)
                 except ValueError as exc:
-                    self._error(src, f'{kind}="{text}": {exc}', kind)
+                    self.report(src, f'{kind}="{text}": {exc}', kind)
         return Transform(pos, q)
 
     # -- the document --------------------------------------------------------
@@ -207,13 +156,13 @@ class MjcfReader:
                 if angle in ("degree", "radian"):
                     self.degrees = angle == "degree"
                 elif angle is not None:
-                    self._error(s, f'angle="{angle}" is not degree or radian', "angle")
+                    self.report(s, f'angle="{angle}" is not degree or radian', "angle")
                 seq = s.element.get("eulerseq")
                 if seq is not None:
                     if len(seq) == 3 and all(ch in "xyzXYZ" for ch in seq):
                         self.eulerseq = seq
                     else:
-                        self._error(s, f'eulerseq="{seq}" is not three of x, y, z, X, Y, Z', "eulerseq")
+                        self.report(s, f'eulerseq="{seq}" is not three of x, y, z, X, Y, Z', "eulerseq")
         for s in top:
             if s.element.tag == "default":
                 self._defaults(s)
@@ -225,10 +174,10 @@ class MjcfReader:
             src, parent = stack.pop()
             name = src.element.get("class") or ("main" if parent is None else None)
             if name is None:
-                self._error(src, "a nested <default> needs a class attribute", None)
+                self.report(src, "a nested <default> needs a class attribute", None)
                 continue
             if name in self.classes and not (name == "main" and parent is None):
-                self._error(src, f"class '{name}' is defined twice", "class")
+                self.report(src, f"class '{name}' is defined twice", "class")
             attrs: dict[str, dict[str, str]] = {}
             self.classes[name] = (parent, attrs)
             for c in self.children(src):
@@ -264,7 +213,7 @@ class MjcfReader:
             src, parent, x_mp, childclass = stack.pop()
             tag = src.element.tag
             if tag in _NOT_FOLLOWED:
-                self._error(
+                self.report(
                     src,
                     f"<{tag}> generates bodies when MuJoCo compiles the model: what it makes is not checked here",
                     None,
@@ -277,7 +226,7 @@ class MjcfReader:
             if tag in ("body", "frame") and src.element.get("childclass") is not None:
                 cc = src.element.get("childclass") or childclass
                 if cc not in self.classes:
-                    self._error(src, f"childclass '{cc}' is not defined by any <default>", "childclass")
+                    self.report(src, f"childclass '{cc}' is not defined by any <default>", "childclass")
                     cc = childclass
                 inner = cc
             else:
@@ -322,7 +271,7 @@ class MjcfReader:
                     jn = el.get("name")
                     jtype = self.value(c, "type", jcls) or "hinge"
                     if jtype not in JOINT_TYPES:
-                        self._error(c, f'type="{jtype}" is not a joint type (hinge, slide, ball, free)', "type")
+                        self.report(c, f'type="{jtype}" is not a joint type (hinge, slide, ball, free)', "type")
                     pos = self._placement_pos(c, jcls)
                     if jn:
                         joints.append(
@@ -338,6 +287,7 @@ class MjcfReader:
             for c in reversed(kids):
                 if c.element.tag in ("body", "frame", "site", "camera", *_NOT_FOLLOWED):
                     stack.append((c, link, x, inner))
+        check_names(top, self.children, self._unknown_name)
         frames, joints = _own_names(poses, frames, kinds, joints)
         canonical = links[0].name if links else ""
         model = InterfaceModel(
@@ -348,9 +298,12 @@ class MjcfReader:
             joints=joints,
             static=not links,
             source=root,
-            files=tuple(dict.fromkeys(self.files)),
+            files=tuple(dict.fromkeys(self.inclusion.files)),
         )
         return model, self.diagnostics
+
+    def _unknown_name(self, src: Source, message: str, attr: str, fixes: tuple) -> None:
+        self.report(src, message, attr, code=MJCF_REFERENCE_UNKNOWN, fixes=fixes)
 
     def _placement_pos(self, src: Source, cls: str | None) -> tuple[float, float, float]:
         text = self.value(src, "pos", cls)
