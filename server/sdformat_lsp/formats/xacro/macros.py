@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .nodes import Element
+from .nodes import Element, size as subtree_size
 from .source_map import Origin
 
 _PARAM = re.compile(
@@ -87,18 +87,8 @@ class Macro:
         """The nodes copied per call, for the expansion's budget (counted at the first call:
         most macros a document's libraries define are never called)."""
         if self._size < 0:
-            self._size = _count(self.body)
+            self._size = subtree_size(self.body)
         return self._size
-
-
-def _count(elem: Element) -> int:
-    n = 0
-    stack = [elem]
-    while stack:
-        e = stack.pop()
-        n += 1 + len(e.children)
-        stack.extend(c for c in e.children if type(c) is Element)
-    return n
 
 
 class MacroTable:
