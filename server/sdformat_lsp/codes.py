@@ -258,7 +258,9 @@ CODES: dict[str, Code] = {
     ),
     "PLUGIN_PARAMETER_MISSING": Code(
         "A plugin parameter it needs is missing",
-        "The plugin's sources give up (log an error and stop configuring) when this parameter is absent.",
+        "The plugin's sources give up when this parameter is absent: they log an error and stop configuring, or"
+        " return from every step while the joint (link, model) it names is not found (DiffDrive without"
+        " `<left_joint>`), so the plugin does nothing.",
         True,
     ),
     "UNUSED_SUPPRESSION": Code(

@@ -115,7 +115,7 @@ def describe_param(w: Writer, plugin: Plugin, param: Param) -> None:
         facts.append(f"value: {ROLE_WORDS[param.names]}")
     if param.default not in (None, ""):
         facts.append(f"default: {w.code(str(param.default))}")
-    facts.append("required: the plugin does not start without it" if param.required else "optional")
+    facts.append("required: without it the plugin does nothing" if param.required else "optional")
     if param.repeats:
         facts.append("may be given more than once")
     if param.children:

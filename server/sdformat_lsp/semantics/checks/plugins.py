@@ -217,7 +217,7 @@ def _check_use(use: PluginUse) -> list[Diagnostic]:
             found.append(
                 warning(
                     "PLUGIN_PARAMETER_MISSING",
-                    f"{plugin.title} needs <{name}> and does not start without it: add <{name}>{_example(param)}</{name}>.",
+                    f"{plugin.title} does nothing without <{name}>: add <{name}>{_example(param)}</{name}>.",
                     el.start_tag_span,
                 )
             )
@@ -225,7 +225,7 @@ def _check_use(use: PluginUse) -> list[Diagnostic]:
             found.append(
                 warning(
                     "PLUGIN_PARAMETER_MISSING",
-                    f"{plugin.title} needs <{name}> and does not start without it.",
+                    f"{plugin.title} does nothing without <{name}>.",
                     el.start_tag_span,
                 )
             )
