@@ -70,7 +70,9 @@ class Bench:
             if fut is not None and not fut.done():
                 fut.set_result(time.perf_counter())
 
-    async def start(self, editor: str, debounce_ms: int, resource_paths: list[str]) -> None:
+    async def start(self, editor: str, debounce_ms: int | None = None, resource_paths: list[str] | None = None) -> None:
+        """Start the server as ``editor`` would; ``debounce_ms``/``resource_paths`` None: the server's defaults
+        (bench_memory, bench_peak and bench_xacro_lsp measure the server as configured out of the box)."""
         import pytest_lsp  # the capabilities real editors send (a test dependency of the project)
 
         caps = pytest_lsp.client_capabilities("visual-studio-code" if editor == "vscode-extension" else editor)
@@ -81,7 +83,12 @@ class Bench:
             )
         caps.text_document.diagnostic = None  # measure pushed diagnostics for every client
         await self.client.start_io(sys.executable, "-m", "sdformat_lsp")
-        options = {"sdformat": {"debounceMs": debounce_ms, "resourcePaths": resource_paths}}
+        settings: dict = {}
+        if debounce_ms is not None:
+            settings["debounceMs"] = debounce_ms
+        if resource_paths is not None:
+            settings["resourcePaths"] = resource_paths
+        options = {"sdformat": settings} if settings else None
         await self.client.initialize_async(
             types.InitializeParams(capabilities=caps, process_id=None, root_uri=None, initialization_options=options)
         )
