@@ -73,6 +73,25 @@ def test_a_document_with_an_include_still_loads_the_include_machinery(tmp_path):
     assert out["code"] == 1  # the include cannot be found: an error, as before
 
 
+def test_an_included_sdformat_model_does_not_look_up_the_model_parsers(tmp_path):
+    """libsdformat reads .sdf and .world itself: no registered parser is asked for them, so the
+    entry points (importlib.metadata, every distribution's metadata) are not read either."""
+    m = tmp_path / "m"
+    m.mkdir()
+    (m / "model.config").write_text('<model><name>m</name><sdf version="1.9">model.sdf</sdf></model>')
+    (m / "model.sdf").write_text('<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>')
+    f = tmp_path / "w.sdf"
+    f.write_text('<sdf version="1.9"><world name="w"><include><uri>model://m</uri></include></world></sdf>')
+    env = {**os.environ, "SDF_PATH": str(tmp_path)}
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE, str(f)], capture_output=True, text=True, cwd=ROOT, timeout=60, env=env
+    )
+    out = json.loads(r.stdout.splitlines()[-1])
+    assert out["code"] == 0, r.stdout
+    assert "sdformat_lsp.semantics.includes.resolver" in out["modules"]
+    assert "importlib.metadata" not in out["modules"]
+
+
 # What the interpreter loaded before our code ran (site, .pth files) is not counted.
 PROBE_NEW = """
 import json, sys
