@@ -70,3 +70,41 @@ async def test_xacro_document_over_lsp(session: Session, files):
 
         await asyncio.sleep(0.05)
     assert errors == []
+
+
+BROKEN = f"""<?xml version="1.0"?>
+<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:include filename="lib.xacro"/>
+  <link name="chassis">{INERTIAL}</link>
+  <link name="mast">{INERTIAL}</link>
+  <joint name="mast_joint" type="revolute"><origin xyz="0.1 0 ${{mast_height}}" rpy="0 0.3 1.5"/>
+    <parent link="chassis"/><child link="mast"/><axis xyz="0 0 1"/><limit effort="1" velocity="1"/></joint>
+  <xacro:wheel prefix="left" parent="chassis"/>
+  <xacro:whe
+</robot>
+"""
+
+
+async def test_a_broken_xacro_document_over_lsp(session: Session, files):
+    """Half-typed (a macro call being typed) and with an unknown property: the error is on the property,
+    completion offers the macro, definition reaches the library, hover on a link says its pose."""
+    top, lib = files
+    uri = top.as_uri()
+    session.open(uri, BROKEN)
+    diagnostics = await session.diagnostics(uri)
+    assert any(d.range == session.span_of(uri, "mast_height") for d in diagnostics), diagnostics
+    ident = types.TextDocumentIdentifier(uri=uri)
+    got = await session.client.text_document_completion_async(
+        types.CompletionParams(text_document=ident, position=session.at(uri, "<xacro:whe", delta=len("<xacro:whe")))
+    )
+    items = got.items if isinstance(got, types.CompletionList) else got or []
+    assert "wheel" in {i.label for i in items}
+    found = await session.client.text_document_definition_async(
+        types.DefinitionParams(text_document=ident, position=session.at(uri, "wheel", within="<xacro:wheel prefix"))
+    )
+    found = found if isinstance(found, list) else [found]
+    assert found and all(loc.uri == lib.as_uri() for loc in found)
+    hover = await session.client.text_document_hover_async(
+        types.HoverParams(text_document=ident, position=session.at(uri, "chassis", within='<parent link="chassis"'))
+    )
+    assert hover is not None and "chassis" in str(hover.contents)

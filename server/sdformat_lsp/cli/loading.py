@@ -72,11 +72,12 @@ def package_paths_for(path: str | None) -> tuple[str, ...]:
 
 def expanded(analysis: Analysis) -> Analysis | None:
     """What a job (convert, print, graph, inertial-stats) works on: a xacro document's expansion
-    (None for a library of macros, which expands to nothing), any other document itself."""
+    (None for a library of macros, which expands to nothing, or a document xacro fails to expand), any
+    other document itself."""
     facts = analysis.xacro
     if facts is None:
         return analysis
-    return facts.expanded  # type: ignore[attr-defined]
+    return facts.expanded if facts.expansion.ok else None  # type: ignore[attr-defined]
 
 
 def xacro_arguments(items: list[str] | None) -> dict[str, str]:

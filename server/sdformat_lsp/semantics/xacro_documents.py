@@ -107,7 +107,8 @@ class XacroFacts:
 
     def __init__(self, expansion: "Expansion", expanded: "Analysis | None", library: bool, sources: dict) -> None:
         self.expansion = expansion
-        self.expanded = expanded  # the analysis of expansion.text (None: a library, or nothing expanded)
+        self.expanded = expanded  # the analysis of expansion.text (None: a library, or nothing expanded; also
+        # when the expansion failed, for the editor: its diagnostics are not the document's)
         self.library = library
         self.sources = sources  # path -> Analysis holding only the text and lines of each file the expansion read
 
@@ -191,13 +192,17 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
         out.append(place.own(d))
     expanded = None
     root = expansion.root
-    if not library and expansion.text and root is not None and expansion.ok:
+    if not library and expansion.text and root is not None:
+        # analysed also when the expansion failed (an unknown property, a macro call being typed): the
+        # editor's navigation, hover and completion read the robot there is; its diagnostics count only
+        # when xacro would have expanded the document (else they are consequences of the error)
         expanded = analyze(expansion.text, path, replace(options, expand_xacro=False, suppressions=False))
-        for d in expanded.diagnostics:
-            out.append(place.mapped(d, expanded))
+        if expansion.ok:
+            for d in expanded.diagnostics:
+                out.append(place.mapped(d, expanded))
     result.diagnostics.extend(once_per_place(out))
     result.xacro = XacroFacts(expansion, expanded, library, sources)
-    if expanded is not None:
+    if expanded is not None and expansion.ok:
         result.version = expanded.version
 
 
