@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..semantics.collector_pause import collector_paused
+from ..collector_pause import collector_paused
 
 KINDS = ("attached-to", "relative-to", "kinematic")
 _SHAPES = {"link": "box", "joint": "ellipse", "frame": "ellipse", "model": "box3d", "world": "doubleoctagon"}

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from ..formatting import FormatRefused, format_text
 from ..model.builder import version_tuple
 from ..model.transform import IDENTITY, Transform
-from ..semantics.collector_pause import collector_paused
+from ..collector_pause import collector_paused
 from ..semantics.includes.params import params_element
 from ..text import Span
 from .legacy import OLDEST, Legacy, axis_expressed_in_model, converted_from

@@ -21,7 +21,7 @@ from ..records import record
 from ..text import LineIndex, Span
 from ..xml import XmlDocument, parse
 from .checks.phases import check
-from .collector_pause import collector_paused
+from ..collector_pause import collector_paused
 from .checks.reserved_names import reserved_entity_names
 from .checks.domain import DomainChecks, check_domain
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope

@@ -40,7 +40,7 @@ from typing import Callable
 from ..diagnostics import error
 from ..semantics import Analysis, Options
 from ..semantics.analysis import AnalysisCancelled, cancellable
-from ..semantics.collector_pause import collector_paused
+from ..collector_pause import collector_paused
 from ..semantics.incremental import Base, QuickAnalysis, base_of, reanalyze
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument

@@ -35,10 +35,10 @@ defined; what the editor reads), ``calls`` (macro calls), ``includes``,
 
 from __future__ import annotations
 
-import gc
 
 from typing import Callable
 
+from ...collector_pause import collector_paused
 from ...diagnostics import Diagnostic, Severity
 from ...files import FileRefused, read_file as _read_bytes
 from .errors import XacroError, diagnostic
@@ -146,14 +146,8 @@ def expand(
         MAX_NODES if max_nodes is None else max_nodes,
         documents,
     )
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with collector_paused():  # counted with the analyses running at once (collector_pause.py)
         return _expand(path, text, options)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _expand(path: str, text: str | None, options: ExpandOptions) -> Expansion:

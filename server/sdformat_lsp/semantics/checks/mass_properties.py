@@ -17,7 +17,7 @@ from ...model.builder import Builder
 from ...model.transform import IDENTITY, Transform, rotation_matrix, symmetric_eigenvalues, transform_of
 from ...records import record
 from ...xml import XmlDocument, XmlElement
-from ..collector_pause import collector_paused
+from ...collector_pause import collector_paused
 from .same_text import SameText
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]

@@ -1,5 +1,7 @@
 """Pausing Python's cyclic garbage collector around work over a large analysis: the one home of
-the pause, used by ``analyze`` and by every job that walks a finished analysis.
+the pause, used by ``analyze``, by the xacro processor and by every job that walks a finished
+analysis. In the base layer so that every layer above shares the one count: a pause of its own
+in one layer would turn the collector back on while another thread's analysis still runs.
 
 An analysis of a large world holds millions of objects and makes no reference cycles; a
 pass of the collector, triggered by the many small tuples pose math allocates, visits all of
