@@ -139,8 +139,7 @@ def _expected_file(uri: str, found: Lookup, base: str | None) -> str | None:
     """Where the file would be, when one place is where it belongs: in the model or package directory
     that was found, at an absolute path, or beside the file naming it (a relative path)."""
     if found.scheme == "model":
-        name, _, rest = uri[len("model://") :].strip("/").partition("/")
-        home = next((os.path.join(d, name) for d in found.searched if os.path.isdir(os.path.join(d, name))), None)
+        home, rest = _model_home(uri, found)
         return os.path.join(home, rest) if home and rest else None
     if found.scheme == "package":
         package = found.package
@@ -151,6 +150,14 @@ def _expected_file(uri: str, found: Lookup, base: str | None) -> str | None:
     if os.path.isabs(rest):
         return os.path.normpath(rest)
     return os.path.normpath(os.path.join(base, rest)) if base and found.scheme == "path" else None
+
+
+def _model_home(uri: str, found: Lookup) -> tuple[str | None, str]:
+    """The model directory a ``model://NAME/REST`` URI names, in the first searched place that has it
+    (None: no place has it), and REST."""
+    name, _, rest = uri[len("model://") :].strip("/").partition("/")
+    home = next((os.path.join(d, name) for d in found.searched if os.path.isdir(os.path.join(d, name))), None)
+    return home, rest
 
 
 def _first_missing(path: str) -> str | None:
@@ -206,8 +213,7 @@ def find_mesh(
 def _not_found(uri: str, found: Lookup) -> str:
     where = f" (searched {_places(found.searched)})" if found.searched else ""
     if found.scheme == "model":
-        name, _, rest = uri[len("model://") :].strip("/").partition("/")
-        home = next((os.path.join(d, name) for d in found.searched if os.path.isdir(os.path.join(d, name))), None)
+        home, rest = _model_home(uri, found)
         if home is not None and rest:
             return f"the mesh '{uri}' is not found: the model directory {home} has no {rest}; Gazebo draws nothing for this geometry"
     package = found.package
