@@ -77,13 +77,19 @@ def _fake_bundle(root: Path, target: str, binary: bytes, *, name: str | None = N
         (root / "libs" / "common" / dep).mkdir(parents=True)
     (root / "libs" / "common" / "typing_extensions.py").write_text("")
     tag, fmt, _ = bs.EXPECT[target]
-    family = {"manylinux": "manylinux_2_17_x86_64", "musllinux": "musllinux_1_2_x86_64", "macosx": "macosx_10_9_universal2",
-              "win_amd64": "win_amd64"}[bs.WHEEL_FAMILY[target]]
+    family = {
+        "manylinux": "manylinux_2_17_x86_64",
+        "musllinux": "musllinux_1_2_x86_64",
+        "macosx": "macosx_10_9_universal2",
+        "win_amd64": "win_amd64",
+    }[bs.WHEEL_FAMILY[target]]
     for version in bs.PYTHONS:
         cp = "cp" + version.replace(".", "")
         lxml = root / "libs" / cp / "lxml"
         lxml.mkdir(parents=True)
         (lxml / "__init__.py").write_text("")
+        (root / "libs" / cp / "yaml").mkdir()
+        (root / "libs" / cp / "yaml" / "__init__.py").write_text("")
         suffix = "x86_64-linux-gnu" if target == "alpine-x64" and version == "3.10" else tag
         module = name or (f"etree.{cp}-{suffix}.pyd" if fmt == "pe" else f"etree.cpython-{cp[2:]}-{suffix}.so")
         (lxml / module.replace("{cp}", cp)).write_bytes(binary)
@@ -95,10 +101,17 @@ def _fake_bundle(root: Path, target: str, binary: bytes, *, name: str | None = N
     return root
 
 
-@pytest.mark.parametrize("target, binary", [
-    ("linux-x64", _elf(62)), ("linux-arm64", _elf(183)), ("alpine-x64", _elf(62)),
-    ("darwin-x64", _macho(0x01000007)), ("darwin-arm64", _macho(0x01000007, 0x0100000C)), ("win32-x64", _pe(0x8664)),
-])
+@pytest.mark.parametrize(
+    "target, binary",
+    [
+        ("linux-x64", _elf(62)),
+        ("linux-arm64", _elf(183)),
+        ("alpine-x64", _elf(62)),
+        ("darwin-x64", _macho(0x01000007)),
+        ("darwin-arm64", _macho(0x01000007, 0x0100000C)),
+        ("win32-x64", _pe(0x8664)),
+    ],
+)
 def test_a_right_bundle_passes_for_each_target(tmp_path, target, binary):
     assert bs.verify(_fake_bundle(tmp_path / target, target, binary), target) == []
 
@@ -108,10 +121,14 @@ def test_wrong_bundles_fail_each_way(tmp_path):
     problems = bs.verify(_fake_bundle(tmp_path / "a", "linux-arm64", _elf(62)), "linux-arm64")
     assert len(problems) == 4 and all("not elf for arm64" in p for p in problems)
     # a glibc wheel in the Alpine (musl) bundle
-    problems = bs.verify(_fake_bundle(tmp_path / "b", "alpine-x64", _elf(62), wheel="manylinux_2_17_x86_64"), "alpine-x64")
+    problems = bs.verify(
+        _fake_bundle(tmp_path / "b", "alpine-x64", _elf(62), wheel="manylinux_2_17_x86_64"), "alpine-x64"
+    )
     assert any("musllinux" in p for p in problems)
     # a Linux module in the Windows bundle
-    problems = bs.verify(_fake_bundle(tmp_path / "c", "win32-x64", _elf(62), name="etree.cpython-311-x86_64-linux-gnu.so"), "win32-x64")
+    problems = bs.verify(
+        _fake_bundle(tmp_path / "c", "win32-x64", _elf(62), name="etree.cpython-311-x86_64-linux-gnu.so"), "win32-x64"
+    )
     assert any("no compiled lxml.etree" not in p and "win_amd64" in p for p in problems)
     # arm64-only Mach-O in the Intel Mac bundle
     problems = bs.verify(_fake_bundle(tmp_path / "d", "darwin-x64", _macho(0x0100000C)), "darwin-x64")
@@ -121,8 +138,10 @@ def test_wrong_bundles_fail_each_way(tmp_path):
     assert any("bundle.json says target 'linux-x64'" in p for p in bs.verify(ok, "linux-arm64"))
     shutil.rmtree(ok / "libs" / "common" / "networkx")
     shutil.rmtree(ok / "libs" / "cp312")
+    shutil.rmtree(ok / "libs" / "cp311" / "yaml")
     problems = bs.verify(ok, "linux-x64")
     assert "libs/common/networkx is missing" in problems and "libs/cp312: no compiled lxml.etree" in problems
+    assert "libs/cp311/yaml (PyYAML) is missing" in problems
 
 
 def _host_target() -> str:
@@ -156,7 +175,9 @@ PYTHONS = {v: shutil.which(f"python{v}") for v in bs.PYTHONS}
 
 def test_the_launcher_picks_the_lxml_of_the_python_that_runs_it(tmp_path):
     bundle = _launcher_bundle(tmp_path / "b", _host_target())
-    found = {v: p for v, p in PYTHONS.items() if p and subprocess.run([p, "-c", "pass"], capture_output=True).returncode == 0}
+    found = {
+        v: p for v, p in PYTHONS.items() if p and subprocess.run([p, "-c", "pass"], capture_output=True).returncode == 0
+    }
     if not found:
         pytest.skip("no python3.10 to python3.13 on PATH")
     for version, python in found.items():
@@ -170,26 +191,39 @@ def test_the_launcher_picks_the_lxml_of_the_python_that_runs_it(tmp_path):
 def test_the_launcher_refuses_a_bundle_for_another_platform(tmp_path):
     host = _host_target()
     other_os = "win32-x64" if not host.startswith("win32") else "linux-x64"
-    done = subprocess.run([sys.executable, "-I", "-S", str(_launcher_bundle(tmp_path / "os", other_os) / "run.py")],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(_launcher_bundle(tmp_path / "os", other_os) / "run.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 3
-    assert f"carries the server for {other_os}, and this machine is {host}: install the .vsix for {host}." in done.stderr
+    assert (
+        f"carries the server for {other_os}, and this machine is {host}: install the .vsix for {host}." in done.stderr
+    )
     # Same OS, another CPU: the compiled lxml does not load, and the launcher says why.
     system, arch = host.split("-")
     other_cpu = f"{system}-{'arm64' if arch == 'x64' else 'x64'}"
     bundle = _launcher_bundle(tmp_path / "cpu", other_cpu)
     for etree in bundle.glob("libs/cp*/lxml/etree.py"):
         etree.write_text("raise ImportError('wrong ELF class or machine')\n")
-    done = subprocess.run([sys.executable, "-I", "-S", str(bundle / "run.py")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(bundle / "run.py")], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 3
-    assert "cannot load its lxml: wrong ELF class or machine" in done.stderr and f"install the .vsix for {host}" in done.stderr
+    assert (
+        "cannot load its lxml: wrong ELF class or machine" in done.stderr
+        and f"install the .vsix for {host}" in done.stderr
+    )
 
 
 def test_a_python_the_bundle_has_no_lxml_for_gets_one_sentence_without_pip(tmp_path):
     bundle = _launcher_bundle(tmp_path / "b", _host_target())
     own = "cp%d%d" % sys.version_info[:2]
     shutil.rmtree(bundle / "libs" / own)
-    done = subprocess.run([sys.executable, "-I", "-S", str(bundle / "run.py")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(bundle / "run.py")], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 3
     assert "carries the server for CPython 3.10, 3.11, 3.12, 3.13" in done.stderr
     assert "scripts/install.py" in done.stderr and "pip install" not in done.stderr

@@ -134,3 +134,18 @@ def test_the_installed_wheel_runs_from_any_directory(dist, tmp_path):
         timeout=120,
     )
     assert "colour" in unknown.stdout, unknown.stdout + unknown.stderr
+    # A xacro robot that reads its values with load_yaml (as the ROS arm descriptions do) expands with
+    # the installed dependencies alone: PyYAML comes with the package.
+    (elsewhere / "limits.yaml").write_text("shoulder:\n  lower: -1.5\n  upper: 1.5\n")
+    (elsewhere / "arm.urdf.xacro").write_text(
+        '<robot name="arm" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:property name="limits" value="${xacro.load_yaml(\'limits.yaml\')}"/>\n'
+        '  <link name="base"/>\n  <link name="upper"/>\n'
+        '  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>\n'
+        '    <limit lower="${limits.shoulder.lower}" upper="${limits[\'shoulder\'][\'upper\']}" effort="1" velocity="1"/>\n'
+        "  </joint>\n</robot>\n"
+    )
+    expanded = subprocess.run(
+        [script, "xacro", "arm.urdf.xacro"], cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120
+    )
+    assert expanded.returncode == 0 and 'lower="-1.5" upper="1.5"' in expanded.stdout, expanded.stdout + expanded.stderr

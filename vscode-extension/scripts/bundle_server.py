@@ -40,7 +40,9 @@ PURE = [
     "networkx==3.4.2",
     "tomli==2.2.1",  # the configuration file reader on 3.10 (tomllib from 3.11)
 ]
-NATIVE = ["lxml==6.1.3"]
+# Built per CPython: lxml, and PyYAML (xacro's load_yaml; its wheel carries a compiled
+# loader, and the package falls back to its pure-Python one where that cannot load).
+NATIVE = ["lxml==6.1.3", "PyYAML==6.0.3"]
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 
 # VS Code target -> wheel platform tags pip may pick (newest glibc/macOS last is fine: pip takes any).
@@ -222,6 +224,8 @@ def verify(out: Path, target: str) -> list[str]:
                 problems.append(f"libs/{cp}/lxml/{module.name}: a {kind} binary for {sorted(cpus)}, not {fmt} for {cpu}")
         if not (lxml / "__init__.py").is_file():
             problems.append(f"libs/{cp}/lxml/__init__.py is missing")
+        if not (out / "libs" / cp / "yaml" / "__init__.py").is_file():
+            problems.append(f"libs/{cp}/yaml (PyYAML) is missing")
     return problems
 
 
