@@ -20,6 +20,7 @@ Re-running replaces a repository's tree only when its commit changed.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -54,24 +55,54 @@ def head(mirror: Path) -> str:
     ).stdout.strip()
 
 
-def extract(mirror: Path, commit: str, target: Path) -> int:
+def refused(name: str) -> str | None:
+    """Why a path written in a public repository is not laid out, or None when it is safe.
+
+    A repository names its files as it likes: the stored index of MuJoCo Menagerie holds one
+    called ``$(echo ... >&2).xml``. No path is ever handed to a shell here, but one that climbs out
+    of the target, is absolute, or carries shell or control characters is refused all the same,
+    so that no later tool that does (a CI step, a user's loop) is handed it from our corpus.
+    """
+    if not name or name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name):
+        return "absolute"
+    if any(part in ("", ".", "..") for part in re.split(r"[/\\]", name)):
+        return "'..', '.' or an empty component"
+    if "$" in name or "`" in name:
+        return "shell characters ($ or `)"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return "control characters"
+    return None
+
+
+def extract(mirror: Path, commit: str, target: Path, keep=None) -> int:
     """Write the regular files of ``commit`` below ``target``; return how many were written.
 
     A mirror lacks its largest blobs (and Git LFS content), so ``git archive`` would fail on
-    the first one: blobs are read one by one and the absent ones left out.
+    the first one: blobs are read one by one and the absent ones left out. ``keep`` (a predicate
+    on the path) selects the files; paths ``refused`` names are never written, and are listed in
+    ``<target>.refused.txt``.
     """
     listing = subprocess.run(
         ["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", commit], check=True, capture_output=True
     ).stdout.split(b"\0")
     entries = []
+    refusals: list[str] = []
     for row in listing:
         if not row:
             continue
         meta, _, name = row.partition(b"\t")
         mode, kind, sha = meta.split()
-        path = Path(name.decode("utf-8", "surrogateescape"))
-        if kind == b"blob" and mode in (b"100644", b"100755") and not path.is_absolute() and ".." not in path.parts:
+        text = name.decode("utf-8", "surrogateescape")
+        why = refused(text)
+        if why is not None:
+            refusals.append(f"{text!r}: {why}\n")
+            continue
+        path = Path(text)
+        if kind == b"blob" and mode in (b"100644", b"100755") and (keep is None or keep(path)):
             entries.append((sha, path))
+    if refusals:
+        print(f"{mirror}: {len(refusals)} unsafe paths refused", file=sys.stderr)
+    (target.parent / (target.name + ".refused.txt")).write_text("".join(refusals))
     batch = subprocess.Popen(
         ["git", "--git-dir", str(mirror), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
