@@ -70,6 +70,8 @@ def _model(rng: random.Random, name: str, lines: list[str], depth: int = 0, pose
 def random_world(seed: int, models: int = 12) -> str:
     rng = random.Random(seed)
     lines = ['<?xml version="1.0"?>', '<sdf version="1.10">', '<world name="w">', "<gravity>0 0 -9.8</gravity>"]
+    lines.append('<physics name="fast" type="ode"><max_step_size>0.001</max_step_size></physics>')
+    lines.append("<scene><ambient>0.4 0.4 0.4 1</ambient><shadows>true</shadows></scene>")
     exported: list[str] = []
     names: list[str] = []
     for m in range(models):
@@ -82,7 +84,9 @@ def random_world(seed: int, models: int = 12) -> str:
         if rng.random() < 0.3:
             lines.append(f'<frame name="wf{m}" attached_to="{rng.choice(exported)}"/>')
         if rng.random() < 0.1:
-            lines.append(f'<light name="l{m}" type="point">{_pose(rng, rng.choice(names))}</light>')
+            lines.append(
+                f'<light name="l{m}" type="point">{_pose(rng, rng.choice(names))}<intensity>1</intensity></light>'
+            )
         if rng.random() < 0.1 and len(names) > 1:
             lines.append(
                 f'<joint name="wj{m}" type="fixed"><parent>{rng.choice(names)}</parent><child>{rng.choice(exported)}</child></joint>'
@@ -113,8 +117,26 @@ def random_root_model(seed: int, models: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
+WORLD_VALUES = re.compile(r"<(gravity|max_step_size|ambient|shadows|intensity)>([^<]*)</")
+
+
 def _edit(rng: random.Random, text: str) -> str:
     """One edit of a kind users make, at a random place."""
+    kind = rng.random()
+    if kind < 0.08:  # a model renamed (to a fresh name, a sibling's, nothing, or back)
+        ms = list(re.finditer(r'^<model name="([^"]*)"', text, re.M))
+        if ms:
+            m = rng.choice(ms)
+            s, e = m.span(1)
+            new = rng.choice([m.group(1) + "x", m.group(1)[:-1], "m1", "wf0", "", "m2x", m.group(1) + "_b"])
+            return text[:s] + new + text[e:]
+    if kind < 0.16:  # a value typed into a world-level element (physics, scene, gravity, a light)
+        ms = list(WORLD_VALUES.finditer(text))
+        if ms:
+            m = rng.choice(ms)
+            s, e = m.span(2)
+            new = rng.choice(["0 0 -1", "0.002", "x", "", "0.1 0.1 0.1 1", "false", "1 2"])
+            return text[:s] + new + text[e:]
     kind = rng.random()
     if kind < 0.3:  # a value typed inside a <pose>
         ms = list(re.finditer(r"<pose[^>]*>([^<]*)</pose>", text))
@@ -229,6 +251,12 @@ def test_typical_edits_take_the_fast_path(tmp_path):
     line_start = text.rfind("\n", 0, pose) + 1
     line_end = text.index("\n", pose)
     edits.append(text[:line_start] + "<!--" + text[line_start:line_end] + "-->" + text[line_end:])
+    own = text.index("\n", i) + 1  # the model's own pose, on the line after its start tag
+    own_end = text.index("\n", own)
+    edits.append(text[:own] + "<!--" + text[own:own_end] + "-->" + text[own_end:])
+    edits.append(text[: i + len('<model name="m5')] + "_renamed" + text[i + len('<model name="m5') :])
+    step = text.index("<max_step_size>") + len("<max_step_size>")
+    edits.append(text[:step] + "0.002" + text[step + len("0.001") :])
     for new in edits:
         got = reanalyze(base, new, path, options)
         assert got is not None

@@ -20,10 +20,18 @@ random sequences):
 * the document was analysed in full with the same options; it has one
   ``<world>`` (or a root ``<model>``), no XML problem, no ``<include>``, no
   suppression comment, and the edited unit neither had nor gets one;
-* the edit lies between the unit's start tag and its end tag, and the new
-  unit is one well-formed ``<model>`` element, whose start tag and whose
-  own ``<pose>`` start tag are unchanged (the unit's name and its place in
-  the enclosing scope);
+* the edit lies after the unit's ``<`` and before its end tag, and the new
+  unit is one well-formed ``<model>`` element (comments and markup inside
+  it may change);
+* a rename (the start tag's name changes) is taken when neither the old nor
+  the new name is referenced outside the unit, the new name is no other
+  child's of the scope, the old one was not shared, and every reference read
+  in the scope resolves (an unresolved one's message names the nearest
+  names, which a rename changes);
+* the unit's own ``<pose>`` (read in the enclosing scope) may change, be
+  commented out or given a ``relative_to``, when its references resolve in
+  the excerpt to names no other child of the scope has (so they resolve to
+  the same frames in the document);
 * what another unit can see of this one does not change: if a reference
   written in another unit names it (``m0::marker`` in a sibling's pose), the
   unit's text may change only in its pose values;
@@ -31,6 +39,12 @@ random sequences):
   puts in the old unit is in the full analysis, and the excerpt's
   diagnostics elsewhere are the same before and after the edit (so the edit
   changed nothing the enclosing scope reports);
+* an edit inside one of the scope's other children (``<physics>``,
+  ``<scene>``, a light, a world frame or joint) is checked through an
+  excerpt of that child, the children a unit's excerpt holds and the units
+  its references name, when nothing names the child, its references all
+  resolve in the excerpt to unshared names, and a new name obeys the rename
+  rule; a ``<pose>`` value there needs the child alone;
 * no diagnostic is aggregated across units (every one the excerpt reports
   in the unit points only into the unit), and every span kept from the old
   diagnostics lies wholly before or wholly after the edit.
@@ -43,7 +57,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn, Optional
 
 from ..diagnostics import Diagnostic, Fix, Related
 from ..text import LineIndex, Span
@@ -54,6 +68,7 @@ from .checks.suppressions import MARK
 UNIT_TAG = "model"
 _POSE_VALUE = re.compile(r"(<pose\b[^>]*>)[^<]*(</pose>)")
 _CHUNK = 1 << 16
+_VALUES = re.compile(r'"([^"]*)"|>([^<]*)<')  # attribute values and texts: the names a child may write
 
 
 @dataclass
@@ -68,6 +83,12 @@ class Excerpt:
     poses: list[str]
     names: set[str]
     texts: set[str]  # the references in the unit as written, and their first names (but the unit's own pose's)
+    name: str | None = None  # the element's name attribute
+    stag: int = 0  # the length of its start tag
+    own: set[str] = field(default_factory=set)  # the first names of its own pose's references (read in the scope)
+    own_resolved: bool = True  # they all resolve in the excerpt
+    resolved: bool = True  # every reference in the element resolves in the excerpt
+    context: tuple[tuple[int, int], ...] = ()  # the scope's other children it holds (see _norm)
 
 
 class Unit(NamedTuple):
@@ -84,7 +105,7 @@ class Other(NamedTuple):
 
     start: int
     end: int
-    names: frozenset  # the unit names its references start with
+    names: frozenset[str]  # the unit names its references start with
     resolves: bool  # whether they all resolve
 
 
@@ -105,6 +126,10 @@ class Refusal(Enum):
     MARKUP_CHANGED = 11
     NOT_A_POSE_VALUE = 12
     NAMES_A_SIBLING = 13  # a reference in the unit names a sibling: what is said about it depends on the siblings
+    NAME_SEEN = (
+        14  # a renamed child's old or new name is referenced, taken or duplicated, or a name in the scope is unresolved
+    )
+    OTHER_DEPENDED_ON = 15  # the edited child of the scope is named by a reference elsewhere, or its own do not resolve
 
 
 @dataclass
@@ -121,6 +146,9 @@ class Base:
     others: list[Other]  # the enclosing element's other child elements, in order
     referenced: frozenset[str]  # first names of the references written in units (other than the unit's own)
     scope_names: frozenset[str]  # the names of the scope's children (a reference's message says it is out of reach)
+    outer_refs: frozenset[str] = frozenset()  # first names of the references written in the scope's other children
+    duplicates: frozenset[str] = frozenset()  # names two or more of the scope's children have
+    scope_resolves: bool = False  # every reference read in the enclosing scope resolves (no message names the nearest)
     last: Excerpt | None = None  # the last unit checked through an excerpt, as it is now
 
 
@@ -132,7 +160,7 @@ class QuickAnalysis:
     text: str
     path: str | None
     diagnostics: list[Diagnostic]
-    includes: list = field(default_factory=list)
+    includes: list[object] = field(default_factory=list)
     _lines: LineIndex | None = None
 
     @property
@@ -183,21 +211,27 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     other_refs: list[set[str]] = [set() for _ in others]
     other_ok = [True] * len(others)
     referenced: set[str] = set()
+    outer: set[str] = set()
+    scope_resolves = True
     graphs = analysis.graphs
     for r in graphs.resolutions if graphs is not None else ():
         first = r.ref.text.split("::", 1)[0]
         at = r.ref.span.start
+        if r.scope.parent is None and (r.target is None or r.problem is not None):
+            scope_resolves = False
         i = bisect.bisect_right(starts, at) - 1
         if i >= 0 and at < units[i].end:
             if units[i].name != first:
                 referenced.add(first)
             continue
+        outer.add(first)
         k = bisect.bisect_right(other_starts, at) - 1
         if k >= 0 and at < others[k][1]:
             if first in unit_names:
                 other_refs[k].add(first)
             if r.target is None or r.problem is not None:
                 other_ok[k] = False
+    counts = Counter(c.get("name") or "" for c in enclosing.children)
     return Base(
         text,
         analysis.path,
@@ -208,7 +242,10 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
         units,
         [Other(s, e, frozenset(other_refs[k]), other_ok[k]) for k, (s, e) in enumerate(others)],
         frozenset(referenced),
-        frozenset(c.get("name") or "" for c in enclosing.children) - {""},
+        frozenset(counts) - {""},
+        frozenset(outer),
+        frozenset(n for n, c in counts.items() if c > 1 and n),
+        scope_resolves,
     )
 
 
@@ -282,6 +319,7 @@ def _excerpt(
     (from ``base.text``: an edit inside the unit leaves them as they were), or None when the unit is not one
     clean ``<tag>`` element in its scope."""
     text = base.text
+    parts = sorted(parts)
     before = [text[s:e] for s, e in parts if e <= start]
     after = [text[s:e] for s, e in parts if s >= start]
     head = text[: base.head_end] + "\n" + "\n".join(before) + "\n"
@@ -310,22 +348,51 @@ def _excerpt(
     poses = [excerpt[p.ts - 1 : p.stag_end] for p in el.children if p.tag == "pose"]
     names: set[str] = set()
     texts: set[str] = set()
+    own: set[str] = set()
+    own_resolved = resolved = True
     for r in a.graphs.resolutions if a.graphs is not None else ():
         if lo <= r.ref.span.start < hi:
             first = r.ref.text.split("::", 1)[0]
             names.add(first)
+            ok = r.target is not None and r.problem is None
+            resolved = resolved and ok
             own_pose = r.ref.role == "relative_to" and r.ref.element.tag == "pose" and r.ref.element.parent is el
             if not own_pose:  # the unit's own pose is read in the scope, and kept as it was
                 texts.update((r.ref.text, first))
-    return Excerpt(start, unit, inside, outside, poses, names, texts)
+            else:
+                own.add(first)
+                own_resolved = own_resolved and ok
+    name = el.get("name")
+    got = Excerpt(
+        start, unit, inside, outside, poses, names, texts, name, el.stag_end - lo, own, own_resolved, resolved
+    )
+    got.context = _norm(parts, got)
+    return got
 
 
 refusals: Counter[Refusal] = Counter()  # why incremental steps were refused (for tests and logs)
 
 
-def _refuse(why: Refusal) -> None:
+def _refuse(why: Refusal) -> Optional[NoReturn]:
+    """Count the refusal; None (analyse in full)."""
     refusals[why] += 1
     return None
+
+
+def _renamed(base: Base, old: str | None, new: str | None) -> bool:
+    """Whether a child of the scope may be renamed from ``old`` to ``new`` with nothing else in the document
+    changing: neither name is referenced outside the child, the new one is no other child's, the old one was
+    no other child's, and no reference read in the scope fails (its message would name the nearest names)."""
+    if old == new:
+        return True
+    return (
+        bool(old)
+        and bool(new)
+        and base.scope_resolves
+        and old not in base.duplicates
+        and new not in base.scope_names
+        and not ({old, new} & (base.referenced | base.outer_refs))
+    )
 
 
 def reanalyze(
@@ -342,10 +409,10 @@ def reanalyze(
     a, old_end, new_end = changed_region(old, text)
     i = bisect.bisect_right([u.start for u in base.units], a) - 1
     if i < 0 or old_end > base.units[i].end:
-        return _pose_value(base, text, a, old_end, new_end, options, lines)
+        return _in_other(base, text, a, old_end, new_end, options, lines)
     u_start, u_stag, u_end, name = base.units[i]
-    if a < u_stag or old_end > old.rfind("</", u_start, u_end):
-        return _refuse(Refusal.NOT_IN_UNIT_BODY)
+    if a <= u_start or old_end > old.rfind("</", u_start, u_end):
+        return _refuse(Refusal.NOT_IN_UNIT_BODY)  # the unit's start tag (a rename) may change, not its end tag
     delta = new_end - old_end
     old_unit = old[u_start:u_end]
     new_unit = text[u_start : u_end + delta]
@@ -357,20 +424,25 @@ def reanalyze(
     parts = _unit_context(base, i)
     before = (
         last
-        if last is not None and last.start == u_start and last.unit == old_unit
+        if last is not None and last.start == u_start and last.unit == old_unit and last.context == _norm(parts, last)
         else _excerpt(base, u_start, old_unit, UNIT_TAG, parts, options)
     )
     if before is None:
         return _refuse(Refusal.NO_EXCERPT)
     after = _excerpt(base, u_start, new_unit, UNIT_TAG, parts, options)
-    if after is None or after.poses != before.poses or after.outside != before.outside:
+    if after is None or after.outside != before.outside:
+        return _refuse(Refusal.SCOPE_VIEW_CHANGED)
+    if after.poses != before.poses and not _own_pose_exact(base, before, after):
         return _refuse(Refusal.SCOPE_VIEW_CHANGED)
     if (before.texts | after.texts) & (base.scope_names - {name}):
         return _refuse(Refusal.NAMES_A_SIBLING)
+    new_name = after.name
+    if new_name != name and (new_name is None or not _renamed(base, name, new_name)):
+        return _refuse(Refusal.NAME_SEEN)
     merged = _exchange(base, before, after, a, old_end, delta)
     if merged is None:
         return None
-    units = base.units[:i] + [Unit(u_start, u_stag, u_end + delta, name)]
+    units = base.units[:i] + [Unit(u_start, u_start + after.stag, u_end + delta, after.name or name)]
     units += [Unit(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
     others = [o if o.end <= u_start else o._replace(start=o.start + delta, end=o.end + delta) for o in base.others]
     new_base = Base(
@@ -382,62 +454,88 @@ def reanalyze(
         base.foot_start + delta,
         units,
         others,
-        base.referenced | {n for n in after.names if n != name},
-        base.scope_names,
+        base.referenced | {n for n in after.names if n != after.name},
+        base.scope_names - {name} | {after.name or name},
+        base.outer_refs,
+        base.duplicates,
+        base.scope_resolves and after.own_resolved,
         last=after,
     )
     return QuickAnalysis(text, path, list(merged), _lines=lines), new_base
 
 
-def _pose_value(
+def _own_pose_exact(base: Base, before: Excerpt, after: Excerpt) -> bool:
+    """Whether the excerpt reads the unit's own pose (commented out, given or changed ``relative_to``) as the
+    document does: its references resolve in the excerpt, to names no other child of the scope has."""
+    return before.own_resolved and after.own_resolved and not ((before.own | after.own) & base.duplicates)
+
+
+def _in_other(
     base: Base, text: str, a: int, old_end: int, new_end: int, options: Options, lines: LineIndex | None
 ) -> tuple[QuickAnalysis, Base] | None:
-    """An edit of the value of a ``<pose>`` in one of the scope's other children (a link of the root model,
-    a world frame): a pose's value is read only where it is written (what is wrong with it is said at it),
-    so the child alone is the excerpt; everything else is handled as for a unit."""
+    """An edit inside one of the scope's other children (``<physics>``, a light, a world frame or joint, a
+    link of the root model). The value of a ``<pose>`` is read only where it is written (what is wrong with
+    it is said at it), so the child alone is its excerpt. Any other edit is checked with the child, the
+    scope's children a unit's excerpt holds (those not known to depend on units only) and the units its
+    references name before and after the edit, when nothing else names the child (so no other part of the
+    document can change) and all its references resolve in that excerpt (as they then do in the document).
+    Everything else is handled as for a unit."""
     old = base.text
     k = bisect.bisect_right([o.start for o in base.others], a) - 1
-    if k < 0 or old_end >= base.others[k].end:
+    if k < 0 or a <= base.others[k].start or old_end >= base.others[k].end:
         return _refuse(Refusal.NOT_IN_ONE_CHILD)
     o_start, o_end = base.others[k].start, base.others[k].end
     delta = new_end - old_end
-    if any(c in old[a:old_end] or c in text[a:new_end] for c in "<>&"):
-        return _refuse(Refusal.MARKUP_CHANGED)
-    lt = old.rfind("<", o_start, a)
-    gt = old.find("<", old_end, o_end)
-    if (
-        lt < 0
-        or gt < 0
-        or old.find(">", lt, a) < 0
-        or not re.match(r"<pose[\s>]", old[lt : lt + 6])
-        or not old.startswith("</pose>", gt)
-    ):
-        return _refuse(Refusal.NOT_A_POSE_VALUE)
-    if MARK in text[max(0, a - len(MARK)) : new_end + len(MARK)]:
-        return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
     old_child, new_child = old[o_start:o_end], text[o_start : o_end + delta]
     tag = re.match(r"<([^\s/>]+)", old_child)
-    if tag is None:
-        return _refuse(Refusal.NOT_A_POSE_VALUE)
+    if tag is None or tag.group(1) == UNIT_TAG:
+        return _refuse(Refusal.NOT_IN_ONE_CHILD)
+    if MARK in new_child or "<include" in new_child:
+        return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
+    pose_value = _in_pose_value(old, text, a, old_end, new_end, o_start, o_end)
+    parts: list[tuple[int, int]] = []
+    if not pose_value:
+        named = {
+            v.strip().split("::", 1)[0] for pair in _VALUES.findall(old_child + new_child) for v in pair if v.strip()
+        }
+        parts = [(o.start, o.end) for j, o in enumerate(base.others) if j != k and not (o.resolves and o.names)]
+        parts += [(u.start, u.end) for u in base.units if u.name in named]
     last = base.last
     before = (
         last
-        if last is not None and last.start == o_start and last.unit == old_child
-        else _excerpt(base, o_start, old_child, tag.group(1), [], options)
+        if last is not None and last.start == o_start and last.unit == old_child and last.context == _norm(parts, last)
+        else _excerpt(base, o_start, old_child, tag.group(1), parts, options)
     )
     if before is None:
         return _refuse(Refusal.NO_EXCERPT)
-    after = _excerpt(base, o_start, new_child, tag.group(1), [], options)
+    after = _excerpt(base, o_start, new_child, tag.group(1), parts, options)
     if after is None or after.outside != before.outside:
         return _refuse(Refusal.SCOPE_VIEW_CHANGED)
+    resolves = base.others[k].resolves
+    names = base.others[k].names
+    if not pose_value:
+        own = before.name
+        if (
+            not (before.resolved and after.resolved)
+            or (before.names | after.names) & base.duplicates
+            or (own and own in base.referenced | base.outer_refs)
+        ):
+            return _refuse(Refusal.OTHER_DEPENDED_ON)
+        if not _renamed(base, own, after.name):
+            return _refuse(Refusal.NAME_SEEN)
+        resolves = True
+        names = frozenset(after.names & {u.name for u in base.units})
     merged = _exchange(base, before, after, a, old_end, delta)
     if merged is None:
         return None
     units = [
         u if u.end <= o_start else Unit(u.start + delta, u.stag_end + delta, u.end + delta, u.name) for u in base.units
     ]
-    others = base.others[:k] + [base.others[k]._replace(end=o_end + delta)]
+    others = base.others[:k] + [Other(o_start, o_end + delta, names, resolves)]
     others += [o._replace(start=o.start + delta, end=o.end + delta) for o in base.others[k + 1 :]]
+    scope_names = base.scope_names
+    if before.name != after.name:
+        scope_names = scope_names - {before.name or ""} | {after.name or ""} - {""}
     new_base = Base(
         text,
         base.path,
@@ -448,10 +546,36 @@ def _pose_value(
         units,
         others,
         base.referenced,
-        base.scope_names,
+        scope_names,
+        base.outer_refs | after.names,
+        base.duplicates,
+        base.scope_resolves,
         last=after,
     )
     return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
+
+
+def _in_pose_value(old: str, text: str, a: int, old_end: int, new_end: int, o_start: int, o_end: int) -> bool:
+    """Whether the edit changes only the value of a ``<pose>`` (no markup) in the child at ``o_start``."""
+    if any(c in old[a:old_end] or c in text[a:new_end] for c in "<>&"):
+        return False
+    lt = old.rfind("<", o_start, a)
+    gt = old.find("<", old_end, o_end)
+    return not (
+        lt < 0
+        or gt < 0
+        or old.find(">", lt, a) < 0
+        or not re.match(r"<pose[\s>]", old[lt : lt + 6])
+        or not old.startswith("</pose>", gt)
+        or MARK in text[max(0, a - len(MARK)) : new_end + len(MARK)]
+    )
+
+
+def _norm(parts: list[tuple[int, int]], excerpt: Excerpt) -> tuple[tuple[int, int], ...]:
+    """``parts`` placed from the edited element (before it) or from its end (after it): the same while the
+    element's own text changes, so that the excerpt of the last step can be reused."""
+    start, end = excerpt.start, excerpt.start + len(excerpt.unit)
+    return tuple(sorted((s - start, e - start) if e <= start else (s - end, e - end) for s, e in parts))
 
 
 def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int, delta: int) -> list[Diagnostic] | None:
