@@ -37,7 +37,7 @@ from .requests import handler
 from .workspace_index import WorkspaceIndex
 from .logs import ClientLogHandler
 from .project_config import CONFIG_GLOBS, ProjectConfigs, show_error
-from .scheduler import Scheduler, Superseded
+from .scheduler import Checked, Scheduler, Superseded
 from .settings import Parsed, Settings
 from .sources import FileSources
 
@@ -261,7 +261,7 @@ class SdformatLanguageServer(LanguageServer):
         # it back at the next sweep (server/collector.py: why that leaks nothing).
         return analyze(text, path, self.options(path))
 
-    def place(self, uri: str, analysis: Analysis) -> Place:
+    def place(self, uri: str, analysis: Checked) -> Place:
         """How spans of ``analysis`` become LSP locations (its own text, the negotiated encoding)."""
         return Place(
             uri=uri,
@@ -271,10 +271,10 @@ class SdformatLanguageServer(LanguageServer):
             lines_of=lambda p: self.sources.lines_of(p, analysis),
         )
 
-    def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[types.Diagnostic]:
+    def lsp_diagnostics(self, uri: str, analysis: Checked) -> list[types.Diagnostic]:
         return document_diagnostics(analysis.diagnostics, self.place(uri, analysis), self.diagnostic_support)
 
-    def _settled(self, doc: Document, analysis: Analysis) -> None:
+    def _settled(self, doc: Document, analysis: Checked) -> None:
         """The debounced analysis of ``doc``'s current revision is ready."""
         if self.pull_diagnostics:
             # the client asks; ``textDocument/diagnostic`` answers from the same result. A document

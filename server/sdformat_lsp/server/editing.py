@@ -20,6 +20,7 @@ from .lazy import LazyModule
 from .requests import Request, handler, with_snapshot
 
 if TYPE_CHECKING:
+    from ..features.frame_view import FrameEntry
     from .session import Session
 
 # imported on the first request that needs them (see lazy.py)
@@ -192,7 +193,7 @@ def _version(server: Session, uri: str) -> int | None:
     return doc.version if doc is not None else None
 
 
-def _frame_json(place: Place, e: "frame_view_mod.FrameEntry") -> dict[str, Any]:
+def _frame_json(place: Place, e: FrameEntry) -> dict[str, Any]:
     return frame_view_mod.frame_json(e, place.location, path_to_uri)
 
 

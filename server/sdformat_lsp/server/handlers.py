@@ -39,6 +39,7 @@ from .lazy import LazyModule
 from .requests import Request, with_snapshot
 
 if TYPE_CHECKING:
+    from ..features import Location, Symbol, TextEdit
     from .session import Session
 
 features = LazyModule("sdformat_lsp.features")  # imported on the first request that needs it (see lazy.py)
@@ -111,13 +112,13 @@ def _contains(outer: types.Range, inner: types.Range) -> bool:
     return key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
 
 
-def _locations(place: Place, found: list[features.Location]) -> list[types.Location] | None:
+def _locations(place: Place, found: list[Location]) -> list[types.Location] | None:
     return [place.location(loc.span, loc.path) for loc in found] or None
 
 
-def _workspace_edit(req: Request, edits: list[features.TextEdit]) -> types.WorkspaceEdit:
+def _workspace_edit(req: Request, edits: list[TextEdit]) -> types.WorkspaceEdit:
     place, version, server = req.place, req.version, req.server
-    by_file: dict[str | None, list[features.TextEdit]] = {}
+    by_file: dict[str | None, list[TextEdit]] = {}
     for e in edits:  # edits of other files: a rename across xacro includes
         by_file.setdefault(None if place.same_file(e.path) else e.path, []).append(e)
     per_uri: list[tuple[str, int | None, list[types.TextEdit]]] = []
@@ -192,7 +193,7 @@ def _resolves_detail(server: Session) -> bool:
     props = get_capability(
         server.client_capabilities, "text_document.completion.completion_item.resolve_support.properties", None
     )
-    return bool(props) and "detail" in props
+    return props is not None and "detail" in props
 
 
 @with_snapshot(
@@ -356,10 +357,10 @@ def code_action(req: Request, analysis: Analysis, offset: None) -> list[types.Co
 MAX_SYMBOL_DEPTH = 64
 
 
-def _document_symbols(place: Place, symbols: list[features.Symbol]) -> list[types.DocumentSymbol]:
+def _document_symbols(place: Place, symbols: list[Symbol]) -> list[types.DocumentSymbol]:
     """The outline as DocumentSymbols, iteratively (hostile files nest thousands of models)."""
     out: list[types.DocumentSymbol] = []
-    stack: list[tuple[features.Symbol, list[types.DocumentSymbol], int]] = [(s, out, 1) for s in reversed(symbols)]
+    stack: list[tuple[Symbol, list[types.DocumentSymbol], int]] = [(s, out, 1) for s in reversed(symbols)]
     while stack:
         s, siblings, depth = stack.pop()
         rng = to_range(place.lines, s.span, place.encoding)
@@ -384,9 +385,9 @@ def _document_symbols(place: Place, symbols: list[features.Symbol]) -> list[type
     return out
 
 
-def _flatten(place: Place, symbols: list[features.Symbol]) -> list[types.SymbolInformation]:
+def _flatten(place: Place, symbols: list[Symbol]) -> list[types.SymbolInformation]:
     out: list[types.SymbolInformation] = []
-    stack: list[tuple[features.Symbol, str | None]] = [(s, None) for s in reversed(symbols)]
+    stack: list[tuple[Symbol, str | None]] = [(s, None) for s in reversed(symbols)]
     while stack:
         s, container = stack.pop()
         out.append(

@@ -35,7 +35,7 @@ import logging
 import threading
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Union
 
 from ..diagnostics import error
 from ..semantics import Analysis, Options
@@ -56,6 +56,7 @@ log = logging.getLogger("sdformat_lsp.server")
 FULL_ANALYSIS_AFTER = 0.05  # seconds after an incremental check, at least, before the features' full analysis starts
 
 Analyze = Callable[[str, "str | None"], Analysis]
+Checked = Union[Analysis, QuickAnalysis]  # what a settled revision's diagnostics are published from
 
 
 class Superseded(Exception):
@@ -127,7 +128,7 @@ class _Slot:
     stop: threading.Event | None = None  # set: the running run stops at its next phase boundary
     wanted: bool = False  # a request or a publication waits for the running run (it is never stopped)
     timer: asyncio.Task[None] | None = None
-    settled: asyncio.Future[Analysis] | None = None
+    settled: asyncio.Future[Checked] | None = None
     settled_revision: int = -1
     last_edit: float = float("-inf")  # loop time of the last scheduled change
     base: Base | None = None  # for incremental checks: the last result checked, as plain offsets and diagnostics
@@ -176,7 +177,7 @@ class Scheduler:
         analyze: Analyze,
         executor: Executor,
         debounce: Callable[[], float],
-        on_settled: Callable[[Document, Analysis], None],
+        on_settled: Callable[[Document, Checked], None],
         options: Callable[["str | None"], Options] | None = None,
         collector: Collector | None = None,
     ) -> None:
@@ -236,7 +237,7 @@ class Scheduler:
             doc = self.store.get(uri)
             if doc is None or doc.revision != revision:
                 return
-            analysis = await self._incremental(doc) if self._options is not None else None
+            analysis: Checked | None = await self._incremental(doc) if self._options is not None else None
             if analysis is None:
                 analysis = await asyncio.shield(self._ensure(doc))
             doc = self.store.get(uri)
@@ -302,7 +303,8 @@ class Scheduler:
         """In a worker thread; a bug here costs a full analysis, never a wrong or missing result."""
         try:
             assert self._options is not None
-            base = source if isinstance(source, Base) else base_of(source, source.options)
+            options = None if isinstance(source, Base) else source.options  # never None: see _incremental
+            base = source if isinstance(source, Base) else base_of(source, options) if options is not None else None
             if base is None:
                 return None
             return reanalyze(base, text, path, self._options(path), lines)
@@ -321,7 +323,7 @@ class Scheduler:
             self.collector.activity()
         return await asyncio.shield(self._ensure(doc))
 
-    async def settled(self, uri: str) -> tuple[int, Analysis]:
+    async def settled(self, uri: str) -> tuple[int, Checked]:
         """Wait for the debounced analysis of the current revision.
 
         Raises ``Superseded`` when the document changes or closes first.

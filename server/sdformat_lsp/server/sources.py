@@ -16,6 +16,7 @@ from typing import Callable
 from ..files import FileRefused, check_path, read_file
 from ..semantics import Analysis
 from ..semantics.includes.resolver import IncludeCache
+from ..semantics.incremental import QuickAnalysis
 from ..text import LineIndex
 from ..xml import decode_source
 from .documents import Document, DocumentStore
@@ -62,7 +63,7 @@ class FileSources:
         self.include_cache.invalidate(path)
         self._disk_lines.pop(path, None)
 
-    def lines_of(self, path: str, analysis: Analysis | None = None) -> LineIndex | None:
+    def lines_of(self, path: str, analysis: Analysis | QuickAnalysis | None = None) -> LineIndex | None:
         """The lines of another file, to place a span in it.
 
         The text the core analysed is the authority (an included file's

@@ -85,7 +85,7 @@ def _protocol_stdout() -> BinaryIO:
     try:
         out_fd = os.dup(sys.stdout.fileno())
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-        out = os.fdopen(out_fd, "wb")
+        out: BinaryIO = os.fdopen(out_fd, "wb")
     except (AttributeError, OSError, ValueError):  # no real fd (embedded, tests): keep what there is
         out = sys.stdout.buffer
     sys.stdout = sys.stderr
@@ -95,7 +95,7 @@ def _protocol_stdout() -> BinaryIO:
 def serve_stdio(server: SdformatLanguageServer) -> int:
     in_fd = sys.stdin.fileno()
     out = _protocol_stdout()
-    server._stop_event = threading.Event()
+    stop = server._stop_event = threading.Event()
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -103,7 +103,7 @@ def serve_stdio(server: SdformatLanguageServer) -> int:
         _pump(in_fd, stream, loop)
         server.protocol.set_writer(StdoutWriter(out))
         await run_async(
-            stop_event=server._stop_event,
+            stop_event=stop,
             reader=_StreamReader(stream),
             protocol=server.protocol,
             logger=_loop_log,  # type: ignore[arg-type]
@@ -138,7 +138,7 @@ def parse_address(spec: str) -> tuple[str, int]:
 
 
 def serve_tcp(server: SdformatLanguageServer, host: str, port: int) -> int:
-    server._stop_event = threading.Event()
+    stop = server._stop_event = threading.Event()
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -157,7 +157,7 @@ def serve_tcp(server: SdformatLanguageServer, host: str, port: int) -> int:
             server.protocol.set_writer(writer)
             try:
                 await run_async(
-                    stop_event=server._stop_event,
+                    stop_event=stop,
                     reader=_StreamReader(reader),
                     protocol=server.protocol,
                     logger=_loop_log,  # type: ignore[arg-type]
