@@ -42,7 +42,7 @@ its own.
 from __future__ import annotations
 
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 from operator import attrgetter
 from reprlib import recursive_repr
 
@@ -107,10 +107,10 @@ class _Factory:
 _FACTORY = _Factory()
 
 
-def _init_of(cls, every, slots: bool, frozen: bool):
+def _init_of(cls: type, every, slots: bool, frozen: bool):
     """``__init__`` as ``dataclasses`` writes it (see the module)."""
     params, body = [], []
-    namespace = {"_FACTORY": _FACTORY, "_store": object.__setattr__}
+    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_store": object.__setattr__}
     for f in every:
         if getattr(f, "kw_only", False) is True:
             raise TypeError(f"{cls.__name__}.{f.name}: @record handles positional fields only")
@@ -175,7 +175,7 @@ def _add_comparison(cls, every, own_repr: bool, eq: bool, hashed_by_value: bool)
     def __repr__(self):
         return f"{self.__class__.__qualname__}({', '.join(label + repr(get(self)) for label, get in shown)})"
 
-    methods = {}
+    methods: dict[str, Callable[..., Any]] = {}
     if eq:
         methods["__eq__"] = __eq__
         if hashed_by_value:

@@ -9,10 +9,12 @@ package is a thin shell: reading files, calling the analysis and printing.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 
 from importlib import import_module
+from typing import Any
 
 from .. import __version__
 from . import lifetime
@@ -58,8 +60,9 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser with :class:`HelpFormatter`; the subcommands' parsers are of this class too
     (``add_subparsers`` makes them of the class of the parser it is called on)."""
 
-    def __init__(self, *args, formatter_class: type = HelpFormatter, **kwargs) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -117,8 +120,9 @@ def entry() -> int:
         # can: a lone surrogate from a reference such as &#xD800; (libxml2 reports it), quoted
         # in a message. Written escaped, not a traceback.
         try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError, OSError):
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
             pass  # not a text stream of our own (replaced or closed)
     try:
         code = main()

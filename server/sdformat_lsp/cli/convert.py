@@ -6,9 +6,14 @@ import argparse
 import os
 import sys
 import tempfile
+from typing import TYPE_CHECKING
 
 from ..semantics import Options
 from .loading import expanded, first_error, load_file, project_options
+
+if TYPE_CHECKING:
+    from ..convert.to_sdf import SdfConversion
+    from ..convert.to_urdf import Conversion
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -42,6 +47,7 @@ def convert_command(args: argparse.Namespace) -> int:
     else:
         analysis = loaded
     is_urdf = analysis.xml.root is not None and analysis.xml.root.tag == "robot"
+    result: Conversion | SdfConversion
     if args.to == "urdf":
         if is_urdf:
             print(f"{args.file}: already a URDF (use --to sdf to convert it to SDFormat)", file=sys.stderr)

@@ -76,7 +76,8 @@ class Collector:
         if excluded(path, self.cwd, self.excludes):
             return True
         cfg = self.config_for(os.path.dirname(path))
-        return bool(cfg.exclude) and excluded(path, cfg.root, cfg.exclude)
+        root = cfg.root  # a configuration that excludes is a file read: it has a root
+        return bool(cfg.exclude) and root is not None and excluded(path, root, cfg.exclude)
 
     def add(self, arg: str, stdin_name: str | None = None) -> None:
         if arg == STDIN:
@@ -118,7 +119,7 @@ class Collector:
 
     def _walk(self, top: str, shown: str) -> None:
         ignored = self._git_ignored(top)
-        stack = [(top, shown, (os.path.realpath(top),))]
+        stack: list[tuple[str, str, tuple[str, ...]]] = [(top, shown, (os.path.realpath(top),))]
         while stack:
             directory, disp, ancestors = stack.pop()
             try:

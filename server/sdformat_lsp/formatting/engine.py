@@ -99,7 +99,7 @@ def _tokens(text: str) -> list[tuple[str, int, int, str]]:
         elif kind == "end":
             out.append(("end", pos, m.end(), m.group("ename")))
         else:
-            out.append((kind, pos, m.end(), ""))
+            out.append((kind or "", pos, m.end(), ""))  # every alternative of _TOKEN is a named group
         pos = m.end()
     return out
 

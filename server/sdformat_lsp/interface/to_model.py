@@ -25,7 +25,7 @@ import math
 from typing import Iterable
 
 from ..model import Frame, Joint, Link, Model, PoseSpec, Ref
-from ..model.elements import Named
+from ..model.elements import Named, Where
 from ..text import Span
 from ..xml import XmlElement
 from . import InterfaceFrame, InterfaceJoint, InterfaceLink, InterfaceModel
@@ -74,7 +74,7 @@ class _Places:
         return Span(start, end)
 
 
-def _element_of(thing, kind: str, places: _Places) -> tuple[XmlElement, object]:
+def _element_of(thing, kind: str, places: _Places) -> tuple[XmlElement, Where]:
     """The element standing for ``thing`` and where its name is written."""
     src = getattr(thing, "source", None)
     if isinstance(src, XmlElement):
@@ -248,7 +248,7 @@ def interface_to_model(result: object, text: str) -> Model:
     return built[id(order[0])]
 
 
-def _ref(text: str, at: object, role: str, element: XmlElement) -> Ref:
+def _ref(text: str, at: Where, role: str, element: XmlElement) -> Ref:
     return Ref(text, at, role, element)
 
 

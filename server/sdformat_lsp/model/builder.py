@@ -88,7 +88,8 @@ class Builder(ElementReader):
         uri_el = el.child("uri")
         name_el = el.child("name")
         pose_el = el.child("pose")
-        static = parse_bool(el.child("static").text) if el.child("static") is not None else None
+        static_el = el.child("static")
+        static = parse_bool(static_el.text) if static_el is not None else None
         merge = bool(parse_bool(el.get("merge")))
         if uri_el is None:
             self.diagnostics.append(
@@ -117,10 +118,11 @@ class Builder(ElementReader):
         models: list[Model] = []
         includes: list[Include] = []
         members: list[Named] = []
+        x: Named
         for c in el.children:
             t = c.tag
             if t == "link":
-                x: Named = self.link(c)
+                x = self.link(c)
                 links.append(x)
             elif t == "joint":
                 x = self.joint(c)

@@ -9,6 +9,7 @@ can point at the exact attribute value.
 from __future__ import annotations
 
 from dataclasses import field
+from typing import TypeAlias
 
 from ..records import record
 from ..text import Span
@@ -18,17 +19,16 @@ from ..xml.tree import XmlAttribute
 # Where a name or reference is written: a Span, or (built on demand, as most are never asked for)
 # the XmlAttribute whose value it is, or the XmlElement whose text it is. A Span kept for each of
 # a 100 MB world's two million names and references is 240 MB.
-Where = "Span | XmlAttribute | XmlElement | None"
+Where: TypeAlias = "Span | XmlAttribute | XmlElement | None"
 
 
-def span_of(where) -> Span | None:
+def span_of(where: Where) -> Span | None:
     """The span a :data:`Where` stands for."""
-    kind = type(where)
-    if kind is XmlAttribute:
+    if type(where) is XmlAttribute:
         return where.value_span
-    if kind is XmlElement:
+    if type(where) is XmlElement:
         return where.text_span
-    return where
+    return where  # type: ignore[return-value]  # a Span or None: mypy does not narrow a union by `type(x) is C`
 
 
 @record(slots=True)
@@ -43,7 +43,7 @@ class Ref:
     @property
     def span(self) -> Span:
         """The reference's text in the document."""
-        return span_of(self.at)
+        return span_of(self.at)  # type: ignore[return-value]  # never None: model/reading.py's text_ref gives an element without text an empty Span
 
 
 @record(slots=True)

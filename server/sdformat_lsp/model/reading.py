@@ -115,7 +115,7 @@ class ElementReader:
         deg_value = parse_bool(deg_attr.value) if deg_attr else None
         degrees = bool(deg_value)
         valid = True
-        if fmt not in ("euler_rpy", "quat_xyzw"):
+        if fmt_attr is not None and fmt not in ("euler_rpy", "quat_xyzw"):  # no attribute: euler_rpy
             self.diagnostics.append(
                 error(
                     "PARAMETER_ERROR",
@@ -132,7 +132,7 @@ class ElementReader:
                 )
             )
             valid = False
-        if quat and degrees:
+        if quat and degrees and deg_attr is not None:  # degrees: deg_attr was read
             self.diagnostics.append(
                 error(
                     "PARAMETER_ERROR",

@@ -21,7 +21,12 @@ Deeper references (a visual's ``relative_to``) are copied as libsdformat copies 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeGuard
+
 from .splice import escape_attr, escape_text, line_start
+
+if TYPE_CHECKING:
+    from ..xml.tree import XmlAttribute
 
 KEPT = frozenset(("link", "model", "joint", "frame", "gripper", "plugin", "include"))
 MODEL_FRAME = "__model__"
@@ -100,7 +105,7 @@ def child_rules(writer, d, text: str, proxy: str, repl: list) -> None:
                 repl.append((expressed.value_span.start, expressed.value_span.end, escape_attr(proxy)))
 
 
-def _is_model(attr) -> bool:
+def _is_model(attr: XmlAttribute | None) -> TypeGuard[XmlAttribute]:
     return attr is not None and attr.value == MODEL_FRAME
 
 

@@ -47,7 +47,7 @@ class _Item:
     def __init__(self, el=None, new: VModel | None = None) -> None:
         self.el, self.new = el, new
         self.tag = el.tag if el is not None else "model"
-        self.name = el.get("name") if el is not None else new.name
+        self.name = el.get("name") if el is not None else new.name if new is not None else None  # one is given
 
     def kids(self) -> list:
         if self.new is not None:

@@ -186,13 +186,14 @@ class Schema:
         ``("sdf", "world", "model", "link", "pose")``; None when off-spec."""
         if not path:
             return None
-        spec: ElementSpec | None = self.root()
+        spec = self.root()
         if path[0] != spec.name:
             return None
         for name in path[1:]:
-            spec = spec.child(name)
-            if spec is None:
+            child = spec.child(name)
+            if child is None:
                 return None
+            spec = child
         return spec
 
     def _build(self, name: str, raw: Mapping[str, Any], def_id: str, top_of: str | None) -> ElementSpec:

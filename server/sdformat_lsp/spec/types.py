@@ -119,13 +119,13 @@ def _stream_number(text: str, pos: int, integer: bool) -> tuple[float, int]:
         m = _STREAM_INT.match(text, pos)
         if not m:
             raise _Bad("not a whole number")
-        value = int(m.group(0))
+        value: float = int(m.group(0))
         if not _INT32[0] <= value <= _INT32[1]:
             raise _OutOfRange(f"{m.group(0)} is out of range")
         return value, m.end()
     m = _STREAM_GATHER.match(text, pos)
     gathered = m.group(0) if m else ""
-    if not gathered or not _STREAM_DOUBLE.fullmatch(gathered):
+    if m is None or not gathered or not _STREAM_DOUBLE.fullmatch(gathered):
         raise _Bad("not a number")
     value = float(gathered)
     if math.isinf(value):
@@ -358,5 +358,6 @@ def scalar_value(type_name: str, text: str) -> float | None:
     if type_name in ("double", "float"):
         return _strtod(value)[0]
     if type_name == "uint64_t":
-        return float(int(re.match(r"[+-]?\d+", value).group(0)))
+        digits = re.match(r"[+-]?\d+", value)  # there are: check_value accepted the text
+        return float(int(digits.group(0))) if digits is not None else None
     return float(_strtol(value, hex_=lowered.startswith("0x"))[0])

@@ -152,6 +152,7 @@ class ViewServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET or AF_INET6 server's address (never a socket path)
         return f"http://{host}:{port}/?token={self.token}"
 
     def _watch(self) -> None:
