@@ -268,8 +268,33 @@ def test_massless_link_drops_its_subtree():
 
 
 def test_all_links_massless_is_a_model_without_link():
-    a = analyze('<robot name="r"><link name="a"/></robot>')
-    assert [d.code for d in a.diagnostics] == ["LINK_INERTIA_INVALID", "MODEL_WITHOUT_LINK"]
+    # one cause, one diagnostic: the link without mass, an error because the model is left without a link
+    text = '<robot name="r"><link name="a"/></robot>'
+    a = analyze(text)
+    assert [(d.code, d.is_error, text_at(text, d.span)) for d in a.diagnostics] == [("LINK_INERTIA_INVALID", True, "a")]
+    assert "left without a link" in a.diagnostics[0].message
+
+
+def test_a_root_link_without_mass_is_one_error_with_its_consequences_related():
+    """A URDF written for RViz (no <inertial> on the root): libsdformat drops every link and reports the
+    model empty and each frame fixed joints left on the dropped links; here that is one error at the root."""
+    text = (
+        '<robot name="r"><link name="base"/><link name="arm"/><link name="tool"/><link name="tip"/>'
+        '<joint name="j1" type="revolute"><parent link="base"/><child link="arm"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        '<joint name="j2" type="fixed"><parent link="arm"/><child link="tool"/></joint>'
+        '<joint name="j3" type="fixed"><parent link="tool"/><child link="tip"/></joint></robot>'
+    )
+    a = analyze(text)
+    assert [(d.code, d.is_error, text_at(text, d.span)) for d in a.diagnostics] == [
+        ("LINK_INERTIA_INVALID", True, "base")
+    ]
+    d = a.diagnostics[0]
+    # lumping 'tool' and 'tip' leaves frames tool -> arm, j2 -> tool, tip -> tool and j3 -> tip: the first
+    # names a link that is gone, the others name those frames
+    assert "with the 3 links below it" in d.message and "1 frame that fixed joints leave" in d.message
+    assert [text_at(text, r.span) for r in d.related] == ["arm"]
+    assert all("left out" in r.message for r in d.related)
 
 
 def test_two_roots_and_loops():

@@ -24,6 +24,7 @@ from .checks.phases import check
 from ..collector_pause import collector_paused
 from .checks.reserved_names import reserved_entity_names
 from .checks.domain import DomainChecks, check_domain
+from .checks.dropped_links import fold_dropped_links
 from .frames import MAX_INCLUDED_INSTANCES, FrameGraphs, FrameNode, Resolution, Scope
 from .checks.merged_checks import merged_joint_checks
 from .checks.mass_properties import inertial_warnings
@@ -563,6 +564,8 @@ def _analyze_urdf(result: Analysis) -> None:
     result.graphs = FrameGraphs(model, version, None)
     # sibling names were checked on the converted model: URDF links and joints live apart
     checked = check(result.xml, result.graphs, version, names=False)  # the conversion checks URDF names
+    # a link without mass, once with its consequences (the conversion's diagnostics are result's so far)
+    fold_dropped_links(result.diagnostics, checked, bool(model.links), result.text)
     if not model.links and any(d.is_error for d in diags):  # the URDF errors already say why
         checked = [d for d in checked if d.code != "MODEL_WITHOUT_LINK"]
     result.diagnostics.extend(checked)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...diagnostics import Related, Severity, warning
+from ...diagnostics import Diagnostic, Related, Severity, warning
 from ...model import NO_POSE, Frame, Joint, Link, Model, Named, PoseSpec, Ref
 from ...model.builder import Builder
 from ...model.transform import Transform, transform_of
@@ -77,6 +77,7 @@ class ModelMaker:
                 self._create(root, members)
         members.extend(self._blobs())
         members.extend(lump_frames)
+        mark_gone_references(self.r.diagnostics, lump_frames)
         members = self._unique(members)
         start = len(self.r.diagnostics)
         origin = self.r.origin(robot, "the robot") or NO_POSE
@@ -211,16 +212,13 @@ class ModelMaker:
         j = link.parent_joint
         if j is not None and j.type == "fixed":
             msg += f", or let its fixed joint '{j.name}' be lumped (remove <preserveFixedJoint>/<disableFixedJointLumping>)"
-        self.r.diagnostics.append(warning(LINK_INERTIA_INVALID, msg, link.name_span, data={"urdf": "massless"}))
+        gone = {link.name, *names_below(self.links, link)}
+        self.r.diagnostics.append(
+            warning(LINK_INERTIA_INVALID, msg, link.name_span, data={"urdf": "massless", "gone": gone})
+        )
 
     def _count_below(self, link: ULink) -> int:
-        n, stack = 0, [link]
-        while stack:
-            cur = stack.pop()
-            for j in cur.child_joints:
-                n += 1
-                stack.append(self.links[j.child])
-        return n
+        return len(names_below(self.links, link))
 
     def _sdf_link(self, link: ULink) -> Link:
         j = link.parent_joint
@@ -343,3 +341,26 @@ class ModelMaker:
 
     def _describe(self, m: Named) -> str:
         return self.described.get(id(m), f"a {m.kind}")
+
+
+def mark_gone_references(diagnostics: list[Diagnostic], lump_frames: list[Frame]) -> None:
+    """The frames fixed joints leave that stay attached to links a massless link took with it: each
+    massless diagnostic lists their references (``gone_refs``), so that the analysis reports them
+    as consequences of that one cause (semantics/checks/dropped_links.py), not as errors of their own."""
+    for d in diagnostics:
+        gone = d.data.get("gone") if d.data.get("urdf") == "massless" else None
+        if gone:
+            d.data["gone_refs"] = [
+                f.attached_to.span for f in lump_frames if f.attached_to is not None and f.attached_to.text in gone
+            ]
+
+
+def names_below(links: dict[str, ULink], link: ULink) -> list[str]:
+    """The links below ``link`` in the tree of joints."""
+    out, stack = [], [link]
+    while stack:
+        cur = stack.pop()
+        for j in cur.child_joints:
+            out.append(j.child)
+            stack.append(links[j.child])
+    return out

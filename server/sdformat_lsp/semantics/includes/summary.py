@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ...diagnostics import Diagnostic, Related, Severity, info
 from ...model import Include
 from ...text import Span
+from ..checks.dropped_links import EMPTIES_MODEL
 from ..checks.phases import ROOT_NOT_STATIC, ROOT_ONLY
 from .placement import RELATED_LIMIT
 
@@ -115,8 +116,10 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
         message = f"error in the included file {where}: {first['message']}"
     else:
         message = f"{count} errors in the included file {name}; the first, in {where}: {first['message']}"
+    code = first["code"]
     left_out = [d for d in sub.diagnostics if d.data.get("urdf") == "massless"]
-    if left_out and first["code"] == "MODEL_WITHOUT_LINK":
+    if left_out and (code == "MODEL_WITHOUT_LINK" or first_d.data.get(EMPTIES_MODEL)):
+        code = "MODEL_WITHOUT_LINK"  # what the include makes: a model without links (the cause is in the file)
         # the URDF's links are all there as written: libsdformat's conversion left them out
         names = ", ".join(f"'{sub.text[d.span.start : d.span.end]}'" for d in left_out[:4]) + (
             ", ..." if len(left_out) > 4 else ""
@@ -129,7 +132,7 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
         related = [Related(d.span, d.message, path=sub.path) for d in left_out[:RELATED_LIMIT]]
     resolver.report(
         Diagnostic(
-            first["code"],
+            code,
             Severity.ERROR,
             message,
             span,
