@@ -49,7 +49,8 @@ def main() -> int:
                 print(
                     f"run {run + 1}: drawn in {s['drawMs'] / 1000:.2f} s (page), {wall:.2f} s from opening the page; "
                     f"{s['frames']} frames, {s['visuals']} visuals, {s['meshes']} meshes, {s['placeholders']} placeholders, "
-                    f"{s.get('parseMs')} ms parsing meshes, {s.get('renderMs')} ms in {s['renders']} draws; orbit {fps:.1f} frames/s"
+                    f"{s.get('parseMs')} ms parsing meshes, {s.get('renderMs')} ms in {s['renders']} draws; orbit {fps:.1f} frames/s; "
+                    f"{s.get('instances')} mesh visuals instanced in {s.get('groups')} groups, {s.get('drawCalls')} draw calls a frame"
                 )
                 r = page.evaluate("""(() => { const e = performance.getEntriesByType('resource').filter(x => x.name.includes('/f/'));
                     const img = e.filter(x => /\\.(png|jpe?g|tga|bmp|gif)$/i.test(x.name));

@@ -307,3 +307,59 @@ def test_pbr_metal_maps_are_drawn(browser, view_server, tmp_path):
         assert not errors, errors
     finally:
         page.close()
+
+
+REPEATED = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="repeated">
+{links}
+  <link name="red"><pose>0 -1 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/box.stl</uri></mesh></geometry>
+    <material><diffuse>1 0 0 1</diffuse></material></visual></link>
+  <link name="big"><pose>0 -2 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/box.stl</uri><scale>2 2 2</scale></mesh></geometry></visual></link>
+  <joint name="hinge" type="revolute"><parent>l0</parent><child>l3</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-2</lower><upper>2</upper></limit></axis></joint>
+</model></sdf>
+"""
+
+
+def test_repeated_meshes_are_instances(browser, view_server, tmp_path):
+    """Twelve visuals of one STL, a red one and a scaled one: one file read, two instanced groups (the file's own
+    look and red), each visual where it belongs, picked and moved by itself, and a handful of draw calls."""
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "box.stl").write_bytes(meshgen.stl(LO, HI))
+    links = "\n".join(
+        f'  <link name="l{i}"><pose>{i * 0.5} 0 0 0 0 0</pose><visual name="v"><geometry><mesh>'
+        "<uri>meshes/box.stl</uri></mesh></geometry></visual></link>"
+        for i in range(12)
+    )
+    (tmp_path / "model.sdf").write_text(REPEATED.format(links=links))
+    server = view_server(tmp_path / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        state = page.evaluate("window.__sdfView")
+        assert state["meshes"] == 14 and state["instances"] == 14 and state["groups"] == 2, state
+        stl = [e for e in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") if "box.stl" in e]
+        assert len(stl) == 1, stl
+        for i in range(12):
+            assert_box(box_of(page, by[f"l{i}"]), (i * 0.5, 0, 0), (i * 0.5 + 0.1, 0.2, 0.3))
+        assert_box(box_of(page, by["big"]), (0, -2, 0), (0.2, -1.6, 0.6))
+        assert page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by["red"]) == ["ff0000"]
+        # each instance is picked as its own link
+        for name in ("l5", "l11", "big", "red"):
+            x, y = page.evaluate(
+                "(id) => { const b = window.__sdfViewApi.boxOf(id); return window.__sdfViewApi.screenOfPoint(b[0].map((lo, i) => (lo + b[1][i]) / 2)); }",
+                by[name],
+            )
+            assert page.evaluate("([x, y]) => window.__sdfViewApi.pick(x, y)", [x, y]) == by[name], name
+        # a slider moves its instance only: a quarter turn of l3 about z through its origin (1.5, 0, 0)
+        slide(page, "hinge", math.pi / 2)
+        assert_box(box_of(page, by["l3"]), (1.3, 0, 0), (1.5, 0.1, 0.3))
+        assert_box(box_of(page, by["l4"]), (2, 0, 0), (2.1, 0.2, 0.3))
+        # without triads and labels, a frame is the grid and one draw call per group
+        for opt in ("frames", "labels"):
+            page.click(f"#sdf-bar input[data-opt={opt}]")
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.evaluate("window.__sdfView.drawCalls") == 3
+        assert not errors, errors
+    finally:
+        page.close()

@@ -8,12 +8,14 @@
 // axes (yellow) and the range of revolute limits (an arc); visuals and, on a toggle, collisions are
 // drawn (meshes by meshes.js, materials by materials.js). A slider per movable joint moves the robot
 // by forward kinematics in the page (kinematics.js, the server's rules). It draws only when something
-// changed (no animation loop): orbiting, a slider, a message, a mesh arriving.
+// changed (no animation loop): orbiting, a slider, a message, a mesh arriving. Visuals repeating a mesh file are
+// instanced (instances.js).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
 import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
+import { createInstances, instanceParts } from './instances.js';
 
 const STYLE = `
 #sdf-view{position:fixed;inset:0;overflow:hidden;font:12px var(--vscode-font-family,system-ui,sans-serif)}
@@ -73,6 +75,7 @@ export function start(host) {
   for (const g of Object.values(layers)) scene.add(g);
   layers.collisions.visible = false;
   const options = { visuals: true, collisions: false, frames: true, labels: true };
+  const instances = createInstances();
 
   const saved = host.saved() || {};
   let positions = saved.positions || {}; // joint name -> value(s), kept across edits and reloads
@@ -91,6 +94,7 @@ export function start(host) {
   let scheduled = false;
   let renders = 0;
   let renderMs = 0; // time spent drawing (for the measurement of a large world's first draw)
+  let drawCalls = 0; // WebGL draw calls of the last draw
   function requestRender() {
     if (scheduled) return;
     scheduled = true;
@@ -98,9 +102,11 @@ export function start(host) {
       scheduled = false;
       renders++;
       const t0 = performance.now();
+      instances.sync();
       renderer.render(scene, camera);
       renderMs += performance.now() - t0;
-      if (window.__sdfView) window.__sdfView.renders = renders;
+      drawCalls = renderer.info.render.calls;
+      if (window.__sdfView) Object.assign(window.__sdfView, { renders, drawCalls });
     });
   }
   controls.addEventListener('change', requestRender);
@@ -206,23 +212,30 @@ export function start(host) {
     meshTemplate(v.mesh, v.meshVersion, ext).then(
       (template) => {
         if (gen !== generation) return;
-        const inst = template.clone(true);
         const look = visualLook(v);
+        const parts = v.pbr && !collision ? null : instanceParts(template);
+        if (parts && v.scale[0] * v.scale[1] * v.scale[2] > 0) {
+          // one group per file and look: the visuals repeating a mesh are instances of one InstancedMesh per submesh
+          const signature = `${templateKey(v.mesh, v.meshVersion)}|${collision ? 'collision' : look.color ? `${look.color.join(',')}/${look.opacity}` : `own/${look.opacity}`}`;
+          const materialOf = (part) => {
+            if (collision) return standardMaterial([1, 0.55, 0.1], 0.45);
+            if (look.color) return standardMaterial(look.color, look.opacity);
+            if (look.opacity >= 1) return part.material;
+            return dimmed(part.material, look.opacity);
+          };
+          instances.add(signature, parts, materialOf, collision ? layers.collisions : layers.visuals, holder, v.scale, id);
+          stats.meshes++;
+          finishOne();
+          return;
+        }
+        const inst = template.clone(true);
         let pbr = null;
         inst.traverse((o) => {
           if (!o.isMesh) return;
           if (collision) o.material = standardMaterial([1, 0.55, 0.1], 0.45);
           else if (v.pbr) o.material = pbr || (pbr = pbrMaterial(v, look, requestRender));
           else if (look.color) o.material = standardMaterial(look.color, look.opacity);
-          else if (look.opacity < 1) {
-            const mats = (Array.isArray(o.material) ? o.material : [o.material]).map((m) => {
-              const c = m.clone();
-              c.opacity = m.opacity * look.opacity;
-              c.transparent = c.opacity < 1;
-              return c;
-            });
-            o.material = Array.isArray(o.material) ? mats : mats[0];
-          }
+          else if (look.opacity < 1) o.material = dimmed(o.material, look.opacity);
         });
         const scaled = new THREE.Group();
         scaled.scale.set(...v.scale);
@@ -293,6 +306,7 @@ export function start(host) {
   }
 
   function clear() {
+    instances.clear();
     for (const g of Object.values(layers)) g.clear();
     nodes.clear();
     pickable = [];
@@ -431,11 +445,25 @@ export function start(host) {
         }
       }
     }
+    instances.moved();
     if (highlighted !== null) highlight(highlighted, false);
+  }
+
+  /** What a visual or collision holder is drawn with: its materials and their world boxes (cloned meshes and
+   * instances alike); placeholders only when asked. */
+  function drawnParts(holder, placeholders = false) {
+    instances.sync();
+    holder.updateMatrixWorld(true);
+    const out = [];
+    holder.traverse((c) => {
+      if (c.isMesh && (placeholders || !c.userData.placeholder)) out.push({ material: c.material, box: new THREE.Box3().setFromObject(c) });
+    });
+    return out.concat(instances.drawnOf(holder));
   }
 
   let fittedOnce = false;
   function fit(view = 'iso') {
+    instances.sync();
     const box = new THREE.Box3();
     for (const g of [layers.visuals, layers.frames]) box.expandByObject(g);
     if (box.isEmpty()) return;
@@ -578,7 +606,7 @@ export function start(host) {
     const e = nodes.get(id);
     if (e) {
       const b = new THREE.Box3();
-      for (const o of e.visuals) b.expandByObject(o);
+      for (const o of e.visuals) for (const part of drawnParts(o, true)) b.union(part.box);
       if (b.isEmpty()) b.expandByObject(e.frame);
       box = new THREE.Box3Helper(b, 0x00e5ff);
       scene.add(box);
@@ -594,7 +622,7 @@ export function start(host) {
       joints: rest ? movable(rest.frames).length : 0,
       drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
     };
-    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), renderMs: Math.round(renderMs) };
+    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') +
@@ -636,12 +664,14 @@ export function start(host) {
     const p = new THREE.Vector2(((x - rect.left) / rect.width) * 2 - 1, -((y - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(p, camera);
     // meshes only (triangles hit exactly): no line is picked within a tolerance
-    const visible = pickable.filter((o) => {
+    instances.sync();
+    const visible = pickable.concat(instances.meshes()).filter((o) => {
       for (let a = o; a; a = a.parent) if (!a.visible) return false;
       return true;
     });
     const hit = raycaster.intersectObjects(visible, false)[0];
-    return hit ? hit.object.userData.frameId : undefined;
+    if (!hit) return undefined;
+    return hit.object.isInstancedMesh ? hit.object.userData.frameIds[hit.instanceId] : hit.object.userData.frameId;
   }
 
   // for tests: where an entry is on the screen, and the box of its drawn geometry
@@ -686,10 +716,7 @@ export function start(host) {
       const e = nodes.get(id);
       if (!e) return null;
       const b = new THREE.Box3();
-      for (const o of e[which]) {
-        o.updateMatrixWorld(true);
-        o.traverse((c) => { if (c.isMesh && !c.userData.placeholder) b.expandByObject(c); });
-      }
+      for (const o of e[which]) for (const part of drawnParts(o)) b.union(part.box);
       return b.isEmpty() ? null : [b.min.toArray(), b.max.toArray()];
     },
     pick,
@@ -703,33 +730,30 @@ export function start(host) {
     mapsOf(id) {
       const e = nodes.get(id);
       const out = [];
-      for (const o of e ? e.visuals : []) o.traverse((c) => {
-        if (!c.isMesh || c.userData.placeholder) return;
-        for (const m of Array.isArray(c.material) ? c.material : [c.material]) {
+      for (const o of e ? e.visuals : []) for (const { material } of drawnParts(o)) {
+        for (const m of Array.isArray(material) ? material : [material]) {
           const maps = {};
           for (const k of ['map', 'normalMap', 'roughnessMap', 'metalnessMap']) if (m[k]) maps[k] = { url: m[k].image ? m[k].image.src || m[k].image.currentSrc || '' : '', loaded: Boolean(m[k].image && m[k].image.width) };
           out.push({ maps, roughness: m.roughness, metalness: m.metalness });
         }
-      });
+      }
       return out;
     },
     /** The colours (hex) of the materials an entry's visuals are drawn with. */
     colorsOf(id) {
       const e = nodes.get(id);
       const out = new Set();
-      for (const o of e ? e.visuals : []) o.traverse((c) => {
-        if (!c.isMesh || c.userData.placeholder) return;
-        for (const m of Array.isArray(c.material) ? c.material : [c.material]) if (m.color) out.add(m.color.getHexString());
-      });
+      for (const o of e ? e.visuals : []) for (const { material } of drawnParts(o)) {
+        for (const m of Array.isArray(material) ? material : [material]) if (m.color) out.add(m.color.getHexString());
+      }
       return [...out].sort();
     },
     opacityOf(id) {
       const e = nodes.get(id);
       let least = null;
-      for (const o of e ? e.visuals : []) o.traverse((c) => {
-        if (!c.isMesh || c.userData.placeholder) return;
-        for (const m of Array.isArray(c.material) ? c.material : [c.material]) least = least === null ? m.opacity : Math.min(least, m.opacity);
-      });
+      for (const o of e ? e.visuals : []) for (const { material } of drawnParts(o)) {
+        for (const m of Array.isArray(material) ? material : [material]) least = least === null ? m.opacity : Math.min(least, m.opacity);
+      }
       return least;
     },
     poseOf(id) {
@@ -738,6 +762,7 @@ export function start(host) {
     },
     /** Orbits the camera by `n` steps, drawing each, and answers the frames per second drawn. */
     orbit(n = 60) {
+      instances.sync();
       const t0 = performance.now();
       const target = controls.target.clone();
       const offset = camera.position.clone().sub(target);
@@ -758,6 +783,17 @@ export function start(host) {
   host.onMessage(receive);
   host.post({ type: 'ready' });
   requestRender();
+}
+
+/** A mesh's own material(s) with their opacity times a visual's <transparency> opacity (copies). */
+function dimmed(material, opacity) {
+  const mats = (Array.isArray(material) ? material : [material]).map((m) => {
+    const c = m.clone();
+    c.opacity = m.opacity * opacity;
+    c.transparent = c.opacity < 1;
+    return c;
+  });
+  return Array.isArray(material) ? mats : mats[0];
 }
 
 function escapeHtml(s) {
