@@ -21,15 +21,22 @@ Then, on the same list of documents, each tool once, as a user would run it:
   time; ``sdf_check`` from ``../shared/perf``, found from ``--sdf-check``,
   ``$SDF_CHECK`` or ``PATH``).
 
-Printed: the documents, the wall time and documents per second of each, and the
-ratio (libsdformat's time / ours: above 1, we are faster). ``N`` defaults to
-the number of cores. ``SDF_PATH`` is the environment's, for both.
+Printed: the documents, the wall time and documents per second of each, the
+CPU time each used (its processes' user and system time) with the load average
+before and after, and the ratios (libsdformat's time / ours: above 1, we are
+faster). ``N`` defaults to the number of cores. ``SDF_PATH`` is the
+environment's, for both. The CPU ratio is the one to read when the machine was
+not idle: waiting for a loaded machine stretches wall times, not CPU times.
+``--out DIR --reuse`` checks a copy kept by an earlier run again (with ``--only``
+one side: the sides can then be timed at different moments, each on an idle
+machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -96,10 +103,27 @@ def find_sdf_check(given: str | None) -> str | None:
     return None
 
 
-def timed(cmd: list[str], cwd: Path, stdin: bytes | None = None) -> tuple[float, int]:
+def timed(cmd: list[str], cwd: Path, stdin: bytes | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds of the processes it ran (user + system), exit status."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - t0, done.returncode
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.returncode
+
+
+def load() -> str:
+    return "load %.2f" % os.getloadavg()[0]
+
+
+def listed(out: Path) -> list[str]:
+    """The documents of a kept copy, in the order build_copy chose them."""
+    docs = []
+    for copy in sorted((p for p in out.iterdir() if p.name.startswith("copy")), key=lambda p: int(p.name[4:])):
+        docs.extend(str(f.relative_to(out)) for f in sorted(copy.rglob("*")) if f.suffix in DOCUMENTS and f.is_file())
+    return docs
 
 
 def main() -> int:
@@ -109,6 +133,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=default_jobs(), help="processes at once (default: every core)")
     ap.add_argument("--sdf-check", help="libsdformat's sdf_check (from ../shared/perf)")
     ap.add_argument("--out", help="where to build the copy (kept); default a temporary directory, removed")
+    ap.add_argument("--reuse", action="store_true", help="check the copy already in --out again")
+    ap.add_argument("--only", choices=("ours", "libsdformat"), help="time one side only")
     args = ap.parse_args()
 
     corpus = Path(args.corpus).resolve()
@@ -117,35 +143,45 @@ def main() -> int:
         return 2
     ref = find_sdf_check(args.sdf_check)
     out = Path(args.out).resolve() if args.out else Path(tempfile.mkdtemp(prefix="bench-scale-"))
-    if args.out and out.exists() and any(out.iterdir()):
+    if args.reuse and not (args.out and out.is_dir()):
+        print("bench_corpus_scale: --reuse needs the --out of an earlier run", file=sys.stderr)
+        return 2
+    if args.out and not args.reuse and out.exists() and any(out.iterdir()):
         print(f"bench_corpus_scale: {out} is not empty", file=sys.stderr)
         return 2
     try:
         t0 = time.perf_counter()
-        docs = build_copy(corpus, out, args.docs)
+        docs = listed(out)[: args.docs] if args.reuse else build_copy(corpus, out, args.docs)
         print(
-            f"{len(docs)} documents (.sdf, .world, .urdf) copied from {corpus} in {time.perf_counter() - t0:.1f} s;"
-            f" {args.jobs} jobs; python {sys.version.split()[0]}"
+            f"{len(docs)} documents (.sdf, .world, .urdf) {'in the kept copy' if args.reuse else 'copied from ' + str(corpus)}"
+            f" in {time.perf_counter() - t0:.1f} s; {args.jobs} jobs; python {sys.version.split()[0]}"
         )
         ours_cmd = [sys.executable, "-m", "sdformat_lsp", "check", "--jobs", str(args.jobs), *docs]
         env_path = str(ROOT / "server")
         os.environ["PYTHONPATH"] = env_path + (
             os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else ""
         )
-        ours, ours_exit = timed(ours_cmd, out)
-        print(
-            f"sdformat-lsp check --jobs {args.jobs}: {ours:8.1f} s  {len(docs) / ours:7.1f} documents/s  exit {ours_exit}"
-        )
+        if args.only != "libsdformat":
+            start = load()
+            ours, ours_cpu, ours_exit = timed(ours_cmd, out)
+            print(
+                f"sdformat-lsp check --jobs {args.jobs}: {ours:8.1f} s  {len(docs) / ours:7.1f} documents/s"
+                f"  CPU {ours_cpu:8.1f} s  exit {ours_exit}  ({start} before, {load()} after)"
+            )
+        if args.only == "ours":
+            return 0
         if ref is None:
             print("libsdformat: sdf_check not found (--sdf-check, $SDF_CHECK or PATH); no ratio")
             return 0
         listing = b"".join(d.encode() + b"\0" for d in docs)
-        theirs, theirs_exit = timed(["xargs", "-0", "-P", str(args.jobs), "-n", "1", ref], out, listing)
+        start = load()
+        theirs, theirs_cpu, theirs_exit = timed(["xargs", "-0", "-P", str(args.jobs), "-n", "1", ref], out, listing)
         print(
             f"sdf_check via xargs -P {args.jobs}:    {theirs:8.1f} s  {len(docs) / theirs:7.1f} documents/s"
-            f"  exit {theirs_exit}"
+            f"  CPU {theirs_cpu:8.1f} s  exit {theirs_exit}  ({start} before, {load()} after)"
         )
-        print(f"ratio (libsdformat time / ours): {theirs / ours:.2f}x")
+        if args.only is None:
+            print(f"ratio (libsdformat time / ours): {theirs / ours:.2f}x wall, {theirs_cpu / ours_cpu:.2f}x CPU")
     finally:
         if not args.out:
             shutil.rmtree(out, ignore_errors=True)
