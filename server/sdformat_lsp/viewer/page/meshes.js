@@ -7,7 +7,9 @@
 //   Transparency as gz-common reads it: a material without <transparent> is opaque whatever its
 //   <transparency> says (Blender writes <transparency>0</transparency> for opaque materials, which
 //   three.js would draw invisible); with <transparent opaque="..."> the COLLADA formulas;
-// - glTF/GLB: the scene with its node transforms (gz-common keeps the root transform of glTF).
+// - glTF/GLB: the scene with its node transforms (gz-common keeps the root transform of glTF). Materials of
+//   the KHR_materials_pbrSpecularGlossiness extension (Blender's older exporters; three.js no longer reads it)
+//   are drawn with their diffuse colour and texture, as gz-common's loader takes them.
 // Each file is loaded once per URL and version and shared by every visual using it (the clones
 // share geometry and materials: one upload to the GPU).
 import * as THREE from 'three';
@@ -125,10 +127,31 @@ async function load(url, ext) {
   if (ext === 'gltf' || ext === 'glb') {
     const base = url.slice(0, url.lastIndexOf('/') + 1);
     const data = await fetchOk(url, 'buffer');
-    const gltf = await new GLTFLoader().parseAsync(data, base);
+    const gltf = await new GLTFLoader().register((parser) => new SpecularGlossiness(parser)).parseAsync(data, base);
     return gltf.scene;
   }
   throw new Error(`.${ext} meshes are not drawn (Gazebo draws STL, OBJ, DAE, glTF and GLB)`);
+}
+
+/** GLTFLoader plugin: a KHR_materials_pbrSpecularGlossiness material as a standard material with the diffuse
+ * factor as its colour and opacity, the diffuse texture as its map, no metalness and a roughness of 1 - glossiness. */
+class SpecularGlossiness {
+  constructor(parser) {
+    this.parser = parser;
+    this.name = 'KHR_materials_pbrSpecularGlossiness';
+  }
+
+  extendMaterialParams(materialIndex, params) {
+    const def = this.parser.json.materials[materialIndex];
+    const ext = def && def.extensions ? def.extensions[this.name] : undefined;
+    if (!ext) return Promise.resolve();
+    const f = Array.isArray(ext.diffuseFactor) ? ext.diffuseFactor : [1, 1, 1, 1];
+    params.color = new THREE.Color().setRGB(f[0], f[1], f[2], THREE.LinearSRGBColorSpace);
+    params.opacity = f[3];
+    params.metalness = 0;
+    params.roughness = 1 - (typeof ext.glossinessFactor === 'number' ? ext.glossinessFactor : 1);
+    return ext.diffuseTexture !== undefined ? this.parser.assignTexture(params, 'map', ext.diffuseTexture, THREE.SRGBColorSpace) : Promise.resolve();
+  }
 }
 
 async function timedLoad(url, ext) {
