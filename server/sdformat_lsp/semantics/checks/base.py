@@ -105,6 +105,20 @@ class CheckerBase:
                 break
         return any(inc.merge or not inc.name or inc.name == failed for inc in holes)
 
+    def _targets(self, scope: Scope, node: FrameNode, attr: str) -> list[str]:
+        """Names ``node``'s ``attr`` (attached_to, relative_to) could take without making a cycle:
+        a suggestion must make the reference valid."""
+        out = []
+        for name, target in scope.nested_frames():
+            cur: FrameNode | None = target
+            steps = 0
+            while cur is not None and cur is not node and steps < 64:
+                cur = getattr(cur, attr)
+                steps += 1
+            if cur is not node:
+                out.append(name)
+        return out
+
     def _in_flawed(self, scope) -> bool:
         """Whether ``scope`` is, or lies in, a model an include brought with errors (``FrameGraphs.flawed``)."""
         flawed = self.g.flawed

@@ -75,7 +75,7 @@ def _material(el: XmlElement, out: list[Diagnostic], text: str) -> None:
     if shader is not None:
         a = shader.attr("type")
         kind = a.value.strip() if a is not None else "pixel"
-        if kind not in _SHADER_TYPES:
+        if a is not None and kind not in _SHADER_TYPES:  # (the default, "pixel", is one)
             out.append(
                 error(
                     "ELEMENT_INVALID",
@@ -84,7 +84,7 @@ def _material(el: XmlElement, out: list[Diagnostic], text: str) -> None:
                 )
             )
         elif kind.startswith("normal_map") and not (
-            shader.child("normal_map") and shader.child("normal_map").text.strip()
+            (normal_map := shader.child("normal_map")) is not None and normal_map.text.strip()
         ):
             out.append(
                 error(
@@ -126,7 +126,7 @@ def _script_as_text(script: XmlElement, written: str, text: str) -> Diagnostic:
 def _axis(el: XmlElement, out: list[Diagnostic]) -> None:
     xyz = el.child("xyz")
     vals = _floats(xyz)
-    if vals is not None and len(vals) == 3 and math.sqrt(sum(v * v for v in vals)) == 0.0:
+    if xyz is not None and vals is not None and len(vals) == 3 and math.sqrt(sum(v * v for v in vals)) == 0.0:
         out.append(
             error(
                 "ELEMENT_INVALID",

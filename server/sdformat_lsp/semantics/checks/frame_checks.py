@@ -239,7 +239,9 @@ class FrameChecks(CheckerBase):
         for node in unposed:  # the others resolve (in node order, as in ``attached_to``)
             if id(node) in self.broken or id(node) in reported or node.kind == "world":
                 continue
-            cur, seen, quiet = node, set(), False
+            cur: FrameNode | None = node
+            seen: set[int] = set()
+            quiet = False
             path: list[FrameNode] = []
             while cur is not None and id(cur) not in seen:
                 if id(cur) in self.broken or id(cur) in reported or id(cur) in quiet_nodes:

@@ -6,7 +6,7 @@ nested models they become warnings through ``CheckerBase._top_only``.
 
 from __future__ import annotations
 
-from ...diagnostics import Related, error
+from ...diagnostics import Diagnostic, Related, error
 from ...model import Joint
 from .base import CheckerBase, top_level_scope
 from ..frames import WORLD, WORLD_SENTINEL, FrameNode, Scope
@@ -26,7 +26,7 @@ class JointChecks(CheckerBase):
             c = self.g.resolution(joint.child)
             bad = False
             if c is not None:
-                if joint.child.text == WORLD:
+                if c.ref.text == WORLD:  # (c.ref is joint.child)
                     self.out.append(
                         error(
                             "JOINT_CHILD_LINK_INVALID",
@@ -97,7 +97,7 @@ class JointChecks(CheckerBase):
             if bad:
                 self._mark(node)
                 continue
-            if p is None or c is None:
+            if p is None or c is None or c.target is None:  # (a child that does not resolve is ``bad``)
                 self._mark(node)
                 continue
             if p.ref.text == c.ref.text:
@@ -132,37 +132,25 @@ class JointChecks(CheckerBase):
         kinds = ("link",) if self.version < (1, 8) else ("link", "frame", "model", "joint")
         return [n for n, node in scope.nested_frames() if node.kind in kinds and node is not joint]
 
-    def _targets(self, scope: Scope, node: FrameNode, attr: str) -> list[str]:
-        """Names ``node``'s ``attr`` (attached_to, relative_to) could take without making a cycle:
-        a suggestion must make the reference valid."""
-        out = []
-        for name, target in scope.nested_frames():
-            cur, steps = target, 0
-            while cur is not None and cur is not node and steps < 64:
-                cur = getattr(cur, attr)
-                steps += 1
-            if cur is not node:
-                out.append(name)
-        return out
-
     def axes(self) -> None:
         for node in self.nodes:
             if node.kind != "joint":
                 continue
             joint: Joint = node.entity
             scope = node.scope
+            assert scope is not None  # a joint is in a model or world
             for ref in joint.expressed_in:
                 if not ref.text:
                     continue
                 res = self.g.resolve(ref, scope)
                 if res.target is None:
-                    d = self._bad_ref(
+                    bad = self._bad_ref(
                         "JOINT_AXIS_EXPRESSED_IN_INVALID", res, f"expressed_in of the axis of joint '{joint.name}'"
                     )
-                    self.out.append(self._top_only(d, scope, "axis"))
+                    self.out.append(self._top_only(bad, scope, "axis"))
             for ref in joint.mimics:
                 res = self.g.resolve(ref, scope)
-                d = None
+                d: Diagnostic | None = None
                 if res.target is None or res.target.kind != "joint":
                     joints = [n for n, x in scope.nested_frames() if x.kind == "joint" and x is not node]
                     if res.target is not None:

@@ -16,6 +16,7 @@ from ...diagnostics import Diagnostic, Related, warning
 from ...model.builder import Builder
 from ...model.transform import IDENTITY, Transform, rotation_matrix, symmetric_eigenvalues, transform_of
 from ...records import record
+from ...text import LineIndex
 from ...xml import XmlDocument, XmlElement
 from ...collector_pause import collector_paused
 from .same_text import SameText
@@ -328,10 +329,5 @@ def _scoped(scope) -> str:
     return "::".join(reversed(parts))
 
 
-class _NoDocument:
-    """The builder's reader of poses needs the document only for its text, unused for poses."""
-
-    text = ""
-
-
-_NO_DOCUMENT = _NoDocument()
+# The builder's reader of poses needs a document only for its text, unused for poses: an empty one.
+_NO_DOCUMENT = XmlDocument("", LineIndex(""), None)

@@ -20,11 +20,12 @@ from __future__ import annotations
 import os
 
 from ...diagnostics import Diagnostic, Related, error
+from ...model import Include
 from .phases import ROOT_ONLY, top_level_scope
 from ..frames import WORLD_SENTINEL, FrameGraphs, FrameNode, Scope
 
 
-def _merge_here(g: FrameGraphs, scope: Scope | None) -> tuple[Scope, Scope, object] | None:
+def _merge_here(g: FrameGraphs, scope: Scope | None) -> tuple[Scope, Scope, Include] | None:
     """For a scope inside merges: (the view of the merge written in the analysed document, the scope it
     joined, its include); None when ``scope`` is no merged view or the merge is not written here."""
     view = scope
@@ -36,7 +37,7 @@ def _merge_here(g: FrameGraphs, scope: Scope | None) -> tuple[Scope, Scope, obje
     return None
 
 
-def _alone_body(g: FrameGraphs, node: FrameNode, proxy: FrameNode) -> FrameNode | None:
+def _alone_body(g: FrameGraphs, node: FrameNode, proxy: FrameNode | None) -> FrameNode | None:
     """The body carrying ``node`` in the merged model loaded alone and static: its model frame
     (the proxy here) when the attached_to chain reaches it before a link, else the link."""
     cur: FrameNode | None = node

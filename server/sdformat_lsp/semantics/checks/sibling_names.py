@@ -67,7 +67,7 @@ def unique_children(el: XmlElement, version: tuple[int, int], out: list[Diagnost
                 f"'{a.value}' names both a <{other.tag}> and a <{c.tag}> in {scope_what}: "
                 "siblings must have distinct names, whatever their type; rename one of them"
             )
-        data = {"duplicate": a.value}
+        data: dict[str, object] = {"duplicate": a.value}
         if code == "PARSING_ERROR":
             # only `gz sdf --check` compares names across types (recursiveSiblingUniqueNames in its gz.cc):
             # Gazebo loads the file. One habit, written link after link: folded by fold_clashes.
@@ -108,7 +108,7 @@ def fold_clashes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         group = groups.get(key) if key is not None else None
         if group is None or len(group) == 1:
             out.append(d)
-        elif d is group[0]:
+        elif key is not None and d is group[0]:  # (a group has a key)
             first, *rest = sorted(group, key=lambda x: x.span.start)
             other, tag, name = key
             more = len(rest)

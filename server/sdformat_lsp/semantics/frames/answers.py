@@ -12,7 +12,7 @@ import threading
 
 from ...model import Model
 from .cycles import cycle_from, edge_cycles
-from .vertices import FrameNode, Scope, memo_link, weak_ref
+from .vertices import FrameNode, GraphTables, Scope, memo_link, weak_ref
 from ..pose import IDENTITY, Transform
 
 # The placement frames being applied in this thread (ids of their model or proxy nodes). A placement
@@ -21,7 +21,7 @@ from ..pose import IDENTITY, Transform
 _placing = threading.local()
 
 
-class FrameQueries:
+class FrameQueries(GraphTables):
     """Walks the ``attached_to`` and ``relative_to`` edges; each walk is iterative and linear."""
 
     def real_scope(self, scope: Scope | None) -> Scope | None:
@@ -122,7 +122,7 @@ class FrameQueries:
             return node._pose
         path: list[FrameNode] = []
         seen: set[int] = set()
-        cur: FrameNode | None = node
+        cur: FrameNode = node
         base: Transform | None = None
         while True:
             if cur._pose_state:
@@ -133,7 +133,8 @@ class FrameQueries:
                 break
             seen.add(id(cur))
             path.append(cur)
-            if cur.relative_to is None:
+            nxt = cur.relative_to
+            if nxt is None:
                 if cur.scope is None:  # the root: the source of the graph
                     base = IDENTITY
                     path.pop()
@@ -141,7 +142,7 @@ class FrameQueries:
                 else:
                     base = None
                 break
-            cur = cur.relative_to
+            cur = nxt
         for p in reversed(path):
             if base is not None:
                 base = base * self.edge_transform(p)
@@ -198,8 +199,8 @@ class FrameQueries:
 
     def _placed_transform(self, node: FrameNode) -> Transform:
         if node.kind == "frame" and id(node) in self.merged_placement:
-            pf, view = self.merged_placement[id(node)]
-            res = self.resolve(pf, view, record=False)
+            placement, view = self.merged_placement[id(node)]
+            res = self.resolve(placement, view, record=False)
             if res.target is not None and res.target is not node:
                 inside = self.relative_pose(res.target, node)
                 if inside is not None:

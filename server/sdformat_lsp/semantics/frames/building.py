@@ -11,11 +11,11 @@ from dataclasses import replace
 
 from ...model import Frame, Include, Joint, Link, Model, Ref, World, version_tuple
 from ...xml import XmlElement
-from .vertices import MODEL_FRAME, WORLD, FrameNode, Scope, MergedFrames, weak_ref
+from .vertices import MODEL_FRAME, WORLD, FrameNode, GraphTables, Scope, MergedFrames, weak_ref
 from .order import in_element_order, LegacyNames, canonical_name
 
 
-class ScopeBuilding:
+class ScopeBuilding(GraphTables):
     """Creates every scope and node of a document, expanding includes within the instance budget."""
 
     def _node(self, kind: str, name: str, scope: Scope | None, entity: object | None) -> FrameNode:
@@ -141,7 +141,7 @@ class ScopeBuilding:
                 self._add_member(view, self._node("joint", item.name, view, item))
             elif isinstance(item, Frame):
                 self._add_member(view, self._node("frame", item.name, view, item))
-        canonical = (
+        canonical: str | None = (
             model.canonical_link.text
             if model.canonical_link is not None and model.canonical_link.text
             else canonical_name(view)

@@ -12,10 +12,10 @@ import weakref
 from dataclasses import replace
 
 from ...model import Model, PoseSpec, Ref
-from .vertices import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
+from .vertices import WORLD, WORLD_SENTINEL, FrameNode, GraphTables, Resolution, Scope
 
 
-class EdgeBuilding:
+class EdgeBuilding(GraphTables):
     """Resolves references (down into nested scopes, never up) and sets each node's two outgoing edges."""
 
     def resolve(self, ref: Ref, scope: Scope, allow_world: bool = False, record: bool = True) -> Resolution:
@@ -113,8 +113,8 @@ class EdgeBuilding:
     # -- edges ---------------------------------------------------------
 
     def _edges(self) -> None:
-        for ref, scope in self.inner_poses:
-            self.resolve(ref, scope)
+        for ref, inner in self.inner_poses:
+            self.resolve(ref, inner)
         for node in self.nodes:
             if node.kind == "world":
                 continue
@@ -124,8 +124,8 @@ class EdgeBuilding:
             if scope is None:  # the root model: source of relative_to, attached to its canonical link
                 self._model_attachment(node)
                 continue
-            weak = scope._node
-            default_base = weak() if weak is not None else None  # __model__ of a model, the world node of a world
+            wbase = scope._node
+            default_base = wbase() if wbase is not None else None  # __model__ of a model, the world node of a world
             if node.kind == "link":
                 self._relative(node, entity.pose, scope, default_base)
             elif node.kind == "model":
@@ -180,8 +180,7 @@ class EdgeBuilding:
         scope = node.inner
         assert scope is not None
         cref = model.canonical_link
-        written = cref is not None and bool(cref.text)
-        res = self.resolve(cref, scope) if written else None
+        res = self.resolve(cref, scope) if cref is not None and cref.text else None  # written
         if node.static:
             return
         if res is not None:

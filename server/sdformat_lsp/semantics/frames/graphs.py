@@ -16,14 +16,14 @@ The nodes and scopes live in :mod:`.vertices` (libsdformat's element-order rules
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ...model import Include, Model, Ref, World
 from ...xml import XmlDocument, XmlElement
 from .building import ScopeBuilding
 from .edges import EdgeBuilding
 from .cycles import find_cycles
-from .vertices import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
+from .vertices import MODEL_FRAME, WORLD, WORLD_SENTINEL, FrameNode, IncludeResolver, Resolution, Scope
 from .order import canonical_name
 from .answers import FrameQueries
 
@@ -45,9 +45,6 @@ __all__ = [  # the rest of the package imports these from here
 ]
 
 MAX_INCLUDED_INSTANCES = 50_000  # included models placed in one document (the largest real worlds have a few thousand)
-
-
-IncludeResolver = Callable[[Include, "Scope"], Model | None]
 
 
 class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
@@ -99,9 +96,10 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         self.memo: dict[str, dict] = {}
         # the analysed document (``xml``, when given and free of XML problems), so that building can
         # search its text instead of walking elements (see ``ScopeBuilding._document_text``)
-        clean = xml is not None and xml.root is not None and not xml.problems and not xml.half_typed
-        self._text: str | None = xml.text if clean else None
-        self._text_root: XmlElement | None = xml.root if clean else None
+        self._text: str | None = None
+        self._text_root: XmlElement | None = None
+        if xml is not None and xml.root is not None and not xml.problems and not xml.half_typed:
+            self._text, self._text_root = xml.text, xml.root
         self._in_document: dict[int, bool] = {}  # id(element) -> in that document's tree (while building)
         if isinstance(root, World):
             self.root = self._world_scope(root)

@@ -8,7 +8,7 @@ node types (:mod:`.vertices`) because these are rules of libsdformat's, not stru
 
 from __future__ import annotations
 
-from ...model import Model
+from ...model import Include, Model, Named
 from .vertices import Scope
 
 
@@ -39,11 +39,11 @@ def canonical_name(scope: Scope) -> str:
     return ""
 
 
-def in_element_order(model: Model) -> list:
+def in_element_order(model: Model) -> list[Named | Include]:
     """The links, joints, frames, nested models and includes of ``model`` in the order the file writes them."""
     if not model.includes:
         return list(model.members)
-    items = [(m.element.span.start, i, m) for i, m in enumerate(model.members)]
+    items: list[tuple[int, int, Named | Include]] = [(m.element.span.start, i, m) for i, m in enumerate(model.members)]
     items += [(inc.element.span.start, len(items) + i, inc) for i, inc in enumerate(model.includes)]
     items.sort(key=lambda t: (t[0], t[1]))
     return [t[2] for t in items]

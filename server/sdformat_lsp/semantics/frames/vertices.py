@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import MutableMapping
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from ...model import Model, PoseSpec, Ref, World
+from ...model import Include, Model, PoseSpec, Ref, World
+from ...xml import XmlElement
 from ...records import record
 from ..pose import Transform, transform_of
 
 MODEL_FRAME = "__model__"
 
+_T = TypeVar("_T")
 
-def weak_ref(obj: object | None):
+
+def weak_ref(obj: _T | None) -> weakref.ReferenceType[_T] | None:
     """A weak reference to ``obj`` (None stays None)."""
     return weakref.ref(obj) if obj is not None else None
 
@@ -51,20 +54,24 @@ class FrameNode:
         "__weakref__",
     )
 
-    def __init__(self, kind: str, name: str, scope: "Scope | None", entity: object | None) -> None:
+    def __init__(self, kind: str, name: str, scope: "Scope | None", entity: Any) -> None:
         self.kind = kind  # link, joint, frame, model, world
         self.name = name  # local name in ``scope``
         self._scope = weak_ref(scope)  # the scope that lists this node by ``name`` (None: the root)
-        self.entity = entity  # Link/Joint/Frame/Model/World of the document model
-        self._inner = None  # for models and the world: the scope it opens
+        # the Link/Joint/Frame/Model/World of the document model that ``kind`` names (None: the world
+        # sentinel): a union tagged by ``kind``, typed Any because a type checker cannot narrow it by
+        # the tag, and an isinstance in the loops over every node would cost what ``kind`` already says
+        self.entity: Any = entity
+        self._inner: weakref.ReferenceType[Scope] | None = None  # for models and the world: the scope it opens
         self.static = False
         self.attached_ref: Ref | None = None  # the reference that gave the edge
-        self._attached_to = None  # weak, like every reference between nodes (see ``scope``)
+        # weak, like every reference between nodes (see ``scope``)
+        self._attached_to: weakref.ReferenceType[FrameNode] | None = None
         self.attached_default = False  # edge follows a default rule, not a written reference
         self.relative_ref: Ref | None = None
-        self._relative_to = None
+        self._relative_to: weakref.ReferenceType[FrameNode] | None = None
         self._pose_spec: PoseSpec | None = None  # the <pose> giving ``transform`` (None: identity)
-        self._link = None  # a weak reference to the memoised attached link
+        self._link: weakref.ReferenceType[FrameNode] | None = None  # the memoised attached link
         self._link_state = 0  # 0 unknown, 1 resolved to _link, 2 failed, 3 the node itself
         self._pose: Transform | None = None
         self._pose_state = 0
@@ -180,7 +187,9 @@ class Scope:
         # as they come in the file, with what an include brings in at the include's place
         self.links_order: list[FrameNode] = []
         self.models_order: list["Scope | None"] = []
-        self._into = None  # for the view of a merge: the scope it was merged into (weak)
+        self._into: weakref.ReferenceType[Scope] | None = (
+            None  # for the view of a merge: the scope it was merged into (weak)
+        )
 
     @property
     def real(self) -> "Scope":
@@ -279,7 +288,7 @@ class MergedFrames(MutableMapping):
 
     __slots__ = ("_base", "_proxy")
 
-    def __init__(self, base: dict, proxy: FrameNode) -> None:
+    def __init__(self, base: MutableMapping[str, FrameNode], proxy: FrameNode) -> None:
         self._base = base
         self._proxy = proxy
 
@@ -316,4 +325,42 @@ WORLD_SENTINEL = _WorldSentinel("world", WORLD, None, None)
 def memo_link(node: FrameNode) -> FrameNode | None:
     """The remembered attached link (state 1: another node, 2: none, 3: the node itself)."""
     state = node._link_state
-    return node._link() if state == 1 else (node if state == 3 else None)
+    if state == 1:
+        link = node._link  # set with state 1, never None then
+        return link() if link is not None else None
+    return node if state == 3 else None
+
+
+IncludeResolver = Callable[[Include, Scope], Model | None]
+
+
+class GraphTables:
+    """The tables of :class:`~.frames.FrameGraphs` that its parts (``building``, ``edges``, ``answers``)
+    fill and read, declared once for the type checker: ``FrameGraphs.__init__`` creates them (and
+    says what each holds). Annotations only, so nothing here exists at run time."""
+
+    version: tuple[int, int]
+    include_resolver: IncludeResolver | None
+    instances: int
+    max_instances: int
+    over_budget: Include | None
+    _expanding: Include | None
+    nodes: list[FrameNode]
+    scopes: list[Scope]
+    resolutions: list[Resolution]
+    by_ref: dict[int, Resolution]
+    inner_poses: list[tuple[Ref, Scope]]
+    _inner_views: dict[int, Scope]
+    included: list[tuple[Include, Scope]]
+    holes: dict[int, list[Include]]
+    flawed: set[int]
+    merged_placement: dict[int, tuple[Ref, Scope]]
+    merged_into: dict[int, tuple[Include, Scope]]
+    _canonical_memo: dict[int, FrameNode | None]
+    _text: str | None
+    _text_root: XmlElement | None
+    _in_document: dict[int, bool]
+
+    if TYPE_CHECKING:  # a part calls another's methods through the whole class
+
+        def resolve(self, ref: Ref, scope: Scope, allow_world: bool = False, record: bool = True) -> Resolution: ...

@@ -10,7 +10,7 @@ check where the model lands.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...diagnostics import Diagnostic, Related, Severity, info
 from ...model import Include
@@ -52,12 +52,12 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
         and not (d.data.get(ROOT_NOT_STATIC) and sub.root_static_written)
     ]
     if unchecked:
-        first = min(unchecked, key=lambda d: d.span.start)
+        earliest = min(unchecked, key=lambda d: d.span.start)
         more = f" (and {len(unchecked) - 1} more)" if len(unchecked) > 1 else ""
         resolver.report(
             info(
-                first.code,
-                f"not checked here: {first.message}{more}, in {os.path.basename(sub.path or '')}; libsdformat checks this only "
+                earliest.code,
+                f"not checked here: {earliest.message}{more}, in {os.path.basename(sub.path or '')}; libsdformat checks this only "
                 "in top-level models and this one is nested, so it loads the file (it refuses the file on its own)",
                 span,
                 related=tuple(Related(d.span, d.message, path=d.path or sub.path) for d in unchecked[:RELATED_LIMIT]),
@@ -69,7 +69,8 @@ def summarise(resolver: "IncludeResolver", sub: "Analysis", inc: Include, span: 
     diags.sort(key=lambda d: d.span.start)
     name = os.path.basename(sub.path or "")
     related: list[Related] = []
-    roots = []
+    # (the diagnostic, the problem in the file it was first found in: code, message, path and span)
+    roots: list[tuple[Diagnostic, dict[str, Any]]] = []
     for d in diags:
         root = d.data.get("include_root") if d.data else None
         if root is None:

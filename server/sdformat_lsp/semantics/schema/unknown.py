@@ -9,12 +9,13 @@ for simulators and plugins.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ...diagnostics import Diagnostic, Fix, Related, Severity
 from ...spec import ElementSpec, schema_for, version_key
 from ...spelling import one_edit
 from ...text import Span
-from ...xml import XmlAttribute, XmlElement
+from ...xml import XmlAttribute, XmlDocument, XmlElement
 from .versions import OtherVersions, Visit, rooted
 
 UNKNOWN_ELEMENT = "ELEMENT_INCORRECT_TYPE"
@@ -25,6 +26,19 @@ _SIMULATOR_PREFIXES = ("gz_", "ign_", "ignition_", "gazebo_", "drake_", "ros_", 
 
 class UnknownNames(OtherVersions):
     """The schema check's methods about unknown names (a mixin of schema.validation._Checker)."""
+
+    # the checker's state these methods read and add to, declared for the type checker (set in
+    # schema.validation._Checker.__init__, which says what each holds)
+    doc: XmlDocument
+    text: str
+    declared: str
+    out: list[Diagnostic]
+    newer: list[tuple[str, str, Span]]
+    _child_tags: tuple[XmlElement | None, frozenset[str]]
+
+    if TYPE_CHECKING:
+
+        def _visit(self, el: XmlElement, spec: ElementSpec, version: str) -> Visit: ...
 
     def _unknown_attribute(self, v: Visit, attr: XmlAttribute) -> None:
         el, spec = v.element, v.spec

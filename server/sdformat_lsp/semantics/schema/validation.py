@@ -23,6 +23,7 @@ from functools import lru_cache
 from ...diagnostics import Diagnostic, Fix, Related, Severity
 from ...spec import ElementSpec, Schema, check_value, schema_for
 from ...text import Span
+from ...model import version_tuple
 from ...model.builder import Builder
 from ...xml import XmlDocument, XmlElement
 from ..checks.domain import CHECKED as DOMAIN_CHECKED
@@ -91,7 +92,7 @@ class _Checker(UnknownNames):
         self.text = doc.text
         self.schema = schema
         self.declared = schema.version
-        self.version_tuple = tuple(int(x) for x in schema.version.split(".")[:2]) if schema.version else (1, 12)
+        self.version_tuple = version_tuple(schema.version) if schema.version else (1, 12)
         self.out: list[Diagnostic] = []
         self._child_tags: tuple[XmlElement | None, frozenset[str]] = (
             None,
