@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Edit -> diagnostics on a xacro robot of five files, about 2,000 lines (issue 22: p95 <= 100 ms).
 
-    python benchmarks/bench_xacro_lsp.py [--edits N]
+    python benchmarks/bench_xacro_lsp.py [--edits N] [--requests N]
 
 Writes the generated robot of ``xacro_robot.py`` (a ROS package: the top
 ``robot.urdf.xacro`` and four included libraries, found through ``$(find)``
@@ -15,10 +15,18 @@ opens the top document. Then:
   diagnostics are published again (the open documents that include an edited
   file are checked again);
 
+* hover, definition and completion on the top document, at a macro call, a
+  ``${property}``, a link passed to a macro and a link's name (what each answers
+  on xacro: the macro's parameters and library, the property's value and
+  definition, the link and the links to complete, the link's pose): once right
+  after each top edit's diagnostics, as in ``bench_lsp.py`` ("right after an
+  edit"), and ``--requests`` times each when the edits are done ("idle");
+
 and in this process, for the same document, the CPU time of one analysis
-(expansion, the URDF check of the expansion, the mapping back), which is what
-an edit costs on an idle machine: the wall times above include the waiting of
-a loaded machine. Edits are spaced out (0.3 s), as a user pausing.
+(expansion, the URDF check of the expansion, the mapping back) of a text
+changed at every run (as an edit changes it), which is what an edit costs on
+an idle machine: the wall times above include the waiting of a loaded machine.
+Edits are spaced out (0.3 s), as a user pausing.
 """
 
 from __future__ import annotations
@@ -53,8 +61,18 @@ class XacroBench(Bench):
         )
         await asyncio.wait_for(done, 120)
 
-    async def toggle(self, uri: str, text: str, anchor: str, n: int, watch: str | None = None) -> list[float]:
-        """Toggle the digit after ``anchor`` ``n`` times; the time until ``watch`` (default: ``uri``) publishes."""
+    async def toggle(
+        self,
+        uri: str,
+        text: str,
+        anchor: str,
+        n: int,
+        watch: str | None = None,
+        positions: list[types.Position] | None = None,
+        after: dict[str, list[float]] | None = None,
+    ) -> list[float]:
+        """Toggle the digit after ``anchor`` ``n`` times; the time until ``watch`` (default: ``uri``) publishes.
+        With ``positions``, one hover, definition and completion right after each edit's diagnostics (into ``after``)."""
         at = text.index(anchor) + len(anchor)
         pos = _position(text, at)
         out = []
@@ -79,6 +97,9 @@ class XacroBench(Bench):
             )
             t1 = await asyncio.wait_for(done, 60)
             out.append(t1 - t0)
+            if positions and after is not None:
+                for measure, values in (await self.requests(uri, [positions[i % len(positions)]])).items():
+                    after[measure] += values
             watched_version[0] += 1
             await asyncio.sleep(0.3)
         return out
@@ -101,20 +122,37 @@ class XacroBench(Bench):
         return fut
 
 
+def request_positions(text: str) -> list[types.Position]:
+    """In the top document: a macro call's name, a ``${property}``, a link passed to a macro, a link's name."""
+    out = []
+    for anchor, into in (
+        ("<xacro:wheel3 ", 8),
+        ('value="${mass0}"', 10),
+        ('parent="base_link" x=', 10),
+        ('<link name="base_link"', 13),
+    ):
+        at = text.index(anchor) + into
+        out.append(_position(text, at))
+    return out
+
+
 def cpu_per_analysis(top: Path, n: int) -> list[float]:
     from sdformat_lsp.semantics import analyze
 
     text = top.read_text()
     analyze(text, str(top))  # imports and the first reading of the libraries
+    anchor = '<origin xyz="0.'
+    at = text.index(anchor) + len(anchor)
     out = []
-    for _ in range(n):
+    for i in range(n):
+        edited = f"{text[:at]}{i % 10}{text[at + 1 :]}"  # a new text each time, as an edit makes
         t0 = time.process_time()
-        analyze(text, str(top))
+        analyze(edited, str(top))
         out.append(time.process_time() - t0)
     return out
 
 
-async def run(edits: int) -> None:
+async def run(edits: int, requests: int) -> None:
     tmp = Path(tempfile.mkdtemp())
     top = xacro_robot.write_robot(tmp)
     lines = xacro_robot.line_count(top)
@@ -127,7 +165,20 @@ async def run(edits: int) -> None:
         text = top.read_text()
         uri = top.as_uri()
         await bench.open_as(uri, text, "xacro")
-        rows["edit -> diagnostics (top)"] = await bench.toggle(uri, text, '<origin xyz="0.', edits)
+        positions = request_positions(text)
+        after: dict[str, list[float]] = {"hover": [], "completion": [], "definition": []}
+        rows["edit -> diagnostics (top)"] = await bench.toggle(
+            uri, text, '<origin xyz="0.', edits, positions=positions, after=after
+        )
+        for measure, values in after.items():
+            rows[f"{measure} right after an edit"] = values
+        await asyncio.sleep(0.5)
+        idle: dict[str, list[float]] = {"hover": [], "completion": [], "definition": []}
+        for _ in range(requests):
+            for measure, values in (await bench.requests(uri, positions)).items():
+                idle[measure] += values
+        for measure, values in idle.items():
+            rows[f"{measure}, idle"] = values
         # the library open beside it, edited: the top document is checked again
         wtext = wheels.read_text()
         wuri = wheels.as_uri()
@@ -136,18 +187,19 @@ async def run(edits: int) -> None:
     finally:
         await bench.stop()
     rows["analysis CPU (in-process)"] = cpu_per_analysis(top, edits)
-    print(f"{'measure':28} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
+    print(f"{'measure':30} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for measure, values in rows.items():
         print(
-            f"{measure:28} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}"
+            f"{measure:30} {len(values):>4} {1000 * statistics.median(values):>8.1f} {1000 * p95(values):>8.1f} {1000 * max(values):>8.1f}"
         )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=20)
+    ap.add_argument("--requests", type=int, default=10, help="idle rounds of requests at the four positions")
     args = ap.parse_args()
-    asyncio.run(run(args.edits))
+    asyncio.run(run(args.edits, args.requests))
     return 0
 
 

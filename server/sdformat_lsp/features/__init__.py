@@ -33,6 +33,7 @@ from .symbols import document_symbols as model_symbols
 from .urdf_completion import urdf_complete
 from .urdf_names import urdf_definition, urdf_hover, urdf_references
 from .xacro_features import (
+    prepare_xacro,
     xacro_complete,
     xacro_definition,
     xacro_hover,
@@ -47,6 +48,8 @@ def prepare(analysis: Analysis) -> None:
     """Make now, in the caller's thread, what the first request on ``analysis`` would otherwise make
     (the server calls it in a worker thread on an analysis built in the background)."""
     prepare_lookups(analysis)
+    if analysis.xacro is not None:
+        prepare_xacro(analysis)
 
 
 def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult | None:

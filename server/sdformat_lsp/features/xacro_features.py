@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import os
 import re
-
+from functools import lru_cache
 from typing import Callable
 
+from ..queries.frames import prepare_lookups
 from ..queries.results import CompletionItem, CompletionList, HoverResult, Location, Symbol, TextEdit, Writer
 from ..queries.urdf_structure import RobotStructure, urdf_hover_text
 from ..semantics.analysis import Analysis
@@ -43,12 +44,18 @@ def facts_of(analysis: Analysis):
     return getattr(analysis, "xacro", None)
 
 
+@lru_cache(maxsize=1024)
+def _absolute(file: str) -> str:
+    """A file's absolute path (an analysis names a few files, each in thousands of origins)."""
+    return os.path.abspath(file)
+
+
 def _here(analysis: Analysis) -> str | None:
-    return os.path.abspath(analysis.path) if analysis.path else None
+    return _absolute(analysis.path) if analysis.path else None
 
 
 def _same(file: str | None, here: str | None) -> bool:
-    return file is not None and here is not None and os.path.abspath(file) == here
+    return file is not None and here is not None and _absolute(file) == here
 
 
 def _location(file: str | None, span: tuple[int, int], here: str | None) -> Location:
@@ -131,31 +138,62 @@ def _arg_at(analysis: Analysis, offset: int) -> tuple[str, Span] | None:
     return None
 
 
+def _written_here(analysis: Analysis) -> list[tuple[int, int, int, int, int]]:
+    """The pieces of the expansion written in this document, made once per analysis: (start, end of
+    the origin, start, end of the value's source, output offset), each -1 where it lies in another file."""
+    facts = facts_of(analysis)
+    found = facts.memo.get("written_here")
+    if found is None:
+        here = _here(analysis)
+        smap = facts.expansion.source_map
+        found = []
+        for start, origin in zip(smap.starts, smap.origins, strict=True):
+            if origin is None:
+                continue
+            src = origin.source
+            own = _same(origin.file, here)
+            via = _same(src.file, here)
+            if own or via:
+                o, v = origin.span if own else (-1, -1), src.span if via else (-1, -1)
+                found.append((o[0], o[1], v[0], v[1], start))
+        facts.memo["written_here"] = found
+    return found
+
+
 def _expanded_offsets(analysis: Analysis, offset: int) -> list[int]:
     """Where the text at ``offset`` of this document lands in the expansion (every copy)."""
-    facts = facts_of(analysis)
-    here = _here(analysis)
-    smap = facts.expansion.source_map
-    out = []
-    for start, origin in zip(smap.starts, smap.origins, strict=True):
-        if origin is None:
-            continue
-        src = origin.source
-        if (_same(origin.file, here) and _within(origin.span, offset)) or (
-            _same(src.file, here) and _within(src.span, offset)
-        ):
-            out.append(start)
-    return out
+    return [start for os_, oe, vs, ve, start in _written_here(analysis) if os_ <= offset <= oe or vs <= offset <= ve]
 
 
-def _robot_name_at(analysis: Analysis, offset: int):
-    """The link or joint name of the expanded robot written at ``offset``: (structure, name, kind)."""
+def expanded_robot(analysis: Analysis) -> RobotStructure | None:
+    """The structure of the robot a xacro document expands to (None: no ``<robot>``), made once per analysis."""
     facts = facts_of(analysis)
     expanded = facts.expanded if facts is not None else None
     root = expanded.xml.root if expanded is not None else None
     if root is None or root.tag != "robot":
         return None
-    robot = RobotStructure(root)
+    robot = facts.memo.get("robot")
+    if robot is None:
+        robot = facts.memo["robot"] = RobotStructure(root)
+    return robot
+
+
+def prepare_xacro(analysis: Analysis) -> None:
+    """Make the lookups of a xacro document's requests now (``features.prepare``, in the server's worker
+    after an analysis): the first hover, definition or completion on a link then finds them made."""
+    facts = facts_of(analysis)
+    if facts is not None:
+        _written_here(analysis)
+        expanded_robot(analysis)
+        if facts.expanded is not None:
+            prepare_lookups(facts.expanded)  # a link's hover answers from the expansion's frame graphs
+
+
+def _robot_name_at(analysis: Analysis, offset: int):
+    """The link or joint name of the expanded robot written at ``offset``: (structure, name, kind)."""
+    robot = expanded_robot(analysis)
+    if robot is None:
+        return None
     for at in _expanded_offsets(analysis, offset):
         n = robot.name_at(at)
         if n is not None:
@@ -439,9 +477,8 @@ def xacro_complete(analysis: Analysis, offset: int) -> CompletionList | None:
     m = _LINK_ATTR.search(before)
     if m is not None:
         typed = m.group(3)
-        expanded = facts.expanded
-        root = expanded.xml.root if expanded is not None else None
-        names = list(RobotStructure(root).links) if root is not None and root.tag == "robot" else []
+        robot = expanded_robot(analysis)
+        names = list(robot.links) if robot is not None else []
         return CompletionList(
             [CompletionItem(n, "link", "link", f"0{n}") for n in names], Span(offset - len(typed), offset)
         )

@@ -375,9 +375,14 @@ def _checkpoint(stop: threading.Event | None) -> None:
 
 
 def analyze(
-    text: str, path: str | None = None, options: Options | None = None, extra: list[Diagnostic] | None = None
+    text: str,
+    path: str | None = None,
+    options: Options | None = None,
+    extra: list[Diagnostic] | None = None,
+    xml: XmlDocument | None = None,
 ) -> Analysis:
-    """Analyse one SDFormat document. Never raises on bad input (nor at all, outside :class:`cancellable`)."""
+    """Analyse one SDFormat document. Never raises on bad input (nor at all, outside :class:`cancellable`).
+    ``xml``: ``parse(text)`` when the caller has it already (a xacro expansion's, made while writing it)."""
     options = options or Options()
     limit = options.max_document_bytes
     if limit is not None and len(text) > limit:
@@ -387,7 +392,8 @@ def analyze(
     try:
         with collector_paused():  # large trees and no cyclic garbage: collector passes would dominate the run time
             try:
-                xml = parse(text)
+                if xml is None:
+                    xml = parse(text)
                 _checkpoint(stop)
                 result = Analysis(text=text, path=path, xml=xml, options=options)
                 result.diagnostics.extend(extra or ())

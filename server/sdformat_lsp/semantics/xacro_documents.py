@@ -103,9 +103,10 @@ def is_fragment(xml: XmlDocument) -> bool:
 class XacroFacts:
     """The expansion of a xacro document and the analysis of what it expanded to."""
 
-    __slots__ = ("expanded", "expansion", "library", "sources")
+    __slots__ = ("expanded", "expansion", "library", "memo", "sources")
 
     def __init__(self, expansion: "Expansion", expanded: "Analysis | None", library: bool, sources: dict) -> None:
+        self.memo: dict = {}  # what the editor's features derive from these facts, made once (features.xacro_features)
         self.expansion = expansion
         self.expanded = expanded  # the analysis of expansion.text (None: a library, or nothing expanded; also
         # when the expansion failed, for the editor: its diagnostics are not the document's)
@@ -182,6 +183,7 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
         read_file=_reader(options, texts),
         find_package=_finder(base_dir, options),
         documents=_documents(),
+        tree=True,
     )
     fragment = is_fragment(result.xml)
     library = fragment or is_library(result.xml, expansion.text)
@@ -196,7 +198,9 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
         # analysed also when the expansion failed (an unknown property, a macro call being typed): the
         # editor's navigation, hover and completion read the robot there is; its diagnostics count only
         # when xacro would have expanded the document (else they are consequences of the error)
-        expanded = analyze(expansion.text, path, replace(options, expand_xacro=False, suppressions=False))
+        expanded = analyze(
+            expansion.text, path, replace(options, expand_xacro=False, suppressions=False), xml=_written_xml(expansion)
+        )
         if expansion.ok:
             for d in expanded.diagnostics:
                 out.append(place.mapped(d, expanded))
@@ -204,6 +208,17 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
     result.xacro = XacroFacts(expansion, expanded, library, sources)
     if expanded is not None and expansion.ok:
         result.version = expanded.version
+
+
+def _written_xml(expansion: "Expansion") -> XmlDocument | None:
+    """The XML document of the expansion from the tree made while writing it (not scanned again), or
+    None when there is none to use (the analysis parses the text)."""
+    tree = expansion.tree
+    if tree is None or not tree.complete or tree.root is None:
+        return None
+    from ..xml import parse_built
+
+    return parse_built(expansion.text, tree.root, tree.depth)
 
 
 def once_per_place(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

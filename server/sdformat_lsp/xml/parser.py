@@ -17,9 +17,9 @@ from lxml import etree
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity
 from ..text import LineIndex, Span
-from .scanner import scan
+from .scanner import ScanResult, scan
 from .toplevel import read_top_level
-from .tree import XmlDocument
+from .tree import XmlDocument, XmlElement
 
 XML_ERROR = "XML_ERROR"
 
@@ -282,9 +282,22 @@ def parse(text: str) -> XmlDocument:
             ahead.log()  # joined on every path: no thread outlives the parse
 
 
-def _parse(text: str, ahead: _Ahead | None) -> XmlDocument:
+def parse_built(text: str, root: XmlElement, depth: int) -> XmlDocument:
+    """:func:`parse` of ``text`` given the tree the scanner would build from it (its ``root``, and
+    the most elements open at once, ``depth``), made by whoever wrote the text (a xacro expansion,
+    formats/xacro/writer.py), which saves scanning it. The problems are found as :func:`parse`
+    finds them; a text with any problem is parsed afresh, its tree then the scanner's own."""
+    scanned = ScanResult()
+    scanned.root = root
+    scanned.depth = depth
+    document = _parse(text, None, scanned)
+    return document if not document.problems else parse(text)
+
+
+def _parse(text: str, ahead: _Ahead | None, scanned: ScanResult | None = None) -> XmlDocument:
     lines = LineIndex(text)
-    scanned = scan(text)
+    if scanned is None:
+        scanned = scan(text)
     problems: list[Diagnostic] = []
     checked = text
     if scanned.doctype_span is not None:

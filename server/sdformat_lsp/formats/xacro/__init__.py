@@ -36,7 +36,7 @@ defined; what the editor reads), ``calls`` (macro calls), ``includes``,
 from __future__ import annotations
 
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ...collector_pause import collector_paused
 from ...diagnostics import Diagnostic, Severity
@@ -47,6 +47,9 @@ from .nodes import Element
 from .parsing import DocumentCache
 from .source_map import Call, Origin, SourceMap
 from .writer import banner, write
+
+if TYPE_CHECKING:
+    from ...xml.built import TreeBuilder
 
 __all__ = [
     "Call",
@@ -88,6 +91,7 @@ class Expansion:
         uses: list[Use],
         args: dict[str, str],
         packages: dict[str, str],
+        tree: "TreeBuilder | None" = None,
     ) -> None:
         self.text = text
         self.source_map = source_map
@@ -98,6 +102,7 @@ class Expansion:
         self.uses = uses
         self.args = args
         self.packages = packages  # $(find) answers used
+        self.tree = tree  # with expand(..., tree=True): the XML elements of ``text``, made while writing it
 
     def origin(self, offset: int) -> Origin | None:
         """Where the output at ``offset`` comes from (None: xacro's own banner and declaration)."""
@@ -131,9 +136,11 @@ def expand(
     cwd: str | None = None,
     max_nodes: int | None = None,
     documents: DocumentCache | None = None,
+    tree: bool = False,
 ) -> Expansion:
     """Expand the xacro document ``path`` (its ``text`` when given, else read). ``documents``:
-    a cache of read trees kept by the caller between expansions (the editor)."""
+    a cache of read trees kept by the caller between expansions (the editor); ``tree``: make the
+    XML elements of the output while writing it (``Expansion.tree``), for a caller that analyses it."""
     # reading and expanding allocate many objects and make no cycles worth collecting: without
     # the cyclic collector's passes over the growing trees it runs about a fifth faster (the
     # collector is resumed only if it was running, so a caller's pause is kept)
@@ -147,10 +154,10 @@ def expand(
         documents,
     )
     with collector_paused():  # counted with the analyses running at once (collector_pause.py)
-        return _expand(path, text, options)
+        return _expand(path, text, options, tree)
 
 
-def _expand(path: str, text: str | None, options: ExpandOptions) -> Expansion:
+def _expand(path: str, text: str | None, options: ExpandOptions, tree: bool = False) -> Expansion:
     reader = options.read_file
     expander = Expander(options)
     expander.note_file(path)
@@ -171,7 +178,12 @@ def _expand(path: str, text: str | None, options: ExpandOptions) -> Expansion:
         err = diagnostic("XACRO_ERROR", Severity.ERROR, "the document has no root element", Origin(path, (0, 0)))
         return Expansion("", SourceMap(), None, [err], [path], [], [], dict(options.args), {})
     expander.expand_document(document, path)
-    out, smap = write(document.children, banner(path))
+    written = None
+    if tree:
+        from ...xml.built import TreeBuilder  # only for a caller analysing the output (the XML layer loads lxml)
+
+        written = TreeBuilder()
+    out, smap = write(document.children, banner(path), written)
     return Expansion(
         out,
         smap,
@@ -182,4 +194,5 @@ def _expand(path: str, text: str | None, options: ExpandOptions) -> Expansion:
         expander.uses,
         expander.context.args,
         expander.context.packages_used,
+        written,
     )

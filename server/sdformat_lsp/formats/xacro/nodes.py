@@ -37,7 +37,7 @@ class Text:
         self.cdata = cdata
         self.blank = not cdata and data.isspace()  # never evaluated nor changed: shared by copies
 
-    def copy(self, call: Call | None) -> "Text":
+    def copy(self, call: Call | None, shared: str = "") -> "Text":
         o = self.origin
         return Text(
             self.data, o if o is None or call is None else Origin(o.file, o.span, call, o.via), self.raw, self.cdata
@@ -51,7 +51,7 @@ class Comment:
         self.data = data
         self.origin = origin
 
-    def copy(self, call: Call | None) -> "Comment":
+    def copy(self, call: Call | None, shared: str = "") -> "Comment":
         o = self.origin
         return Comment(self.data, o if o is None or call is None else Origin(o.file, o.span, call, o.via))
 
@@ -66,7 +66,7 @@ class Instruction:
         self.data = data
         self.origin = origin
 
-    def copy(self, call: Call | None) -> "Instruction":
+    def copy(self, call: Call | None, shared: str = "") -> "Instruction":
         return Instruction(self.target, self.data, self.origin)
 
 
@@ -83,10 +83,12 @@ class Element:
         self.origin = origin
         self.end = end
 
-    def copy(self, call: Call | None) -> "Element":
+    def copy(self, call: Call | None, shared: str = "") -> "Element":
         """A deep copy; with ``call``, every origin gains that call (iterative: no recursion
         over the depth of user data). Texts of white space only are shared, not copied: nothing
-        changes them, and they are not written out where other nodes are."""
+        changes them, and they are not written out where other nodes are. Elements tagged
+        ``shared`` are shared too, whole (DocumentCache: the expander never changes a
+        ``xacro:macro`` it defines, it copies the body at each call)."""
         o = self.origin
         root = Element(self.tag, o if o is None or call is None else Origin(o.file, o.span, call, o.via), self.end)
         stack = [(self, root)]
@@ -110,6 +112,9 @@ class Element:
             for child in src.children:
                 kind = type(child)
                 if kind is element:
+                    if child.tag == shared:
+                        append(child)
+                        continue
                     co = child.origin
                     new = element(
                         child.tag,

@@ -213,6 +213,9 @@ def read_document(text: str, file: str) -> Document:
     return Document(top, root)
 
 
+SHARED = "xacro:macro"  # the elements a cached tree hands out shared (see DocumentCache.read)
+
+
 class DocumentCache:
     """Read trees kept by file and text, for callers that expand the same files again and again
     (the editor: an included library is read at every edit of the document including it). A
@@ -231,4 +234,6 @@ class DocumentCache:
             if len(self.trees) >= self.size:
                 del self.trees[next(iter(self.trees))]
         self.trees[key] = doc
-        return Document([n.copy(None) for n in doc.children], None).with_root()
+        # the macros' definitions shared, not copied: the expander copies a macro's body at each call
+        # and never changes the definition itself (tests/xacro/test_xacro_edits.py: the same expansion)
+        return Document([n.copy(None, SHARED) for n in doc.children], None).with_root()

@@ -11,9 +11,13 @@ comes from (the attribute, the text, else the element).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from .nodes import Comment, Element, Instruction, Text
 from .source_map import SourceMap
+
+if TYPE_CHECKING:
+    from ...xml.built import TreeBuilder  # imported by callers asking for a tree: the `xacro` command needs no lxml
 
 
 def _escape_310(data: str) -> str:
@@ -49,8 +53,9 @@ def banner(name: str) -> list[str]:
     ]
 
 
-def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
-    """The text of the top-level nodes (after the banner ``comments``), and its source map."""
+def write(top: list, comments: list[str], tree: TreeBuilder | None = None) -> tuple[str, SourceMap]:
+    """The text of the top-level nodes (after the banner ``comments``), and its source map; with
+    ``tree`` (the XML layer's ``built.TreeBuilder``), its XML elements too, told as they are written."""
     smap = SourceMap()
     starts = smap.starts
     origins = smap.origins
@@ -65,6 +70,7 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
     escape = _escape
     escape_attr = _escape_attr
     element, text_kind = Element, Text
+    make = tree
     # iterative writer: (node, indent) entries, closing strings, or origins to mark
     stack: list = [(n, "") for n in reversed(top)]
     pop = stack.pop
@@ -75,6 +81,12 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
         if kind is str:
             put(item)
             size += len(item)
+            continue
+        if kind is _EndTag:  # with a tree: the end of an element it has open
+            s = item.text
+            put(s)
+            make.close(size + len(s) - len(s.lstrip()), size + len(s) - 1)  # type: ignore[union-attr]
+            size += len(s)
             continue
         if kind is not tuple:  # an origin: the output from here on comes from it
             mark_at(size)
@@ -89,6 +101,8 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
             s = indent + "<" + node.tag
             put(s)
             size += len(s)
+            made: list | None = [] if make is not None else None
+            ts = size - len(node.tag)
             attrs = node.attrs
             if attrs:
                 for name in sorted(attrs):
@@ -100,6 +114,8 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
                     mark(attr.origin)
                     s = escape_attr(attr.value)
                     put(s)
+                    if made is not None:
+                        made.append((name, s, size))
                     size += len(s)
                     mark_at(size)
                     mark(o)
@@ -115,6 +131,8 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
                     mark(first.origin)
                     s = escape(first.data)
                     put(s)
+                    if make is not None:
+                        make.leaf(node.tag, ts, made, size, s)  # type: ignore[arg-type]
                     size += len(s)
                     mark_at(size)
                     mark(o)
@@ -126,7 +144,11 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
                 size += 2
                 if o is not None:
                     push(o)
-                push(f"{indent}</{node.tag}>\n")
+                if make is not None:
+                    make.open(node.tag, ts, made, size - 1)  # type: ignore[arg-type]
+                    push(_EndTag(f"{indent}</{node.tag}>\n"))
+                else:
+                    push(f"{indent}</{node.tag}>\n")
                 if o is not None:
                     push(o)
                 inner = indent + "  "
@@ -137,17 +159,34 @@ def write(top: list, comments: list[str]) -> tuple[str, SourceMap]:
             else:
                 put("/>\n")
                 size += 3
+                if make is not None:
+                    make.empty(node.tag, ts, made, size - 1)  # type: ignore[arg-type]
         else:
             mark_at(size)
             mark(node.origin)
             if kind is text_kind:
                 s = f"<![CDATA[{node.data}]]>" if node.cdata else escape(f"{indent}{node.data}\n")
+                if make is not None:
+                    make.complete = False  # a text beside other children, or CDATA: not made here
             elif kind is Comment:
                 s = f"{indent}<!--{node.data}-->\n"
+                if make is not None:
+                    make.inside()
             elif kind is Instruction:
                 s = f"{indent}<?{node.target} {node.data}?>\n"
+                if make is not None:
+                    make.inside()
             else:
                 s = ""
             put(s)
             size += len(s)
     return "".join(out), smap
+
+
+class _EndTag:
+    """The end tag of an element the tree builder has open (with ``write(..., tree=...)``)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
