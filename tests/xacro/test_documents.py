@@ -404,3 +404,34 @@ def test_hover_on_a_link_or_joint_is_the_urdf_documents_hover_of_the_expansion(p
         assert mine.text == theirs.text, (mine.text, theirs.text)
     camera = hover(a, text.index('<link name="camera"') + 15)
     assert camera is not None and "0.05" not in camera.text  # composed, not camera_joint's origin
+
+
+def test_libraries_of_materials_and_gazebo_blocks_are_checked_through_their_includer(tmp_path):
+    """husky's decorations.urdf.xacro (materials and a macro) and tiago's gazebo.urdf.xacro (a <gazebo> block
+    reading a property its includer defines) are made to be included: no diagnostic of their own, whereas a
+    robot reading an undefined property, or a library with a malformed expression, still gets its error."""
+    head = '<?xml version="1.0"?>\n<robot name="{}" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+    decorations = (
+        head.format("husky_decorations")
+        + '  <material name="dark_grey"><color rgba="0.2 0.2 0.2 1"/></material>\n'
+        + '  <xacro:macro name="decorate"><link name="top_plate"/></xacro:macro>\n</robot>\n'
+    )
+    gazebo = (
+        head.format("tiago")
+        + '  <gazebo>\n    <xacro:if value="${is_multiple}"><static>false</static></xacro:if>\n  </gazebo>\n'
+        + '  <gazebo reference="base_link"><material>Gazebo/Grey</material></gazebo>\n</robot>\n'
+    )
+    robot = (
+        head.format("r") + f'  <link name="base">{INERTIAL}</link>\n  <link name="${{undefined_name}}"/>\n</robot>\n'
+    )
+    bad = (
+        head.format("tiago")
+        + '  <gazebo><xacro:if value="${1 +}"><static>false</static></xacro:if></gazebo>\n</robot>\n'
+    )
+    said = {}
+    for name, text in {"decorations": decorations, "gazebo": gazebo, "robot": robot, "bad": bad}.items():
+        path = tmp_path / f"{name}.urdf.xacro"
+        path.write_text(text)
+        said[name] = [d.code for d in analyze(text, str(path), Options()).diagnostics if d.is_error]
+    assert said["decorations"] == [] and said["gazebo"] == []
+    assert said["robot"] == ["XACRO_ERROR"] and said["bad"] == ["XACRO_ERROR"]

@@ -21,9 +21,12 @@ first related location: an editor shows diagnostics of the open document only,
 and the place to act on is often that call.
 
 A *library*, a file whose root holds only macros, properties, arguments and
-includes, expands to an empty robot: it is not checked as a robot by itself
-(it is checked through the files that include it); xacro's own errors in it
-are still reported. A *fragment*, a file whose root is neither ``<robot>`` nor
+includes, and the URDF definitions that belong to a robot defined elsewhere
+(``<material>``, ``<gazebo>`` blocks), with no link or joint in what it expands
+to, is made to be included: it is not checked as a robot by itself (it is
+checked through the files that include it). xacro's own errors in it are still
+reported, but for names it leaves undefined: the file including it defines them
+(a ``${prefix}`` or ``${is_multiple}`` read at the top of a library). A *fragment*, a file whose root is neither ``<robot>`` nor
 ``<sdf>`` (``<root xmlns:xacro=...>``, common in robot descriptions), is made
 to be included: ``xacro:include`` takes its root's children into the includer,
 where the macros and arguments it uses are defined. Expanded alone it means
@@ -52,8 +55,10 @@ if TYPE_CHECKING:
     from .analysis import Analysis, Options
 
 XACRO_NS_HINT = "xacro"
-# the elements a library's root may hold (anything else is content of the robot or world)
+# the elements a library's root may hold (anything else is content of the robot or world): xacro's
+# definitions, and the URDF elements that define things for a robot whose links are elsewhere
 LIBRARY_ELEMENTS = {"macro", "property", "arg", "include", "if", "unless"}
+LIBRARY_URDF_ELEMENTS = {"material", "gazebo"}
 
 
 def xacro_prefixes(root: XmlElement) -> set[str]:
@@ -86,9 +91,10 @@ def is_library(xml: XmlDocument, expanded_text: str = "") -> bool:
         return False
     prefixes = xacro_prefixes(root)
     kids = list(root.children)
-    return all(c.prefix in prefixes and c.local_name in LIBRARY_ELEMENTS for c in kids) and not _CONTENT.search(
-        expanded_text
-    )
+    return all(
+        (c.prefix in prefixes and c.local_name in LIBRARY_ELEMENTS) or (not c.prefix and c.tag in LIBRARY_URDF_ELEMENTS)
+        for c in kids
+    ) and not _CONTENT.search(expanded_text)
 
 
 def is_fragment(xml: XmlDocument) -> bool:
@@ -168,6 +174,7 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
     """Fill ``result`` (the analysis of a xacro document's own text) from its expansion, analysed with
     ``analyze`` (handed in by ``analysis.analyze``, which imports this module: no import back)."""
     from ..formats.xacro import expand
+    from ..formats.xacro.errors import UNRESOLVED
 
     text = _without_half_typed(result)
     if text is None:
@@ -191,7 +198,8 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
     place = _Placer(result, expansion, path, sources)
     out: list[Diagnostic] = []
     for d in expansion.errors if not fragment else ():
-        out.append(place.own(d))
+        if not (library and d.data.get(UNRESOLVED)):  # a library's undefined names are its includer's
+            out.append(place.own(d))
     expanded = None
     root = expansion.root
     if not library and expansion.text and root is not None:

@@ -41,11 +41,16 @@ class LimitError(XacroError):
     code = LIMIT
 
 
-def diagnostic(code: str, severity: Severity, message: str, origin: Origin | None) -> Diagnostic:
+UNRESOLVED = "unresolved"  # in a diagnostic's data: a name that is not defined (an Unresolved error)
+
+
+def diagnostic(
+    code: str, severity: Severity, message: str, origin: Origin | None, data: dict | None = None
+) -> Diagnostic:
     """A plain diagnostic at ``origin``, the chain of macro calls as related places."""
     if origin is None:
-        return Diagnostic(code, severity, message, Span(0, 0))
+        return Diagnostic(code, severity, message, Span(0, 0), data=data or {})
     related = tuple(
         Related(Span(*call.span), f"from the call of macro '{call.name}'", call.file) for call in origin.calls()
     )
-    return Diagnostic(code, severity, message, Span(*origin.span), related, path=origin.file)
+    return Diagnostic(code, severity, message, Span(*origin.span), related, path=origin.file, data=data or {})

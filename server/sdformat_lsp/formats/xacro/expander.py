@@ -102,19 +102,22 @@ class Expander(TextEvaluation):
         self.where: Origin | None = None  # the node being evaluated, for errors raised without a place
 
     # -- reporting -------------------------------------------------------------------------------
-    def report(self, severity: Severity, code: str, message: str, origin: Origin | None) -> None:
+    def report(
+        self, severity: Severity, code: str, message: str, origin: Origin | None, data: dict | None = None
+    ) -> None:
         key = (code, message, origin.file if origin else None, origin.span if origin else None)
         if key in self._seen:
             return
         self._seen.add(key)
-        self.diagnostics.append(errors.diagnostic(code, severity, message, origin))
+        self.diagnostics.append(errors.diagnostic(code, severity, message, origin, data))
 
     def fail(self, exc: XacroError, where: Origin | None) -> None:
         """Report an error (at ``where`` when it carries no place), unless it is a name left
         undefined by an include that failed."""
         if self.incomplete and isinstance(exc, Unresolved):
             return
-        self.report(Severity.ERROR, exc.code, exc.message, exc.origin or where)
+        unresolved = {errors.UNRESOLVED: True} if isinstance(exc, Unresolved) else None
+        self.report(Severity.ERROR, exc.code, exc.message, exc.origin or where, unresolved)
         # what a failed definition, call or include would have defined is then missing: names
         # left undefined after a first error are most likely its consequences, not reported
         self.incomplete = True
