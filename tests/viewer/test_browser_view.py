@@ -154,6 +154,13 @@ def test_picking_reveals_exactly_the_clicked_link(browser, view_server, model_di
             )
             assert page.evaluate("([x, y]) => window.__sdfViewApi.pick(x, y)", [x, y]) == by[name]
         assert page.evaluate("window.__sdfViewApi.pick(2, 2)") is None
+        # a frame's triad (instanced with every other): its hub and the cone of its z arrow give that frame
+        for point in ([0, 0, 0], [0, 0, 0.9]):
+            hit = page.evaluate(
+                "([id, p]) => { const api = window.__sdfViewApi; const [x, y] = api.screenOfLocal(id, p.map(v => v * api.triadSize())); return api.pick(x, y); }",
+                [by["missing"], point],
+            )
+            assert hit == by["missing"], point
         assert not errors, errors
     finally:
         page.close()
@@ -325,7 +332,8 @@ REPEATED = """<?xml version="1.0"?>
 
 def test_repeated_meshes_are_instances(browser, view_server, tmp_path):
     """Twelve visuals of one STL, a red one and a scaled one: one file read, two instanced groups (the file's own
-    look and red), each visual where it belongs, picked and moved by itself, and a handful of draw calls."""
+    look and red), each visual where it belongs, picked and moved by itself, and a handful of draw calls (the
+    triads are instances too)."""
     (tmp_path / "meshes").mkdir()
     (tmp_path / "meshes" / "box.stl").write_bytes(meshgen.stl(LO, HI))
     links = "\n".join(
@@ -357,9 +365,12 @@ def test_repeated_meshes_are_instances(browser, view_server, tmp_path):
         slide(page, "hinge", math.pi / 2)
         assert_box(box_of(page, by["l3"]), (1.3, 0, 0), (1.5, 0.1, 0.3))
         assert_box(box_of(page, by["l4"]), (2, 0, 0), (2.1, 0.2, 0.3))
-        # without triads and labels, a frame is the grid and one draw call per group
-        for opt in ("frames", "labels"):
-            page.click(f"#sdf-bar input[data-opt={opt}]")
+        # without labels: the grid, one draw call per group, the 16 triads in three (shafts, cones, hubs) and the
+        # hinge's axis arrow (line and cone) and limit arc; without triads, the grid and the groups
+        page.click("#sdf-bar input[data-opt=labels]")
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.evaluate("window.__sdfView.drawCalls") == 1 + 2 + 3 + 3
+        page.click("#sdf-bar input[data-opt=frames]")
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert page.evaluate("window.__sdfView.drawCalls") == 3
         assert not errors, errors

@@ -9,13 +9,14 @@
 // drawn (meshes by meshes.js, materials by materials.js). A slider per movable joint moves the robot
 // by forward kinematics in the page (kinematics.js, the server's rules). It draws only when something
 // changed (no animation loop): orbiting, a slider, a message, a mesh arriving. Visuals repeating a mesh file are
-// instanced (instances.js).
+// instanced (instances.js), and so are the triads (triads.js).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
 import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
 import { createInstances, instanceParts } from './instances.js';
+import { createTriads } from './triads.js';
 
 const STYLE = `
 #sdf-view{position:fixed;inset:0;overflow:hidden;font:12px var(--vscode-font-family,system-ui,sans-serif)}
@@ -76,6 +77,7 @@ export function start(host) {
   layers.collisions.visible = false;
   const options = { visuals: true, collisions: false, frames: true, labels: true };
   const instances = createInstances();
+  const triads = createTriads(layers.frames);
 
   const saved = host.saved() || {};
   let positions = saved.positions || {}; // joint name -> value(s), kept across edits and reloads
@@ -103,6 +105,7 @@ export function start(host) {
       renders++;
       const t0 = performance.now();
       instances.sync();
+      triads.sync();
       renderer.render(scene, camera);
       renderMs += performance.now() - t0;
       drawCalls = renderer.info.render.calls;
@@ -124,22 +127,6 @@ export function start(host) {
     const q = pose.quaternion;
     obj.quaternion.set(q[0], q[1], q[2], q[3]);
     obj.updateMatrixWorld(true);
-  }
-
-  function triad(size, id) {
-    const g = new THREE.Group();
-    const dirs = [[new THREE.Vector3(1, 0, 0), 0xe53935], [new THREE.Vector3(0, 1, 0), 0x43a047], [new THREE.Vector3(0, 0, 1), 0x1e88e5]];
-    for (const [dir, color] of dirs) {
-      const arrow = new THREE.ArrowHelper(dir, new THREE.Vector3(), size, color, size * 0.25, size * 0.12);
-      arrow.cone.userData.frameId = id; // the cones and the hub are picked by their triangles, never the lines
-      pickable.push(arrow.cone);
-      g.add(arrow);
-    }
-    const hub = new THREE.Mesh(new THREE.SphereGeometry(size * 0.08, 10, 8), new THREE.MeshBasicMaterial({ color: 0xdddddd }));
-    hub.userData.frameId = id;
-    pickable.push(hub);
-    g.add(hub);
-    return g;
   }
 
   function label(text, size) {
@@ -307,6 +294,7 @@ export function start(host) {
 
   function clear() {
     instances.clear();
+    triads.clear();
     for (const g of Object.values(layers)) g.clear();
     nodes.clear();
     pickable = [];
@@ -333,8 +321,8 @@ export function start(host) {
     for (const f of frames) {
       if (!f.pose) continue;
       stats.frames++;
-      const entry = { frame: new THREE.Group(), visuals: [], collisions: [], label: null, axes: null };
-      entry.frame.add(triad(triadSize * (KIND_SIZE[f.kind] || 0.6), f.id));
+      const entry = { frame: new THREE.Group(), size: triadSize * (KIND_SIZE[f.kind] || 0.6), visuals: [], collisions: [], label: null, axes: null };
+      triads.add(entry.frame, entry.size, f.id);
       if (f.joint) entry.axes = jointDecorations(f, triadSize);
       if (entry.axes) entry.frame.add(entry.axes);
       layers.frames.add(entry.frame);
@@ -446,6 +434,7 @@ export function start(host) {
       }
     }
     instances.moved();
+    triads.moved();
     if (highlighted !== null) highlight(highlighted, false);
   }
 
@@ -464,6 +453,7 @@ export function start(host) {
   let fittedOnce = false;
   function fit(view = 'iso') {
     instances.sync();
+    triads.sync();
     const box = new THREE.Box3();
     for (const g of [layers.visuals, layers.frames]) box.expandByObject(g);
     if (box.isEmpty()) return;
@@ -607,7 +597,11 @@ export function start(host) {
     if (e) {
       const b = new THREE.Box3();
       for (const o of e.visuals) for (const part of drawnParts(o, true)) b.union(part.box);
-      if (b.isEmpty()) b.expandByObject(e.frame);
+      if (b.isEmpty()) {
+        // a frame without visuals: its triad (the origin and the three arrows' tips) and its joint decorations
+        b.expandByObject(e.frame);
+        for (const tip of [[0, 0, 0], [e.size, 0, 0], [0, e.size, 0], [0, 0, e.size]]) b.expandByPoint(new THREE.Vector3(...tip).applyMatrix4(e.frame.matrixWorld));
+      }
       box = new THREE.Box3Helper(b, 0x00e5ff);
       scene.add(box);
     }
@@ -665,7 +659,8 @@ export function start(host) {
     raycaster.setFromCamera(p, camera);
     // meshes only (triangles hit exactly): no line is picked within a tolerance
     instances.sync();
-    const visible = pickable.concat(instances.meshes()).filter((o) => {
+    triads.sync();
+    const visible = pickable.concat(instances.meshes(), triads.meshes()).filter((o) => {
       for (let a = o; a; a = a.parent) if (!a.visible) return false;
       return true;
     });
@@ -763,6 +758,7 @@ export function start(host) {
     /** Orbits the camera by `n` steps, drawing each, and answers the frames per second drawn. */
     orbit(n = 60) {
       instances.sync();
+      triads.sync();
       const t0 = performance.now();
       const target = controls.target.clone();
       const offset = camera.position.clone().sub(target);
