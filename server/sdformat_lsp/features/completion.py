@@ -293,13 +293,15 @@ def _listing(analysis: Analysis, rules: _Rules, details: bool) -> _Listing:
     assert scope is not None
     paths = version_tuple(analysis.version) >= (1, 8)
     key = (id(scope), rules.kinds, rules.world, rules.model_frame, paths, details)
-    per = analysis.graphs.memo.setdefault(_LISTINGS, {})
+    graphs = analysis.graphs
+    assert graphs is not None  # a scope is one of theirs
+    per = graphs.memo.setdefault(_LISTINGS, {})
     got = per.get(key)
     if got is not None and got[0] is scope:
         return got[1]
     items: list[tuple[int, CompletionItem]] = []
     named_world: list[int] = []
-    for name, node in scope_frames(analysis.graphs, scope):
+    for name, node in scope_frames(graphs, scope):
         nested = "::" in name
         if (nested and not paths) or _INTERNAL.search(name):
             continue

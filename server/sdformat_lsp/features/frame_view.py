@@ -12,9 +12,9 @@ of their visuals. The same resolved poses as the hover and the inlay hints
 from __future__ import annotations
 
 import os
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..model.transform import Transform, rotate
 from ..queries.frames import attached_summary
@@ -33,6 +33,9 @@ from ..semantics.kinematics import (
 )
 from ..text import Span
 from ..xml import XmlElement
+
+if TYPE_CHECKING:
+    from ..formats.mjcf.reader import MjcfReader
 
 MAX_ENTRIES = 5000  # the preview draws this many frames at most; the response says when it stopped
 MAX_VISUALS = 5000
@@ -167,10 +170,12 @@ def frame_view(
         view = frame_view(expanded, resource_paths, joint_positions) if expanded is not None else None
         return _in_xacro_sources(view, facts, analysis.path) if view is not None else None
     g = analysis.graphs
-    if g is None or g.root.node is None:
+    if g is None:
         return None
     root = g.root
     base = root.node
+    if base is None:
+        return None
     frames: list[FrameEntry] = []
     truncated = False
     walk = _Walk(analysis, base, root, resource_paths, tuple(getattr(analysis.options, "package_paths", ()) or ()))
@@ -480,7 +485,7 @@ def _geometries(walk: _Walk, el: XmlElement, link_pose: Transform, path: str | N
     return tuple(out)
 
 
-_mjcf_readers: "weakref.WeakKeyDictionary[XmlElement, object]" = weakref.WeakKeyDictionary()
+_MJCF_READERS = "features.frame_view.mjcf_readers"  # key of FrameGraphs.memo: id(root) -> (root, its reader)
 
 
 def _mjcf_geometries(walk: _Walk, body: XmlElement, link_pose: Transform, path: str | None) -> tuple[Visual, ...]:
@@ -492,11 +497,17 @@ def _mjcf_geometries(walk: _Walk, body: XmlElement, link_pose: Transform, path: 
         return ()
     from ..formats.mjcf.geoms import body_geoms, reader_for
 
-    reader = _mjcf_readers.get(root)
-    if reader is None:
-        reader = _mjcf_readers[root] = reader_for(root, path)
+    graphs = walk.analysis.graphs
+    if graphs is None:  # never: the walk starts from them
+        return ()
+    # derived data of the analysis: kept in the memo of its frame graphs, and freed with them
+    readers = graphs.memo.setdefault(_MJCF_READERS, {})
+    got = readers.get(id(root))  # the root is kept with its reader: its id is not reused meanwhile
+    if got is None or got[0] is not root:
+        got = readers[id(root)] = (root, reader_for(root, path))
+    reader: MjcfReader = got[1]
     out = []
-    for g in body_geoms(reader, body, max(0, walk.budget)):  # type: ignore[arg-type]
+    for g in body_geoms(reader, body, max(0, walk.budget)):
         walk.budget -= 1
         out.append(Visual(g.name, g.shape, link_pose * g.pose, g.size, color=g.color))
     return tuple(out)

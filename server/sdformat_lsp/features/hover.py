@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from ..model import Model
 from ..semantics.analysis import Analysis
 from ..semantics.frames import WORLD, WORLD_SENTINEL, FrameNode, Resolution, Scope
 from ..semantics.pose import Transform, transform_of
@@ -123,7 +124,7 @@ def _urdf_root_link(scope: Scope) -> str | None:
     """The root link of the URDF ``scope`` was converted from (None for SDFormat)."""
     model = scope.entity
     element = getattr(model, "element", None)
-    if scope.parent is not None or element is None or element.tag != "robot":
+    if scope.parent is not None or element is None or element.tag != "robot" or not isinstance(model, Model):
         return None
     for joint in element.children_named("joint"):
         parent = joint.child("parent")
@@ -241,7 +242,8 @@ def _element_pose(w: Writer, analysis: Analysis, pose_el: XmlElement) -> None:
     else:
         expressed = "its parent element"
     what = f"<{owner.tag}>" if owner is not None else "this element"
-    label = f" {w.code(owner.get('name'))}" if owner is not None and owner.get("name") else ""
+    owner_name = owner.get("name") if owner is not None else None
+    label = f" {w.code(owner_name)}" if owner_name else ""
     w.para(f"{w.bold('pose')} of {w.code(what)}{label}, expressed in {expressed}")
     if not spec.valid:
         w.para("The pose values are not valid.")

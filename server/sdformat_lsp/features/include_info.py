@@ -153,7 +153,7 @@ def _unresolved(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
         None,
     )
     places = list(lk.searched) if lk is not None and rec.target is None else []
-    if places and not lk.remote:
+    if places and lk is not None and not lk.remote:  # places: lk was read
         w.para("Not found.")
     elif reason is not None:
         w.para(f"Not resolved: {reason.message}")
@@ -167,7 +167,7 @@ def _unresolved(w: Writer, analysis: Analysis, rec: IncludeRecord) -> None:
     if len(places) > SEARCHED_SHOWN:
         shown.append(f"and {len(places) - SEARCHED_SHOWN} more")
     w.items("Searched:", shown)
-    if not lk.remote and lk.scheme in ("model", "name"):
+    if lk is not None and not lk.remote and lk.scheme in ("model", "name"):
         w.para(
             f"Add the directory that holds it to the {w.code('resourcePaths')} setting or to {w.code('GZ_SIM_RESOURCE_PATH')}."
         )

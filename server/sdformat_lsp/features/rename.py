@@ -106,12 +106,12 @@ def _sibling_names(analysis: Analysis, node: FrameNode) -> dict[str, str]:
         for c in parent.children:
             if c is el or c.tag in _NOT_NAME_CHECKED or c.prefix is not None:
                 continue
-            name = c.get("name")
-            if name is None and c.tag == "include":
+            written = c.get("name")
+            if written is None and c.tag == "include":
                 n = c.child("name")
-                name = n.text.strip() if n is not None else None
-            if name:
-                taken.setdefault(name, c.tag)
+                written = n.text.strip() if n is not None else None
+            if written:
+                taken.setdefault(written, c.tag)
     return taken
 
 

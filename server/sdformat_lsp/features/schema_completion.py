@@ -51,6 +51,14 @@ from ..queries.schema import (
 
 _NAME_CHARS = re.compile(r"[^\s<>/!?\"'=]*")
 _WORD_CHARS = re.compile(r"[\w.:-]*")
+
+
+def _run_end(chars: re.Pattern[str], text: str, pos: int) -> int:
+    """Where the run of ``chars`` (a pattern that also matches nothing) from ``pos`` ends."""
+    m = chars.match(text, pos)
+    return m.end() if m is not None else pos
+
+
 _ATTR_FULL = re.compile(r"""\s+([^\s=<>/"']+)\s*=\s*(?:"[^"<]*"|'[^'<]*')""")
 _ATTR_VALUE_TAIL = re.compile(r"""\s+([^\s=<>/"']+)\s*=\s*(["'])([^"'<]*)$""")
 _ATTR_NAME_TAIL = re.compile(r"""\s+([^\s=<>/"']*)$""")
@@ -92,7 +100,7 @@ def _element_names(
 ) -> CompletionList | None:
     """``<`` or ``<li`` typed: the children allowed in the enclosing element."""
     text = analysis.text
-    end = _NAME_CHARS.match(text, offset).end()
+    end = _run_end(_NAME_CHARS, text, offset)
     line_end = _line_end(text, end)
     after = text[end:line_end]
     nxt = after.find("<")
@@ -128,7 +136,7 @@ def _in_content(
         start -= 1
     if start > ctx.lt and not text[start - 1].isspace() and text[start - 1] != ">":
         return None  # in the middle of some other text
-    end = _WORD_CHARS.match(text, offset).end()
+    end = _run_end(_WORD_CHARS, text, offset)
     if end < len(text) and text[end] not in " \t\r\n<":
         return None
     items = _child_items(analysis, schema, ctx, offset, snippets, with_lt=True, exclude_lt=-1)
@@ -319,8 +327,8 @@ def _snippet_children(spec: ElementSpec, name: str) -> list[tuple[str, ElementSp
     for extra in TEMPLATE_EXTRAS.get(name, ()):
         if extra in (n for n, _ in out):
             continue
-        slot = spec.children.get(extra)
-        kid = spec.child(extra) if slot is not None and not slot.deprecated else None
+        extra_slot = spec.children.get(extra)
+        kid = spec.child(extra) if extra_slot is not None and not extra_slot.deprecated else None
         if kid is not None:
             out.append((extra, kid))
     return out
@@ -371,7 +379,7 @@ def _in_start_tag(
     if m is None:
         return None
     start = offset - len(m.group(1))
-    end = offset + len(_NAME_CHARS.match(text, offset).group(0))
+    end = _run_end(_NAME_CHARS, text, offset)
     followed_by_value = text.startswith("=", end) or text[end : end + 2].lstrip().startswith("=")
     # attributes already written, before and after the cursor (up to the end of the tag)
     tag_end = _tag_end(text, end)

@@ -53,8 +53,9 @@ def schema_hover(analysis: Analysis, offset: int, markdown: bool = True) -> Hove
         if other is None:
             return None
         version = other
-        schema = schema_for(other)
-        assert schema is not None
+        other_schema = schema_for(other)
+        assert other_schema is not None
+        schema = other_schema
         spec = spec_at(schema, path)
     assert spec is not None
     w = Writer(markdown)

@@ -44,6 +44,8 @@ def urdf_complete(analysis: Analysis, offset: int) -> CompletionList:
     while end < len(text) and text[end] not in "\"'<>\r\n":
         end += 1
     robot = analysis.xml.root
+    if robot is None:  # never: asked of URDF documents (is_urdf)
+        return CompletionList([], Span(offset, offset))
     here = analysis.xml.element_at(offset)
     joint = here.parent if here is not None and here.parent is not None and here.parent.tag == "joint" else None
     items: list[CompletionItem] = []

@@ -130,7 +130,7 @@ def _root_placement(graphs, builder, out) -> None:
     root = graphs.root
     model = root.entity if root is not None and root.kind == "model" else None
     pf = getattr(model, "placement_frame", None)
-    if pf is None or not pf.text or root.node is None:
+    if model is None or pf is None or not pf.text or root.node is None:
         return
     target = graphs.resolve(pf, root, record=False).target
     x_root_model, x_root_frame = graphs.pose(root.node), graphs.pose(target) if target is not None else None

@@ -140,7 +140,8 @@ _INDEX = "queries.frames.reference_index"  # key of FrameGraphs.memo
 
 def _reference_index(analysis: Analysis) -> _ReferenceIndex:
     graphs = analysis.graphs
-    index = graphs.memo.get(_INDEX)
+    assert graphs is not None  # asked of analyses with frames
+    index: _ReferenceIndex | None = graphs.memo.get(_INDEX)
     if index is None or index.count != len(graphs.resolutions):
         index = graphs.memo[_INDEX] = _ReferenceIndex(analysis)
     return index

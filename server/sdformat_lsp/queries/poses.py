@@ -91,6 +91,7 @@ def element_pose(analysis: Analysis, pose_el: XmlElement) -> ElementPose | None:
     builder = Builder(analysis.xml)
     builder.version = version_tuple(analysis.version)
     spec = builder.pose(owner if owner is not None else pose_el, pose_el)
+    scope: Scope | None
     if carrier is not None and carrier.kind in ("model", "world") and carrier.inner is not None:
         scope = carrier.inner
     elif carrier is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from ..semantics.analysis import Analysis
 from ..spec import AttributeSpec, ElementSpec, Schema, known_versions, latest_version, schema_for, version_key
@@ -134,7 +134,7 @@ def enum_values(tag: str, attr: str | None, value_type: str | None, version: str
     return ()
 
 
-def meaningful(default: str | None) -> bool:
+def meaningful(default: str | None) -> TypeGuard[str]:
     """A default worth showing or inserting (the spec writes ``__default__`` for "none")."""
     return default is not None and default != "" and default != "__default__"
 

@@ -16,7 +16,7 @@ The nodes and scopes live in :mod:`.vertices` (libsdformat's element-order rules
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...model import Include, Model, Ref, World
 from ...xml import XmlDocument, XmlElement
@@ -93,7 +93,7 @@ class FrameGraphs(ScopeBuilding, EdgeBuilding, FrameQueries):
         # Derived data the layers above keep with these graphs (which never change once built), by a
         # key naming the module that owns each entry: freed with the graphs, so with their analysis
         # (completion's listings, the scopes' frame lists, the reference index of hover and definition).
-        self.memo: dict[str, dict] = {}
+        self.memo: dict[str, Any] = {}  # each entry's type is its owner's
         # the analysed document (``xml``, when given and free of XML problems), so that building can
         # search its text instead of walking elements (see ``ScopeBuilding._document_text``)
         self._text: str | None = None
