@@ -413,3 +413,64 @@ def test_real_gltf_files_from_gz_common(browser, view_server, tmp_path):
         assert not errors, errors
     finally:
         page.close()
+
+
+TEXTURED = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="textured">
+  <link name="box"><visual name="v"><geometry><mesh><uri>meshes/green.obj</uri><scale>10 10 10</scale></mesh></geometry></visual></link>
+</model></sdf>
+"""
+
+
+def test_a_texture_arriving_after_its_mesh_is_drawn(browser, view_server, tmp_path):
+    """An MTL (or COLLADA) texture loads after its mesh is parsed: the view is drawn once it is in, and says it is
+    drawn only then. The image is held back a second so that it surely arrives after the mesh."""
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "green.png").write_bytes(_png((0, 255, 0)))
+    (m / "green.mtl").write_text("newmtl paint\nKd 1 1 1\nKa 0 0 0\nd 1\nmap_Kd green.png\n")
+    body = meshgen.obj(LO, HI).decode().splitlines()
+    faces = [x for x in body if x.startswith("f ")]
+    verts = [x for x in body if x.startswith("v ")]
+    uvs = ["vt 0 0", "vt 1 0", "vt 1 1"]
+    faces = [
+        " ".join([f.split()[0]] + [f"{v.split('/')[0]}/{1 + k % 3}" for k, v in enumerate(f.split()[1:])])
+        for f in faces
+    ]
+    (m / "green.obj").write_text(
+        "mtllib green.mtl\n" + "\n".join(verts + uvs) + "\nusemtl paint\n" + "\n".join(faces) + "\n"
+    )
+    (tmp_path / "model.sdf").write_text(TEXTURED)
+    server = view_server(tmp_path / "model.sdf")
+    page = browser.new_page(viewport={"width": 900, "height": 600})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def late(route):
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/green.png", late)
+    try:
+        page.goto(server.url)
+        page.wait_for_function(
+            "window.__sdfView && window.__sdfView.drawMs !== null && window.__sdfView.pending === 0", timeout=60000
+        )
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        ident = ids(page)["box"]
+        assert any(
+            x["maps"].get("map", {}).get("loaded")
+            for x in page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", ident)
+        )
+        r, g, b = page.evaluate(
+            """(id) => { const api = window.__sdfViewApi; const bx = api.boxOf(id);
+              const [x, y] = api.screenOfPoint(bx[0].map((lo, i) => (lo + bx[1][i]) / 2));
+              const c = document.querySelector('canvas'); const t = document.createElement('canvas'); t.width = c.width; t.height = c.height;
+              const g = t.getContext('2d'); g.drawImage(c, 0, 0); const r = c.getBoundingClientRect();
+              return [...g.getImageData(Math.round((x - r.left) * c.width / r.width), Math.round((y - r.top) * c.height / r.height), 1, 1).data].slice(0, 3); }""",
+            ident,
+        )
+        assert g > 2 * r and g > 2 * b, (r, g, b)  # the green texture is on the screen
+        assert not errors, errors
+    finally:
+        page.close()

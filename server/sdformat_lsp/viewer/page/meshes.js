@@ -29,6 +29,23 @@ export function extensionOf(v) {
 /** Where the page's time goes while meshes load: milliseconds spent parsing on the page's thread, files read. */
 export const loadTimes = { parseMs: 0, files: 0 };
 
+/** The images COLLADA and MTL materials name load after their mesh is parsed (three.js's loaders give the texture
+ * at once and fill it later): they are counted here, and `listener` is called as each one arrives or fails, so
+ * that the view draws them (nothing else would draw the scene again) and says it is drawn only once they are in. */
+export const textureLoads = { pending: 0, listener: null };
+const textureManager = new THREE.LoadingManager();
+const itemStart = textureManager.itemStart;
+const itemEnd = textureManager.itemEnd;
+textureManager.itemStart = (url) => {
+  itemStart(url);
+  textureLoads.pending++;
+};
+textureManager.itemEnd = (url) => {
+  itemEnd(url);
+  textureLoads.pending--;
+  if (textureLoads.listener) textureLoads.listener();
+};
+
 async function fetchOk(url, kind) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
@@ -97,7 +114,7 @@ async function load(url, ext) {
       } catch {
         continue; // drawn in the default material, as gz-common does without the .mtl
       }
-      const materials = new MTLLoader().setResourcePath(base).parse(mtl, base);
+      const materials = new MTLLoader(textureManager).setResourcePath(base).parse(mtl, base);
       materials.preload();
       loader.setMaterials(materials);
     }
@@ -106,7 +123,7 @@ async function load(url, ext) {
   if (ext === 'dae') {
     const text = await fetchOk(url, 'text');
     const base = url.slice(0, url.lastIndexOf('/') + 1);
-    const [opacities, collada] = timed(() => [colladaOpacities(text), new ColladaLoader().parse(text, base)]);
+    const [opacities, collada] = timed(() => [colladaOpacities(text), new ColladaLoader(textureManager).parse(text, base)]);
     const scene = collada.scene;
     scene.rotation.set(0, 0, 0); // gz-common does not apply <up_axis>; three.js turned Z_UP files
     scene.updateMatrix();

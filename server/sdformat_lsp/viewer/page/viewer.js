@@ -14,7 +14,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
-import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey } from './meshes.js';
+import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey, textureLoads } from './meshes.js';
 import { createInstances, instanceParts } from './instances.js';
 import { createTriads } from './triads.js';
 
@@ -247,10 +247,14 @@ export function start(host) {
   let progressTimer = null;
   function finishOne() {
     stats.pending--;
-    if (stats.pending === 0) {
+    settle();
+  }
+  // a mesh or a texture arrived: drawn at once when it was the last one, else within PROGRESS_MS
+  function settle() {
+    if (stats.pending === 0 && !fittedOnce) fit();
+    if (stats.pending === 0 && textureLoads.pending === 0) {
       if (progressTimer) clearTimeout(progressTimer);
       progressTimer = null;
-      if (!fittedOnce) fit();
       requestRender();
       report();
     } else if (!progressTimer) {
@@ -609,17 +613,17 @@ export function start(host) {
   }
 
   function report() {
-    const done = stats.pending === 0;
+    const done = stats.pending === 0 && textureLoads.pending === 0;
     const message = {
       type: 'rendered', frames: stats.frames, visuals: stats.visuals, meshes: stats.meshes, failedMeshes: stats.failedMeshes,
-      placeholders: stats.placeholders, pending: stats.pending, problems: stats.problems.slice(0, 50),
+      placeholders: stats.placeholders, pending: stats.pending + textureLoads.pending, problems: stats.problems.slice(0, 50),
       joints: rest ? movable(rest.frames).length : 0,
       drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
     };
     window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
-    status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') +
+    status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') + (textureLoads.pending ? `, loading ${textureLoads.pending} textures…` : '') +
       (stats.placeholders ? `, ${stats.placeholders} meshes not drawn (red boxes)` : '') + (rest && rest.truncated ? ' (truncated)' : '') + problems +
       (rest && !rest.root && rest.problem ? `\nnothing to draw: ${rest.problem}` : '');
     if (done) firstDrawStart = 0;
@@ -776,6 +780,7 @@ export function start(host) {
     positions: () => positions,
   };
 
+  textureLoads.listener = settle;
   host.onMessage(receive);
   host.post({ type: 'ready' });
   requestRender();
