@@ -21,6 +21,7 @@ import pytest
 from sdformat_lsp.semantics import Options, analyze
 from sdformat_lsp.semantics import incremental
 from sdformat_lsp.semantics.incremental import base_of, changed_region, reanalyze
+from sdformat_lsp.text import Span
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -290,3 +291,58 @@ def test_changed_region():
         assert old[:s] + new[s:ne] + old[oe:] == new
         assert old[:s] == new[:s] and old[oe:] == new[ne:]
         assert s <= oe and s <= ne
+
+
+def _answers(analysis, offset: int, move, shift=None) -> tuple:
+    """Hover, definition and completion at ``offset``, their places moved by ``move`` (into the current text)."""
+    from sdformat_lsp import features
+
+    hover = features.hover(analysis, offset)
+    found = features.definition(analysis, offset)
+    listed = features.complete(analysis, offset)
+    if shift is not None and any(shift.names(i.label) or shift.names(i.filter_text or "") for i in listed.items):
+        raise incremental.Unmappable(offset)  # as server/handlers.completion does
+    return (
+        None if hover is None else (hover.text, Span(move(hover.span.start), move(hover.span.end))),
+        [(loc.path, Span(move(loc.span.start), move(loc.span.end))) for loc in found],
+        [repr(item) for item in listed.items],
+        Span(move(listed.replace_span.start), move(listed.replace_span.end)),
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_answers_outside_a_sealed_edit_equal_a_fresh_analysis(seed, tmp_path):
+    """Requests right after an incremental edit are answered from the earlier full analysis outside the
+    edited element (server/requests.with_snapshot's ``earlier``): hover, definition and completion there,
+    places moved through the edit, equal a fresh analysis of the new text at every probed position."""
+    path = str(tmp_path / "w.sdf")
+    options = Options()
+    rng = random.Random(300 + seed)
+    text = random_world(seed, models=10)
+    earlier = analyze(text, path, options)
+    base = base_of(earlier, options)
+    sealed = 0
+    for _step in range(100):
+        new = _edit(rng, text)
+        got = reanalyze(base, new, path, options) if base is not None else None
+        if got is None:
+            full = analyze(new, path, options)
+            if base_of(full, options) is not None:  # (an edit that breaks the document is undone)
+                text, earlier, base = new, full, base_of(full, options)
+            continue
+        text, base = new, got[1]
+        shift = incremental.sealed_shift(earlier, base)
+        if shift is None:
+            continue
+        sealed += 1
+        fresh = analyze(text, path, options)
+        for at in [m.start() + 1 for m in re.finditer(r'"|>[^<\s]', text)][:: max(1, len(text) // 4000)]:
+            before = shift.to_earlier(at)
+            if before is None:
+                continue
+            try:
+                mapped = _answers(earlier, before, shift.to_current, shift)
+            except incremental.Unmappable:
+                continue  # the server asks the new analysis then
+            assert mapped == _answers(fresh, at, lambda o: o), (seed, _step, at, text[at - 30 : at + 30])
+    assert sealed >= 3, sealed  # the earlier analysis is actually used

@@ -224,3 +224,34 @@ async def test_the_incremental_base_of_a_full_analysis_is_made_before_the_first_
     await h.until(lambda: len(h.published) == 2)
     assert isinstance(h.published[1][1], QuickAnalysis)
     h.close()
+
+
+async def test_requests_after_an_incremental_check_are_answered_from_the_earlier_analysis():
+    """While the new text's full analysis is built, ``Scheduler.earlier`` gives the last full analysis and
+    the shift of the edit (server/requests.with_snapshot answers hover, definition and completion outside
+    the edited model from it); once the new analysis is built, it answers everything."""
+    from sdformat_lsp import features
+    from sdformat_lsp.server.convert import MovedLines, position
+
+    h = _Harness()
+    h.open(_world("1"))
+    await h.until(lambda: h.published)
+    h.hold[_world("22")] = threading.Event()
+    doc = h.change(2, _world("22"))  # the first model's x typed longer: everything after it moves by one
+    await h.until(lambda: _world("22") in h.entered)
+    got = h.scheduler.earlier(URI)
+    assert got is not None
+    earlier, shift = got
+    assert earlier.text == _world("1")
+    at = doc.text.index('"l"', doc.text.index('name="m2"')) + 1  # the link of the last model
+    lines = MovedLines(doc.lines, shift)
+    hover = features.hover(earlier, shift.to_earlier(at))
+    fresh = features.hover(analyze(doc.text, None, Options()), at)
+    assert hover.text == fresh.text
+    assert position(lines, hover.span.start, "utf-16") == position(doc.lines, fresh.span.start, "utf-16")
+    inside = doc.text.index("22")
+    assert shift.to_earlier(inside) is None  # the edited model: the new analysis answers
+    h.hold[_world("22")].set()
+    await h.until(lambda: _world("22") in h.finished)
+    await h.until(lambda: h.scheduler.earlier(URI) is None)
+    h.close()

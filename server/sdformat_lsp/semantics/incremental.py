@@ -626,4 +626,104 @@ def _exchange(base: Base, before: Excerpt, after: Excerpt, a: int, old_end: int,
     return out
 
 
-__all__ = ["Base", "Other", "QuickAnalysis", "Refusal", "Unit", "base_of", "changed_region", "reanalyze"]
+class Unmappable(Exception):
+    """A place of the earlier text inside the element that changed: only the full analysis can answer."""
+
+
+@dataclass(frozen=True)
+class Shift:
+    """How the current text differs from an earlier one analysed in full: ``earlier[a:old_end]`` became
+    ``now[a:new_end]``, inside the element at ``[start, end]`` of the current text, which nothing outside
+    it names or depends on (:func:`sealed_shift`). Places outside that element map both ways."""
+
+    a: int
+    old_end: int
+    new_end: int
+    start: int
+    end: int
+    name: str = ""  # the element's name ("" if it has none)
+
+    @property
+    def delta(self) -> int:
+        return self.new_end - self.old_end
+
+    def to_earlier(self, offset: int) -> int | None:
+        """The earlier text's offset of the current ``offset``; None inside the changed element."""
+        if self.start <= offset <= self.end:
+            return None
+        return offset if offset < self.start else offset - self.delta
+
+    def names(self, text: str) -> bool:
+        """Whether ``text`` (a completion's label) names the element or something in it: a list of the
+        scope's frames says where each is, so it is the new analysis's to make."""
+        return bool(self.name) and (text == self.name or text.startswith(self.name + "::"))
+
+    def to_current(self, offset: int) -> int:
+        """The current text's offset of the earlier ``offset``; raises :class:`Unmappable` inside the element."""
+        if self.start <= offset <= self.end - self.delta:
+            raise Unmappable(offset)
+        return offset if offset < self.start else offset + self.delta
+
+
+_NAME_ATTRIBUTE = re.compile(r"""\sname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_START_TAG = re.compile(r"""<[^\s>/]+(?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*/?>""")
+
+
+def sealed_shift(earlier: Analysis, base: Base) -> Shift | None:
+    """How ``base``'s text differs from ``earlier``'s (the full analysis its incremental steps started from),
+    when every difference lies inside the body of one child of the scope whose start tag did not change,
+    that no reference outside it names and whose references name no other child of the scope: then what
+    the features answer anywhere outside that child cannot depend on it (its frames are out of every other
+    scope's reach, and the names of the scope are the same), so the earlier analysis answers there, its
+    places moved by the edit (none when the texts are the same). None otherwise."""
+    old, now = earlier.text, base.text
+    if earlier.path != base.path:
+        return None
+    if old is now or old == now:  # (an edit undone)
+        return Shift(0, 0, 0, -1, -1)
+    if base.last is None:
+        return None
+    a, old_end, new_end = changed_region(old, now)
+    delta = new_end - old_end
+    spans = [(u.start, u.stag_end, u.end, u.name) for u in base.units]
+    i = bisect.bisect_right(spans, (a, float("inf"))) - 1
+    if i >= 0 and spans[i][0] < a and new_end <= spans[i][2]:
+        start, stag, end, name = spans[i]
+    else:
+        k = bisect.bisect_right([o.start for o in base.others], a) - 1
+        if k < 0 or not (base.others[k].start < a and new_end <= base.others[k].end):
+            return None
+        start, end = base.others[k].start, base.others[k].end
+        tag = _START_TAG.match(now, start)
+        if tag is None:
+            return None
+        stag = tag.end()
+        found = _NAME_ATTRIBUTE.search(tag.group())
+        name = (found.group(1) if found.group(1) is not None else found.group(2)) if found else ""
+    if a < stag or not now.startswith(old[start:stag], start):
+        return None  # the start tag changed (a rename): the scope's names differ
+    if name and name in base.referenced | base.outer_refs:
+        return None
+    last = base.last
+    if last.start != start or last.unit != now[start:end] or last.names & base.scope_names:
+        return None
+    graphs = earlier.graphs
+    for r in graphs.resolutions if graphs is not None else ():
+        if start <= r.ref.span.start < end - delta and r.ref.text.split("::", 1)[0] in base.scope_names:
+            return None  # the element named another child of the scope before the edit
+    return Shift(a, old_end, new_end, start, end, name or "")
+
+
+__all__ = [
+    "Base",
+    "Other",
+    "QuickAnalysis",
+    "Refusal",
+    "Shift",
+    "Unit",
+    "Unmappable",
+    "base_of",
+    "changed_region",
+    "reanalyze",
+    "sealed_shift",
+]

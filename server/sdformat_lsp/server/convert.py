@@ -13,7 +13,8 @@ from typing import Callable
 from lsprotocol import types
 
 from ..diagnostics import Diagnostic
-from ..text import LineIndex, Span
+from ..semantics.incremental import Shift, Unmappable
+from ..text import UTF16, LineIndex, Span
 from .documents import path_to_uri
 
 SOURCE = "sdformat"
@@ -58,6 +59,31 @@ def documentation_link(code: str) -> str | None:
         if code.startswith(prefix):
             return url
     return None
+
+
+class MovedLines(LineIndex):
+    """The places of an earlier text shown in the current one: an earlier offset is moved through the
+    edit (``semantics.incremental.Shift``) and placed with the current text's lines; a position of the
+    current text gives the earlier offset. A place inside the edited element raises ``Unmappable``."""
+
+    __slots__ = ("now", "shift")
+
+    def __init__(self, now: LineIndex, shift: Shift) -> None:
+        super().__init__(now.text)
+        self.now = now
+        self.shift = shift
+
+    def position(self, offset: int, encoding: str = UTF16) -> tuple[int, int]:
+        return self.now.position(self.shift.to_current(offset), encoding)
+
+    def offset(self, line: int, character: int, encoding: str = UTF16) -> int:
+        found = self.shift.to_earlier(self.now.offset(line, character, encoding))
+        if found is None:
+            raise Unmappable(line, character)
+        return found
+
+    def line_of(self, offset: int) -> int:
+        return self.now.line_of(self.shift.to_current(offset))
 
 
 def position(lines: LineIndex, offset: int, encoding: str) -> types.Position:

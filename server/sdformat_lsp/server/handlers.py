@@ -31,6 +31,7 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 
 from ..semantics import Analysis
+from ..semantics.incremental import Unmappable
 from ..text import Span
 from .convert import Place, RawJson, to_lsp_diagnostic, to_range, to_span
 from .documents import path_to_uri
@@ -148,7 +149,7 @@ def _workspace_edit(req: Request, edits: list[TextEdit]) -> types.WorkspaceEdit:
     return types.WorkspaceEdit(changes={uri: es for uri, _, es in per_uri})
 
 
-@with_snapshot(types.TEXT_DOCUMENT_HOVER)
+@with_snapshot(types.TEXT_DOCUMENT_HOVER, earlier=True)
 def hover(req: Request, analysis: Analysis, offset: int) -> types.Hover | None:
     markdown = req.server.markdown_hover
     result = features.hover(analysis, offset, markdown)
@@ -158,7 +159,7 @@ def hover(req: Request, analysis: Analysis, offset: int) -> types.Hover | None:
     return types.Hover(contents=types.MarkupContent(kind=kind, value=result.text), range=req.range(result.span))
 
 
-@with_snapshot(types.TEXT_DOCUMENT_DEFINITION)
+@with_snapshot(types.TEXT_DOCUMENT_DEFINITION, earlier=True)
 def definition(req: Request, analysis: Analysis, offset: int) -> list[types.Location] | None:
     return _locations(req.place, features.definition(analysis, offset))
 
@@ -199,6 +200,7 @@ def _resolves_detail(server: Session) -> bool:
 @with_snapshot(
     types.TEXT_DOCUMENT_COMPLETION,
     types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
+    earlier=True,
 )
 def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     server, place, params = req.server, req.place, req.params
@@ -207,7 +209,10 @@ def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     )
     lazy = _resolves_detail(server)  # thousands of frames: poses are worked out only for the item the user looks at
     result = features.complete(analysis, offset, snippets, details=not lazy)
-    data = {"uri": params.text_document.uri, "offset": offset, "text": len(analysis.text)} if lazy else None
+    if req.earlier_names(label for i in result.items for label in (i.label, i.filter_text or "", i.insert_text or "")):
+        raise Unmappable(offset)  # frames of the edited element listed: the new analysis answers
+    at, length = req.current(offset, analysis.text)  # resolved against the analysis of the current text
+    data = {"uri": params.text_document.uri, "offset": at, "text": length} if lazy else None
     found = result.items
     incomplete = False
     typed = analysis.text[result.replace_span.start : offset] if result.replace_span.start <= offset else ""

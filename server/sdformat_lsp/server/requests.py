@@ -17,9 +17,12 @@ recorded handler on the server it makes (:func:`register`). Handlers are typed a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
-from .convert import Place, to_offset, to_range
+import dataclasses
+
+from ..semantics.incremental import Unmappable
+from .convert import MovedLines, Place, to_offset, to_range
 from .faults import guarded
 
 if TYPE_CHECKING:
@@ -47,6 +50,20 @@ class Request:
         self.place = place
         self.version = version
 
+    def earlier_names(self, labels: Iterable[str]) -> bool:
+        """Whether an earlier analysis answers (see :func:`with_snapshot`) and one of ``labels`` names the
+        element edited since: the answer is then the new analysis's to give (raise ``Unmappable``)."""
+        lines = self.place.lines
+        return isinstance(lines, MovedLines) and any(lines.shift.names(label) for label in labels)
+
+    def current(self, offset: int, text: str) -> tuple[int, int]:
+        """``offset`` of the analysed ``text`` as an offset of the document's current text, and that text's
+        length (they differ when an earlier analysis answers: see :func:`with_snapshot`'s ``earlier``)."""
+        lines = self.place.lines
+        if isinstance(lines, MovedLines):
+            return lines.shift.to_current(offset), len(lines.now.text)
+        return offset, len(text)
+
     def range(self, span: Span) -> types.Range:
         """``span`` of the analysed text as an LSP range in the negotiated encoding."""
         return to_range(self.place.lines, span, self.place.encoding)
@@ -69,13 +86,18 @@ def with_snapshot(
     uri: Callable[[Any], str | None] = text_document_uri,
     otherwise: Callable[[Any], Any] = _none,
     when: Callable[[Session, Any], bool] | None = None,
+    earlier: bool = False,
 ) -> Callable[[F], F]:
     """Record ``handler(request, analysis, offset)`` as the handler of ``method`` (with ``options``).
 
     ``position``: convert ``params.position`` to ``offset`` (else ``offset`` is None); ``uri``:
     where the request names its document; ``otherwise(params)``: the answer when there is no
     document or no analysis; ``when(server, params)``: asked first, before any waiting, whether
-    the request is answered at all (``otherwise`` if not)."""
+    the request is answered at all (``otherwise`` if not). ``earlier``: while the analysis of the
+    current text is being built after an edit checked incrementally, a position outside the edited
+    element is answered at once from the last full analysis, its places moved through the edit
+    (``Scheduler.earlier``: only when nothing outside that element can depend on it); a place of
+    the answer inside the element (``Unmappable``) sends the request to the new analysis."""
 
     def decorate(handler: F) -> F:
         async def run(ls: Session, params: Any) -> Any:
@@ -86,6 +108,16 @@ def with_snapshot(
             if doc_uri is None or doc is None:
                 return otherwise(params)
             version = doc.version
+            if earlier and position:
+                got = ls.scheduler.earlier(doc_uri)
+                if got is not None:
+                    before, shift = got
+                    place = dataclasses.replace(ls.place(doc_uri, before), lines=MovedLines(doc.lines, shift))
+                    try:
+                        at = to_offset(place.lines, params.position, place.encoding)
+                        return handler(Request(ls, params, place, version), before, at)
+                    except Unmappable:
+                        pass  # the edited element: the new analysis answers
             analysis: Analysis | None = await ls.scheduler.analysis(doc_uri)
             if analysis is None:
                 return otherwise(params)

@@ -18,7 +18,11 @@
   while the full analysis the features need is built in the background once
   the document has been quiet for the debounce after that (or at once when a
   request asks),
-  so that a request made a moment later finds it built or half built. A
+  so that a request made a moment later finds it built or half built.
+  Until it is built, hover, definition and completion outside the edited
+  element are answered from the last full analysis, their places moved
+  through the edit, when nothing outside that element can depend on it
+  (``earlier``; ``incremental.sealed_shift``). A
   background run that no request waits for stops at its next phase boundary
   when the text changes again (``semantics.analysis.cancellable``): typing
   never queues whole analyses of texts already gone.
@@ -41,7 +45,7 @@ from ..diagnostics import error
 from ..semantics import Analysis, Options
 from ..semantics.analysis import AnalysisCancelled, cancellable
 from ..collector_pause import collector_paused
-from ..semantics.incremental import Base, QuickAnalysis, base_of, reanalyze
+from ..semantics.incremental import Base, QuickAnalysis, Shift, base_of, reanalyze, sealed_shift
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
@@ -132,6 +136,9 @@ class _Slot:
     settled_revision: int = -1
     last_edit: float = float("-inf")  # loop time of the last scheduled change
     base: Base | None = None  # for incremental checks: the last result checked, as plain offsets and diagnostics
+    # (revision, the last full analysis, how that revision's text differs from it): requests outside the
+    # edited element are answered from it while the revision's own full analysis is built (sealed_shift)
+    shift: tuple[int, Analysis, Shift] | None = None
 
     def stop_unwanted(self, revision: int) -> None:
         """A background run of another revision that nobody waits for: stop it (its text is gone)."""
@@ -168,6 +175,31 @@ def _prepare(analysis: Analysis, want_base: bool) -> Base | None:
     """In a worker: the features' lookups of a new full analysis, and its incremental base if wanted."""
     features.prepare(analysis)
     return base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
+
+
+def _step(
+    options_of: Callable[["str | None"], Options],
+    source: Base | Analysis,
+    text: str,
+    path: str | None,
+    lines: LineIndex,
+    earlier: Analysis | None,
+) -> tuple[QuickAnalysis, Base, Shift | None] | None:
+    """In a worker thread: the incremental check of ``text`` and how it differs from ``earlier`` (when that
+    is sealed); a bug here costs a full analysis, never a wrong or missing result."""
+    try:
+        options = None if isinstance(source, Base) else source.options  # never None: see _incremental
+        base = source if isinstance(source, Base) else base_of(source, options) if options is not None else None
+        if base is None:
+            return None
+        got = reanalyze(base, text, path, options_of(path), lines)
+        if got is None:
+            return None
+        shift = sealed_shift(earlier, got[1]) if earlier is not None else None
+        return got[0], got[1], shift
+    except Exception as exc:
+        log_fault(f"checking {path or 'an unsaved document'} incrementally", exc)
+        return None
 
 
 class Scheduler:
@@ -281,36 +313,36 @@ class Scheduler:
         """The diagnostics of the current text checked from the last result (semantics/incremental.py), or
         None: a full analysis is needed. The features still get a full analysis when they ask for one."""
         slot = self._slots.get(doc.uri)
-        if slot is None or not self.gate.is_open:
+        options_of = self._options
+        if slot is None or not self.gate.is_open or options_of is None:
             return None
         source: Base | Analysis | None = slot.base
         if source is None and isinstance(slot.analysis, Analysis) and slot.analysis.options is not None:
             source = slot.analysis
         if source is None:
             return None
+        # the full analysis requests may be answered from: the kept one, or the one the last step kept
+        earlier = slot.analysis if isinstance(slot.analysis, Analysis) else slot.shift[1] if slot.shift else None
+        slot.shift = None
         got = await asyncio.get_running_loop().run_in_executor(
-            self.executor, self._step, source, doc.text, doc.path, doc.lines
+            self.executor, _step, options_of, source, doc.text, doc.path, doc.lines, earlier
         )
         if got is None:
             slot.base = None
             return None
         slot.base = got[1]
+        if got[2] is not None and earlier is not None:
+            slot.shift = (doc.revision, earlier, got[2])
         return got[0]
 
-    def _step(
-        self, source: Base | Analysis, text: str, path: str | None, lines: LineIndex
-    ) -> tuple[QuickAnalysis, Base] | None:
-        """In a worker thread; a bug here costs a full analysis, never a wrong or missing result."""
-        try:
-            assert self._options is not None
-            options = None if isinstance(source, Base) else source.options  # never None: see _incremental
-            base = source if isinstance(source, Base) else base_of(source, options) if options is not None else None
-            if base is None:
-                return None
-            return reanalyze(base, text, path, self._options(path), lines)
-        except Exception as exc:
-            log_fault(f"checking {path or 'an unsaved document'} incrementally", exc)
+    def earlier(self, uri: str) -> tuple[Analysis, Shift] | None:
+        """Until the current text's full analysis is built: the last one and how the text differs from it,
+        when that is sealed in one element (``semantics.incremental.sealed_shift``; requests.with_snapshot)."""
+        doc, slot = self.store.get(uri), self._slots.get(uri)
+        if doc is None or slot is None or slot.shift is None or slot.shift[0] != doc.revision:
             return None
+        built = slot.revision == doc.revision and isinstance(slot.analysis, Analysis)  # it answers everything
+        return None if built else (slot.shift[1], slot.shift[2])
 
     # -- results -------------------------------------------------------
 
@@ -439,6 +471,7 @@ class Scheduler:
         if doc is not None and doc.revision == revision:
             slot.analysis = fut.result()
             slot.revision = revision
+            slot.shift = None  # the earlier analysis is no longer needed
             if slot.base is not None and slot.base.text != slot.analysis.text:
                 slot.base = None  # the next incremental check starts from this analysis
             # else: the base of the same text, made by the incremental check of this revision, is kept
@@ -452,9 +485,8 @@ class Scheduler:
         features' lookups and the incremental base of
         the new analysis (a walk over every unit: ~60 ms on a 100k-line world, most of the first edit
         after opening it). The base is kept only if nothing newer came meanwhile (an edit makes its own)."""
-        await asyncio.sleep(
-            0.01
-        )  # after the run's diagnostics have gone out (the loop's next work): no contention with them
+        # after the run's diagnostics have gone out (the loop's next work): no contention with them
+        await asyncio.sleep(0.01)
         try:
             base = await asyncio.get_running_loop().run_in_executor(self.executor, _prepare, analysis, want_base)
         except Exception as exc:  # the next request or edit makes them, and meets the same fault there
