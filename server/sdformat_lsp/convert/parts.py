@@ -44,6 +44,12 @@ def floats(text: str | None, count: int, default: tuple[float, ...]) -> tuple[fl
     return values if len(values) == count and all(map(math.isfinite, values)) else default
 
 
+def vec3(text: str | None, default: tuple[float, float, float]) -> tuple[float, float, float]:
+    """:func:`floats` of three numbers."""
+    values = floats(text, 3, default)
+    return values if len(values) == 3 else default  # always three
+
+
 def value(el: XmlElement | None, tag: str, default: float) -> float:
     c = el.child(tag) if el is not None else None
     return floats(c.text if c is not None else None, 1, (default,))[0]
@@ -108,7 +114,7 @@ class PartReader:
             return None, None
         tag = shape.tag
         if tag == "box":
-            return Geometry("box", size=floats(_text(shape, "size"), 3, (1.0, 1.0, 1.0))), None  # type: ignore[arg-type]
+            return Geometry("box", size=vec3(_text(shape, "size"), (1.0, 1.0, 1.0))), None
         if tag == "cylinder":
             return Geometry("cylinder", radius=value(shape, "radius", 1.0), length=value(shape, "length", 1.0)), None
         if tag == "sphere":
@@ -116,12 +122,12 @@ class PartReader:
         if tag == "mesh":
             if shape.child("submesh") is not None:
                 self.notes.lost(f"{what} uses a <submesh>: URDF meshes are whole files")
-            scale = floats(_text(shape, "scale"), 3, (1.0, 1.0, 1.0))
+            scale = vec3(_text(shape, "scale"), (1.0, 1.0, 1.0))
             return Geometry(
                 "mesh",
                 filename=self.uri(_text(shape, "uri") or "", what),
                 scale=None if scale == (1.0, 1.0, 1.0) else scale,
-            ), None  # type: ignore[arg-type]
+            ), None
         if tag == "capsule":
             r, length = value(shape, "radius", 0.5), value(shape, "length", 1.0)
             self.notes.lost(f"{what} is a capsule, which URDF lacks: the nearest is a cylinder of its full length")

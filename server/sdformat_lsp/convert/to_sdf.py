@@ -79,11 +79,13 @@ class SdfWriter:
         self.written: set[str] = set()  # links (the lumped ones too) and joints the extensions can go into
 
     def _colors(self) -> dict[str, str]:
-        out = {}
+        out: dict[str, str] = {}
         for m in self.r.robot.children_named("material"):
             c = m.child("color")
-            if m.get("name") and c is not None and c.get("rgba"):
-                out[m.get("name")] = c.get("rgba")
+            name = m.get("name")
+            rgba = c.get("rgba") if c is not None else None
+            if name and rgba:
+                out[name] = rgba
         return out
 
     def reducible(self, link: ULink) -> bool:
@@ -95,6 +97,8 @@ class SdfWriter:
         t = Transform()
         while self.reducible(link):
             j = link.parent_joint
+            if j is None:  # never: a reducible link has its joint
+                break
             t = transform_of(j.origin) * t
             link = self.links[j.parent]
         return link, t
@@ -131,7 +135,7 @@ class SdfWriter:
     def _kept(self) -> list[ULink]:
         """Links libsdformat keeps, parents first (massless subtrees dropped unless lumped)."""
         roots = [link for link in self.links.values() if link.parent_joint is None]
-        stack = []
+        stack: list[ULink] = []
         for root in reversed(roots):
             if root.name == WORLD:
                 stack.extend(self.links[j.child] for j in reversed(root.child_joints))
@@ -149,6 +153,7 @@ class SdfWriter:
 
     def _lump_frames(self, link: ULink) -> list[str]:
         j = link.parent_joint
+        assert j is not None  # asked of lumped links, each with the joint it went through
         return [
             f"    <frame name={quoteattr(j.name)} attached_to={quoteattr(j.parent)}>",
             *_pose(transform_of(j.origin), None, "      "),
@@ -208,9 +213,10 @@ class SdfWriter:
         el = link.element.child("inertial")
         if body is None:
             return []
-        if not lumped and el is not None:
+        written = inertia.read(el, Transform()) if not lumped and el is not None else None
+        if written is not None and el is not None:  # always, unlumped with an <inertial>: link.body was read from it
             origin = inertia.origin_of(el)
-            values = inertia.read(el, Transform()).values()  # in the inertial's own axes, as written
+            values = written.values()  # in the inertial's own axes, as written
         else:
             origin, values = Transform(body.com), body.values()
         ixx, ixy, ixz, iyy, iyz, izz = (number(v) for v in values)
@@ -370,7 +376,7 @@ def _pose_of(el) -> Transform:
     values = [read_number(v) for v in (p.text.split() if p is not None else [])]
     if len(values) != 6 or None in values:
         return Transform()
-    return Transform.from_xyzrpy(*values)
+    return Transform.from_xyzrpy(*values)  # type: ignore[arg-type]  # None in values was refused above
 
 
 def _esc(text: str) -> str:

@@ -30,7 +30,7 @@ from ..model.transform import Transform, rotate
 from ..semantics import Analysis
 from .extensions import Extensions
 from .flatten import WORLD, Body, Connection, Flat, FlattenError, flatten
-from .parts import Notes, PartReader, floats, value
+from .parts import Notes, PartReader, value, vec3
 from .joint_tree import build_tree
 
 KEPT = {"revolute": "revolute", "continuous": "continuous", "prismatic": "prismatic", "fixed": "fixed"}
@@ -179,7 +179,7 @@ class UrdfMaker:
 
     def _axis(self, c: Connection, axis) -> tuple[float, float, float]:
         xyz_el = axis.child("xyz") if axis is not None else None
-        xyz = floats(xyz_el.text if xyz_el is not None else None, 3, (0.0, 0.0, 1.0))
+        xyz = vec3(xyz_el.text if xyz_el is not None else None, (0.0, 0.0, 1.0))
         flat = self.flat
         expressed = c.pose  # the joint frame
         ref = next((r for r in c.entity.expressed_in if r.element is xyz_el), None)
@@ -281,7 +281,7 @@ class UrdfMaker:
     def _unique(self, robot: Robot) -> None:
         """Every link and joint name once: libsdformat's converted model has one namespace for all of them."""
         seen: dict[str, str] = {}
-        scoped = [x.name for x in (*robot.links, *robot.joints) if "::" in x.name]
+        scoped = [x.name for x in robot.links if "::" in x.name] + [x.name for x in robot.joints if "::" in x.name]
         if scoped:
             self.notes.warnings.append(
                 f"{len(scoped)} link and joint name(s) keep the '::' of their scope (such as '{scoped[0]}'): ROS tools read "

@@ -31,6 +31,7 @@ faithfully raises :class:`PrintRefused` with the place that stops it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..formatting import FormatRefused, format_text
 from ..model.builder import version_tuple
@@ -206,6 +207,8 @@ def _includes(graphs, version, urdf_to_sdf) -> dict[int, tuple]:
 class _Writer:
     """Splices the changes into the source text: what is not changed is copied as written."""
 
+    urdf_to_sdf: Callable[[Any], Any]  # the URDF converter the shell gave print (set before run)
+
     def __init__(self, graphs, text, version, includes, poses, degrees, resolve) -> None:
         self.graphs = graphs
         self.text = text
@@ -220,7 +223,7 @@ class _Writer:
         self.param_ops: dict[int, Ops] = {}  # id(element of an included file) -> what <experimental:params> does to it
         self.homes: dict[int, tuple] = {}  # id(element of an <experimental:params>) -> (its text, its version)
         self.paths: dict[int, str | None] = {}  # id(source text) -> its file, for refusals
-        self.flat = None  # unflatten.Plan of a flattened 1.7 world
+        self.flat: Plan | None = None  # of a flattened 1.7 world
         self.top_level: dict[int, object] = {}  # id(<include>) -> IncludeRecord of an included <actor> or <light>
         self.failed: set[int] = set()  # id(<include>) of includes that found no file: libsdformat leaves them out
         self.newlines: dict[int, str] = {}
@@ -365,7 +368,7 @@ class _Writer:
 
     def _unflattened(self, el, text: str, source, repl) -> None:
         """The models unflattening made from ``el``'s children, written before its end tag (unflatten.py)."""
-        new = self.flat.appended.get(id(el))
+        new = self.flat.appended.get(id(el)) if self.flat is not None else None
         if new and el.etag_start >= 0:
             nl = self._newline(text)
             at = line_start(text, el.etag_start)
@@ -426,7 +429,9 @@ class _Writer:
             )
         converted = analyze(conversion.text, sub.path)
         text = _printed(converted, LATEST, self.resolve, self.degrees, None)
-        model = parse(text).root.child("model")
+        printed = parse(text).root
+        assert printed is not None  # our own print of a converted URDF
+        model = printed.child("model")
         return self._render(model, text, override, self.target)
 
     def _override(self, el, text, override, repl) -> None:

@@ -397,7 +397,7 @@ def _misspelt_end_tag(text: str, lines: LineIndex, el, span: Span) -> Diagnostic
     )
 
 
-def _mistake(unclosed: list) -> object:
+def _mistake(unclosed: list[XmlElement]) -> XmlElement:
     """The unclosed element where the typing is: the first that holds no other unclosed one."""
     holders: set[int] = set()
     for el in unclosed:  # each ancestor marked once: linear however deep the nesting
@@ -409,7 +409,7 @@ def _mistake(unclosed: list) -> object:
     return min(inner, key=lambda el: el.ts)
 
 
-def _place_unclosed(text: str, unclosed: list, problems: list[Diagnostic]) -> list[Diagnostic]:
+def _place_unclosed(text: str, unclosed: list[XmlElement], problems: list[Diagnostic]) -> list[Diagnostic]:
     """One error at the place of the mistake: libxml2 notices an unclosed element or a cut-short
     start tag only where the document stops making sense (at the enclosing end tag, 26 lines
     further down, or at the next '<'); its complaints from the element on are consequences."""

@@ -20,15 +20,12 @@ def connect(rd: "Reader") -> list[ULink]:
         j = rd.joints[jname]
         parent = rd.links.get(j.parent)
         child = rd.links.get(j.child)
-        bad = False
         if child is None:
             _unknown_link(rd, j, "child")
-            bad = True
         if parent is None:
             _unknown_link(rd, j, "parent")
             rd.claimed.add(j.child)
-            bad = True
-        if bad:
+        if child is None or parent is None:
             continue
         if child is parent:
             rd.claimed.add(j.child)
@@ -70,13 +67,13 @@ def connect(rd: "Reader") -> list[ULink]:
         stack.extend(rd.links[j.child] for j in link.child_joints)
     lost = sorted(set(rd.links) - reached)
     if lost:
-        j = rd.links[lost[0]].parent_joint
-        assert j is not None
+        closing = rd.links[lost[0]].parent_joint
+        assert closing is not None
         names = ", ".join(f"'{n}'" for n in lost)
         rd.error(
             f"the joints form a loop through link{'s' if len(lost) > 1 else ''} {names}: a URDF must be a tree; "
-            f"joint '{j.name}' is one that closes it",
-            j.child_attr.value_span,
+            f"joint '{closing.name}' is one that closes it",
+            closing.child_attr.value_span,
             "cycle",
         )
     return roots

@@ -61,7 +61,8 @@ def check_extensions(rd: "Reader", lumped: dict[str, str]) -> None:
                 ok = (_STOD if c.tag in NUMBER_KEYS else _STOI).match(value)
                 if not ok:
                     kind = "a number" if c.tag in NUMBER_KEYS else "an integer"
-                    span = c.attr("value").value_span if c.get("value") is not None else (c.text_span or c.tag_span)
+                    value_attr = c.attr("value")
+                    span = value_attr.value_span if value_attr is not None else (c.text_span or c.tag_span)
                     rd.error(
                         f"<{c.tag}> must be {kind}, not '{value}': libsdformat cannot convert it and does not load the file",
                         span,

@@ -107,7 +107,7 @@ def read_joint(rd: JointReader, el: XmlElement) -> None:
     for tag in ("parent", "child"):
         end = el.child(tag)
         la = end.attr("link") if end is not None else None
-        if la is None:
+        if la is None or end is None:  # no end: no la
             rd.error(
                 f'{what} needs <{tag} link="..."/> naming its {tag} link',
                 end.tag_span if end is not None else a.value_span,

@@ -38,8 +38,9 @@ class Reader:
 
     def __init__(self, xml: XmlDocument) -> None:
         self.xml = xml
-        self.robot = xml.root
-        assert self.robot is not None
+        robot = xml.root
+        assert robot is not None
+        self.robot: XmlElement = robot
         self.diagnostics: list[Diagnostic] = []
         self.links: dict[str, ULink] = {}
         self.joints: dict[str, UJoint] = {}
@@ -185,7 +186,8 @@ class Reader:
             mass = inertial.child("mass")
             if self.origin(inertial, f"the inertial of {what}") is None:
                 mass = None  # urdfdom stops before the mass: it stays 0
-            if mass is None or mass.attr("value") is None:
+            value_attr = mass.attr("value") if mass is not None else None
+            if mass is None or value_attr is None:
                 if len(self.diagnostics) == start:
                     self.error(
                         f'the <inertial> of {what} needs <mass value="..."/>', (mass or inertial).tag_span, "mass"
@@ -193,7 +195,7 @@ class Reader:
             else:
                 m = number(mass.get("value") or "")
                 if m is None:
-                    self.error(f"the mass of {what} is not a number", mass.attr("value").value_span, "number")
+                    self.error(f"the mass of {what} is not a number", value_attr.value_span, "number")
                 else:
                     link.mass = m
             inertia = inertial.child("inertia")
@@ -279,8 +281,9 @@ class Reader:
     def claim(self, joint_el: XmlElement) -> None:
         """The child of a joint left out is not another root: say so once, on the joint."""
         c = joint_el.child("child")
-        if c is not None and c.get("link"):
-            self.claimed.add(c.get("link"))
+        link = c.get("link") if c is not None else None
+        if link:
+            self.claimed.add(link)
 
     def _extension(self, el: XmlElement) -> None:
         ref = el.get("reference") or ""
