@@ -5,29 +5,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
+
 from typing import TYPE_CHECKING
 
 from ..semantics import Options
 from .loading import expanded, first_error, load_file, project_options
+from .out_file import write_output
 
 if TYPE_CHECKING:
     from ..convert.to_sdf import SdfConversion
     from ..convert.to_urdf import Conversion
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it: never a partial file."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".sdformat-lsp-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def convert_command(args: argparse.Namespace) -> int:
@@ -87,15 +74,7 @@ def convert_command(args: argparse.Namespace) -> int:
             print(f"{args.file}: error: {e}", file=sys.stderr)
         print("nothing written", file=sys.stderr)
         return 1
-    if args.output:
-        try:
-            write_atomically(args.output, result.text)
-        except OSError as exc:
-            print(f"{args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(result.text)
-    return 0
+    return write_output(result.text, args.output)
 
 
 def _xacro_markup(root) -> str | None:

@@ -11,6 +11,8 @@ import argparse
 import os
 import sys
 
+from .out_file import write_output
+
 
 def _position(path: str, offset: int, cache: dict) -> tuple[int, int]:
     text = cache.get(path)
@@ -89,19 +91,7 @@ def xacro_command(args: argparse.Namespace) -> int:
         out_text = " ".join(f for f in result.files[1:])
     else:
         out_text = result.text
-    if not args.output:
-        sys.stdout.write(out_text)  # a closed pipe ends the program quietly (cli.entry)
-        return 0
-    try:
-        directory = os.path.dirname(args.output)
-        if directory:
-            os.makedirs(directory, exist_ok=True)
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(out_text)
-    except OSError as exc:
-        print(f"{args.output}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return write_output(out_text, args.output)
 
 
 def register(sub) -> None:
