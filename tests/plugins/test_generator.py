@@ -3,11 +3,12 @@ against the plugins' sources (when the mirrors are on this machine)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+
+from tests.generated import assert_pinned, load_script
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUE = REPO / "server" / "sdformat_lsp" / "plugins" / "data" / "catalogue.json"
@@ -15,16 +16,7 @@ MIRROR = Path("/work/.mirror")
 SIM = MIRROR / "gazebosim+gz-sim" / "repo"
 
 
-def _load_generator():
-    path = REPO / "scripts" / "generate_plugins.py"
-    spec = importlib.util.spec_from_file_location("generate_plugins", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _load_generator()
+gen = load_script("generate_plugins")
 
 WHEELS = """
 void Wheels::Configure(const Entity &_entity, const std::shared_ptr<const sdf::Element> &_sdf,
@@ -141,7 +133,7 @@ def test_committed_catalogue_is_what_the_generator_makes_from_its_recorded_commi
         built = gen.generate(MIRROR, committed["sources"])
     except Exception as exc:  # the mirror lacks a recorded commit (a newer snapshot)
         pytest.skip(f"cannot regenerate from the recorded commits: {exc}")
-    assert gen.render(built) == CATALOGUE.read_text(), "regenerate with scripts/generate_plugins.py"
+    assert_pinned({CATALOGUE.name: gen.render(built)}, {CATALOGUE.name: CATALOGUE.read_text()}, "generate_plugins")
 
 
 def _system(data: dict, filename: str) -> dict:

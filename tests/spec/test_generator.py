@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
+from tests.generated import assert_pinned, load_script
 
 REPO = Path(__file__).resolve().parents[2]
 
 DATA = REPO / "server" / "sdformat_lsp" / "spec" / "data"
 
 
-def _load_generator():
-    path = REPO / "scripts" / "generate_spec.py"
-    spec = importlib.util.spec_from_file_location("generate_spec", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _load_generator()
+gen = load_script("generate_spec")
 
 
 def test_generator_is_deterministic(spec_dir: Path) -> None:
@@ -29,11 +20,7 @@ def test_generator_is_deterministic(spec_dir: Path) -> None:
 
 
 def test_committed_tables_match_the_generator(spec_dir: Path) -> None:
-    built = gen.build(spec_dir)
-    committed = {p.name: p.read_bytes() for p in DATA.glob("*.json")}
-    assert sorted(committed) == sorted(built)
-    stale = [name for name in built if committed[name] != built[name]]
-    assert not stale, f"regenerate with scripts/generate_spec.py: {stale}"
+    assert_pinned(gen.build(spec_dir), {p.name: p.read_bytes() for p in DATA.glob("*.json")}, "generate_spec")
 
 
 def test_check_mode_and_out_option(spec_dir: Path, tmp_path: Path) -> None:
