@@ -206,7 +206,22 @@ def test_one_spelling_of_analyze_in_names():
             )
             if name and "analyse" in name.lower():
                 bad.append(f"{path.relative_to(PKG)}:{node.lineno} {name}")
+    bad.extend(str(p.relative_to(PKG)) for p in PKG.rglob("*analyse*"))  # module and package names
     assert bad == []
+
+
+def test_derived_data_of_an_analysis_is_not_kept_in_a_module_level_table():
+    """What the layers above derive from an analysis lives on it (``FrameGraphs.memo``, a field of
+    ``Analysis``) and is freed with it; a module-level weak table keyed by parts of analyses (there
+    were four) hides who owns the data and when it goes."""
+    weak = ("WeakKeyDictionary", "WeakValueDictionary", "WeakSet")
+    bad = []
+    for path in sorted(PKG.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if value is not None and any(w in ast.unparse(value) for w in weak):
+                bad.append(f"{path.relative_to(PKG)}:{node.lineno}")
+    assert bad == [], "declare it on the analysis (its memo slot, or a field)"
 
 
 # Module names found in two places, each pair holding the same thing seen from two layers or shells.

@@ -237,6 +237,28 @@ def test_frame_view_draws_mjcf_primitive_geoms_and_graph_draws_the_included_fram
     assert '"arm::tool_site"' in dot or "arm::tool_site" in dot
 
 
+def test_the_frame_views_mjcf_readers_live_and_die_with_the_analysis():
+    """Derived data of an analysis is kept on it (FrameGraphs.memo), not in a module-level table."""
+    import gc
+    import weakref
+
+    from sdformat_lsp.features.frame_view import frame_view
+
+    a = load(MJCF.parent / "drake_like" / "top.sdf")
+    first = frame_view(a)
+    assert a.graphs is not None
+    (readers,) = [v for k, v in a.graphs.memo.items() if k.startswith("features.frame_view")]
+    kept = list(readers.values())
+    assert kept and all(root.tag == "mujoco" for root, _ in kept)
+    again = frame_view(a)
+    assert first is not None and again is not None and first.frames == again.frames
+    assert [r for _, r in readers.values()] == [r for _, r in kept]  # read once per analysis
+    gone = [weakref.ref(r) for _, r in kept]
+    del a, first, again, readers, kept
+    gc.collect()
+    assert all(ref() is None for ref in gone)
+
+
 def test_an_mjcf_include_keeps_the_children_of_any_root_and_aimed_cameras_keep_their_written_frame(tmp_path):
     (tmp_path / "part.xml").write_text(
         '<mujocoinclude><body name="p" pos="0 0 1"><geom size="0.1"/></body></mujocoinclude>'
