@@ -177,8 +177,15 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
     from ..formats.xacro.errors import UNRESOLVED
 
     text = _without_half_typed(result)
+    recovered = text is None
     if text is None:
-        return  # not well-formed: the XML errors say it; xacro would stop at the first of them
+        # not well-formed: the XML errors say it (xacro would stop at the first of them). What precedes
+        # the mistake is expanded for the editor's features only: no diagnostic of it is reported
+        from ..formats.xacro import before_the_mistake
+
+        text = before_the_mistake(_blanked(result))
+        if text is None:
+            return
     path = os.path.abspath(result.path) if result.path else os.path.join(os.getcwd(), "<document>.xacro")
     base_dir = os.path.dirname(path)
     args = dict(getattr(options, "xacro_args", None) or {})
@@ -197,7 +204,7 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
     sources = _sources(expansion, path, texts, type(result))
     place = _Placer(result, expansion, path, sources)
     out: list[Diagnostic] = []
-    for d in expansion.errors if not fragment else ():
+    for d in expansion.errors if not (fragment or recovered) else ():
         if not (library and d.data.get(UNRESOLVED)):  # a library's undefined names are its includer's
             out.append(place.own(d))
     expanded = None
@@ -209,12 +216,12 @@ def analyze_xacro(result: "Analysis", options: "Options", analyze: Callable[...,
         expanded = analyze(
             expansion.text, path, replace(options, expand_xacro=False, suppressions=False), xml=_written_xml(expansion)
         )
-        if expansion.ok:
+        if expansion.ok and not recovered:
             for d in expanded.diagnostics:
                 out.append(place.mapped(d, expanded))
     result.diagnostics.extend(once_per_place(out))
     result.xacro = XacroFacts(expansion, expanded, library, sources)
-    if expanded is not None and expansion.ok:
+    if expanded is not None and expansion.ok and not recovered:
         result.version = expanded.version
 
 
@@ -262,15 +269,22 @@ def _without_half_typed(result: "Analysis") -> str | None:
         return result.text
     if not xml.half_typed:
         return None
-    chars = list(result.text)
-    for el in xml.half_typed:
-        for i in range(el.span.start, min(el.span.end, len(chars))):
-            if chars[i] not in "\r\n":
-                chars[i] = " "
-    text = "".join(chars)
+    text = _blanked(result)
     from ..xml import parse
 
     return text if not any(d.is_error for d in parse(text).problems) else None
+
+
+def _blanked(result: "Analysis") -> str:
+    """The document's text with the elements being typed blanked (offsets kept)."""
+    if not result.xml.half_typed:
+        return result.text
+    chars = list(result.text)
+    for el in result.xml.half_typed:
+        for i in range(el.span.start, min(el.span.end, len(chars))):
+            if chars[i] not in "\r\n":
+                chars[i] = " "
+    return "".join(chars)
 
 
 def _sources(expansion: "Expansion", path: str, texts: dict[str, str], Analysis: type) -> dict:

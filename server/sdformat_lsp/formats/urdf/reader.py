@@ -33,6 +33,9 @@ from .values import (
 _DOCTYPE_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[")
 
 
+_VECTORS: dict[tuple[str, int], tuple[float, ...]] = {}  # attributes read as vectors, kept (robots repeat "0 0 0")
+
+
 class Reader:
     """The state urdfdom builds while reading, with our diagnostics beside it."""
 
@@ -75,6 +78,10 @@ class Reader:
         a = el.attr(name)
         if a is None:
             return None
+        key = (a.value, count)
+        known = _VECTORS.get(key)
+        if known is not None:
+            return known
         values: list[float] = []
         for piece in a.value.split():
             v = number(piece)
@@ -85,7 +92,10 @@ class Reader:
         if len(values) != count:
             self.error(f"{what}: {name} needs {count} numbers, found {len(values)}", a.value_span, "vector")
             return None
-        return tuple(values)
+        if len(_VECTORS) >= 8192:
+            _VECTORS.clear()
+        _VECTORS[key] = found = tuple(values)
+        return found
 
     def origin(self, owner: XmlElement, what: str) -> PoseSpec | None:
         """The ``<origin xyz rpy>`` of ``owner`` as a pose; None when malformed (reported)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ...xml import XmlDocument, XmlElement
 
@@ -32,9 +33,20 @@ def is_urdf(xml: XmlDocument) -> bool:
     return xml.root is not None and xml.root.tag == "robot"
 
 
+_NUMBERS: dict[str, float | None] = {}  # texts read, kept: a robot repeats "0", "1", "0.05" thousands of times
+_UNREAD = object()
+
+
 def number(text: str) -> float | None:
+    found = _NUMBERS.get(text, _UNREAD)  # one lookup: another analysis's thread may clear the table
+    if found is not _UNREAD:
+        return cast("float | None", found)
     t = text.strip()
-    return float(t) if FLOAT.match(t) else None
+    value = float(t) if FLOAT.match(t) else None
+    if len(_NUMBERS) >= 8192:
+        _NUMBERS.clear()
+    _NUMBERS[text] = value
+    return value
 
 
 def truthy(text: str) -> bool:

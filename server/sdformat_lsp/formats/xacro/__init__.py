@@ -44,7 +44,7 @@ from ...files import FileRefused, read_file as _read_bytes
 from .errors import XacroError, diagnostic
 from .expander import MAX_NODES, Definition, ExpandOptions, Expander, Use
 from .nodes import Element
-from .parsing import DocumentCache
+from .parsing import DocumentCache, before_the_mistake
 from .source_map import Call, Origin, SourceMap
 from .writer import banner, write
 
@@ -59,6 +59,7 @@ __all__ = [
     "Expansion",
     "Origin",
     "Use",
+    "before_the_mistake",
     "expand",
     "read_text_file",
 ]

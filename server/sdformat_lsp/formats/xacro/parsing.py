@@ -237,3 +237,45 @@ class DocumentCache:
         # the macros' definitions shared, not copied: the expander copies a macro's body at each call
         # and never changes the definition itself (tests/xacro/test_xacro_edits.py: the same expansion)
         return Document([n.copy(None, SHARED) for n in doc.children], None).with_root()
+
+
+MAX_CUTS = 16  # tags looked back at for a place to cut a document that is not well-formed
+
+
+def _open_elements(data: bytes, final: bool) -> list[str] | int:
+    """The names of the elements open at the end of ``data`` (outermost first), or the byte offset of
+    its first mistake (expat's, as :func:`read_document` reads)."""
+    parser = expat.ParserCreate()
+    stack: list[str] = []
+    parser.StartElementHandler = lambda name, attrs: stack.append(name)
+    parser.EndElementHandler = lambda name: stack.pop()
+    try:
+        parser.Parse(data, final)
+    except expat.ExpatError:
+        return max(parser.ErrorByteIndex, 0)
+    return stack
+
+
+def before_the_mistake(text: str) -> str | None:
+    """For an editor's document that is not well-formed (cut short, an end tag or a quote deleted): the
+    text up to the tag where the first mistake is, with the elements open there closed after it, so
+    that what the user wrote before the mistake still expands (its macros, properties and robot for
+    navigation and completion); ``text`` itself when it is well-formed, None when nothing before the
+    mistake can be read. Offsets up to the cut are those of ``text``."""
+    data = text.encode("utf-8", "surrogatepass")
+    found = _open_elements(data, True)
+    if not isinstance(found, int):
+        return text
+    cut = len(data[:found].decode("utf-8", "ignore"))
+    for _ in range(MAX_CUTS):
+        k = text.rfind("<", 0, cut + 1)
+        if k <= 0:
+            return None
+        prefix = text[:k]
+        stack = _open_elements(prefix.encode("utf-8", "surrogatepass"), False)
+        if isinstance(stack, list) and stack:
+            closed = prefix + "".join(f"</{name}>" for name in reversed(stack))
+            if _open_elements(closed.encode("utf-8", "surrogatepass"), True) == []:
+                return closed
+        cut = k - 1
+    return None
