@@ -154,3 +154,66 @@ def _mujoco():
     except ImportError:
         return None
     return mujoco
+
+
+BODY = '<worldbody><body name="b"><joint name="j"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>{}</body></worldbody>'
+# (model, whether an element takes the unknown name "nope" from a class): MuJoCo refuses exactly those
+INHERITED = [
+    (
+        '<default><default class="a"><geom material="nope"/></default></default>' + BODY.format('<geom size=".1"/>'),
+        False,
+    ),
+    (
+        '<default><default class="a"><geom material="nope"/></default></default>'
+        + BODY.format('<body childclass="a"><geom size=".1"/><geom size=".2"/></body>'),
+        True,
+    ),
+    ('<default><geom material="nope"/></default>' + BODY.format('<geom size=".1"/><geom size=".2"/>'), True),
+    ('<default><geom material="nope"/></default>' + BODY.format("<site/>"), False),
+    (
+        '<asset><material name="m"/></asset><default><geom material="nope"/></default>'
+        + BODY.format('<geom size=".1" material="m"/>'),
+        False,
+    ),
+    (
+        '<default><default class="a"><geom mesh="nope"/><default class="b"><site/></default></default></default>'
+        + BODY.format('<geom class="b" size=".1"/>'),
+        True,
+    ),
+    ('<default><site material="nope"/></default>' + BODY.format("<site/>"), True),
+    ('<default><material texture="nope"/></default><asset><material name="m"/></asset>' + BODY.format(""), True),
+    (
+        '<default><tendon material="nope"/></default>'
+        + BODY.format('<geom size=".1"/>')
+        + '<tendon><fixed><joint joint="j" coef="1"/></fixed></tendon>',
+        True,
+    ),
+    (
+        '<default><default class="t"><tendon material="nope"/></default></default>'
+        + BODY.format('<geom size=".1"/><site name="s1"/><site name="s2" pos="0 0 1"/>')
+        + '<tendon><spatial><site site="s1"/><site site="s2"/></spatial></tendon>',
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize("body,refused", INHERITED, ids=[f"case{i}" for i in range(len(INHERITED))])
+def test_a_name_a_class_gives_is_judged_where_the_class_writes_it_once_used(tmp_path, body, refused):
+    """A <default> class naming an element no element defines: MuJoCo refuses the model only when some
+    element takes the name from the class (class, childclass, main, ancestors); one error, on the class."""
+    text = f"<mujoco>\n{body}\n</mujoco>\n"
+    (tmp_path / "m.xml").write_text(text)
+    mujoco = _mujoco()
+    if mujoco is not None:
+        if refused:
+            with pytest.raises(ValueError, match="nope"):
+                mujoco.MjModel.from_xml_path(str(tmp_path / "m.xml"))
+        else:
+            mujoco.MjModel.from_xml_path(str(tmp_path / "m.xml"))
+    found = unknown(load(tmp_path / "m.xml"))
+    if not refused:
+        assert found == []
+        return
+    (d,) = found
+    assert d.span.start == text.index('"nope"') + 1 and d.span.end == d.span.start + 4
+    assert "takes it from class" in d.message

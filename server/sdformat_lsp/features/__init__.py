@@ -20,6 +20,7 @@ from .definition import definition as frame_definition
 from .hover import frame_hover
 from .include_info import include_hover
 from .links import DocumentLink, document_links
+from .mjcf_names import mjcf_definition, mjcf_hover, mjcf_prepare_rename, mjcf_references, mjcf_rename
 from .plugin_completion import plugin_complete
 from .plugin_hover import plugin_hover
 from .references import references as frame_references
@@ -63,6 +64,8 @@ def hover(analysis: Analysis, offset: int, markdown: bool = True) -> HoverResult
             or schema_hover(analysis, offset, markdown)
         )
     found = include_hover(analysis, offset, markdown)
+    if found is None and _is_mjcf(analysis):  # a name an MJCF model defines or refers to
+        found = mjcf_hover(analysis, offset, markdown, lambda at: frame_hover(analysis, at, markdown))
     if found is None and analysis.graphs is not None:
         found = frame_hover(analysis, offset, markdown)
     if found is None:  # a URDF name its conversion lacks: the robot as written
@@ -85,6 +88,8 @@ def definition(analysis: Analysis, offset: int) -> list[Location]:
     its conversion dropped) the URDF's own ``<link name>`` or ``<joint name>``."""
     if analysis.xacro is not None:
         return xacro_definition(analysis, offset)
+    if _is_mjcf(analysis):
+        return mjcf_definition(analysis, offset) or frame_definition(analysis, offset)
     return frame_definition(analysis, offset) or urdf_definition(analysis, offset)
 
 
@@ -92,6 +97,8 @@ def references(analysis: Analysis, offset: int, include_declaration: bool = True
     """Every place naming the frame under the cursor (the frame graphs), else the URDF's own uses of the name."""
     if analysis.xacro is not None:
         return xacro_references(analysis, offset, include_declaration)
+    if _is_mjcf(analysis):  # MJCF names, each kind its own namespace (the frame graphs merge them)
+        return mjcf_references(analysis, offset, include_declaration)
     return frame_references(analysis, offset, include_declaration) or urdf_references(
         analysis, offset, include_declaration
     )
@@ -101,6 +108,9 @@ def prepare_rename(analysis: Analysis, offset: int) -> Span | None:
     """The name that rename would change at ``offset`` (a frame; in a xacro document a macro, property or argument)."""
     if analysis.xacro is not None:
         return xacro_prepare_rename(analysis, offset)
+    if _is_mjcf(analysis):
+        found = mjcf_prepare_rename(analysis, offset)
+        return found if isinstance(found, Span) else None
     return frame_prepare_rename(analysis, offset)
 
 
@@ -111,7 +121,16 @@ def rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdit]:
         if isinstance(found, str):
             raise RenameError(found)
         return found
+    if _is_mjcf(analysis):
+        edits = mjcf_rename(analysis, offset, new_name)
+        if not isinstance(edits, list):
+            raise RenameError(edits or "there is no MJCF name here to rename")
+        return edits
     return frame_rename(analysis, offset, new_name)
+
+
+def _is_mjcf(analysis: Analysis) -> bool:
+    return analysis.xml.root is not None and analysis.xml.root.tag == "mujoco"
 
 
 def document_symbols(analysis: Analysis) -> list[Symbol]:

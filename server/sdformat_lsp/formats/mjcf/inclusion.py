@@ -23,12 +23,13 @@ class Source:
     """An element and where its diagnostics and locations go: itself, or (brought by an
     ``<include>`` of another file) the ``<include>`` in the main file."""
 
-    __slots__ = ("element", "at", "depth")
+    __slots__ = ("element", "at", "depth", "file")
 
-    def __init__(self, element: XmlElement, at: XmlElement | None, depth: int = 0) -> None:
+    def __init__(self, element: XmlElement, at: XmlElement | None, depth: int = 0, file: str | None = None) -> None:
         self.element = element
         self.at = at  # None: the element is in the main file
         self.depth = depth  # how many includes deep its file is
+        self.file = file  # the included file it is written in (None: the main file), for navigation into it
 
 
 class Inclusion:
@@ -51,15 +52,15 @@ class Inclusion:
     def _read_children(self, src: Source) -> list[Source]:
         out: list[Source] = []
         stack = [
-            (c, src.at, src.depth, os.path.dirname(self.path) if self.path else None)
+            (c, src.at, src.depth, src.file, os.path.dirname(self.path) if self.path else None)
             for c in reversed(src.element.children)
         ]
         while stack:
-            el, at, d, base = stack.pop()
+            el, at, d, written_in, base = stack.pop()
             if el.tag != "include":
-                out.append(Source(el, at, d))
+                out.append(Source(el, at, d, written_in))
                 continue
-            here = Source(el, at, d)
+            here = Source(el, at, d, written_in)
             file = el.get("file")
             if not file:
                 self.report(here, "<include> needs a file attribute", "file")
@@ -84,5 +85,5 @@ class Inclusion:
             self._docs.append(doc)
             origin = at if at is not None else el
             for c in reversed(doc.root.children):
-                stack.append((c, origin, d + 1, os.path.dirname(full)))
+                stack.append((c, origin, d + 1, full, os.path.dirname(full)))
         return out
