@@ -15,7 +15,7 @@ from sdformat_lsp.semantics import Options
 from sdformat_lsp.semantics.includes.cache import IncludeCache
 
 MJCF = Path(__file__).resolve().parent / "fixtures" / "mjcf"
-FILES = ("conventions.xml", "radians.xml", "mixed_seq.xml")
+FILES = ("conventions.xml", "radians.xml", "mixed_seq.xml", "classes.xml")
 
 
 def load(path: Path):

@@ -135,10 +135,9 @@ class MjcfReader:
                 f"{' and '.join(written)} both give an orientation: MuJoCo refuses more than one; keep one",
                 written[1],
             )
-        kind = written[0] if written else next((k for k in ORIENTATIONS if self.value(src, k, cls) is not None), None)
+        kind, text = (written[0], src.element.get(written[0]) or "") if written else self._class_orientation(src, cls)
         q = (1.0, 0.0, 0.0, 0.0)
         if kind is not None:
-            text = self.value(src, kind, cls) or ""
             nums = self._numbers(src, kind, text)
             if nums is not None:
                 try:
@@ -146,6 +145,22 @@ class MjcfReader:
                 except ValueError as exc:
                     self.report(src, f'{kind}="{text}": {exc}', kind)
         return Transform(pos, q)
+
+    def _class_orientation(self, src: Source, cls: str | None) -> tuple[str | None, str]:
+        """The orientation a class gives: that of the nearest class (then its ancestors) writing one, as
+        MuJoCo keeps one orientation per class (a class's ``euler`` replaces its parent's ``zaxis``)."""
+        seen = set()
+        while cls is not None and cls not in seen:
+            seen.add(cls)
+            entry = self.classes.get(cls)
+            if entry is None:
+                break
+            attrs = entry[1].get(src.element.tag, {})
+            kind = next((k for k in ORIENTATIONS if k in attrs), None)
+            if kind is not None:
+                return kind, attrs[kind]
+            cls = entry[0]
+        return None, ""
 
     # -- the document --------------------------------------------------------
 
