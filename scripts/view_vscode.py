@@ -70,7 +70,7 @@ def main() -> int:
         # the workbench's own long tasks (over 50 ms) while the view draws: the editor frozen that long
         window.page.evaluate(
             "() => { window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) "
-            "window.__longTasks.push(e.duration); }).observe({ type: 'longtask' }); }"
+            "window.__longTasks.push([e.duration, e.name]); }).observe({ type: 'longtask' }); }"
         )
         t0 = time.monotonic()
         window.command("SDFormat: Show Frames in 3D")
@@ -87,9 +87,11 @@ def main() -> int:
             f"{meshes} meshes, {missing} not drawn, {joints} joint sliders"
         )
         tasks = window.page.evaluate("() => window.__longTasks")
+        durations = [d for d, _ in tasks]
+        where = sorted({name for _, name in tasks})  # 'self' or the webview's frame ('...-descendant'): one thread
         print(
-            f"the workbench's long tasks while drawing: {len(tasks)}, longest {max(tasks, default=0):.0f} ms, "
-            f"{sum(tasks):.0f} ms in all"
+            f"the workbench's long tasks while drawing: {len(tasks)}, longest {max(durations, default=0):.0f} ms, "
+            f"{sum(durations):.0f} ms in all (attributed to: {', '.join(where) or 'none'})"
         )
         frame = window.wait(lambda: window.view_frame(), what="the 3D page")
         fetched = frame.evaluate(
@@ -98,7 +100,7 @@ def main() -> int:
         first = frame.evaluate(f"() => window.__sdfViewApi.orbit({args.orbit_steps})")
         again = frame.evaluate(f"() => window.__sdfViewApi.orbit({args.orbit_steps})")
         print(
-            f"orbit {first:.1f} frames/s the first turn (textures and shaders reach the GPU as they come into view), "
+            f"orbit {first:.1f} frames/s the first turn, "
             f"{again:.1f} frames/s the second ({args.orbit_steps} steps a turn); files fetched by the webview: {fetched}"
         )
         renders = settled_renders(frame)
