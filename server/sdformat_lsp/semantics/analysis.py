@@ -12,7 +12,7 @@ import os
 import sys
 import threading
 from dataclasses import field, replace
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..diagnostics import Diagnostic, Severity, error, warning
 from ..files import DEFAULT_MAX_BYTES, size_text
@@ -34,6 +34,10 @@ from .checks.same_text import well_formed
 from .schema.validation import check_schema
 from .checks.sibling_names import SiblingNames, fold_clashes
 from .checks.suppressions import apply_severities, apply_suppressions
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .includes.resolver import IncludeResolver
+    from .xacro_documents import XacroFacts
 
 LATEST = (1, 12)
 # A diagnostic's data key: the version of a document libsdformat no longer converts, which print converts
@@ -94,19 +98,24 @@ class Analysis:
     includes: list = field(default_factory=list)  # includes.IncludeRecord per <include> of this document
     root_static_written: bool | None = None  # the root model's own <static>, when Options.root_static overrides it
     options: Options | None = None  # what it was analysed with (an incremental check after it must use the same)
-    xacro: object | None = None  # a xacro document: xacro_documents.XacroFacts (its expansion and that one's analysis)
+    xacro: XacroFacts | None = None  # a xacro document: its expansion and that one's analysis
     # What the include machinery keeps with an analysis (semantics/includes/): the resolver of its includes
     # (read back by an includer: dependencies, cycles; it drops its reference back when the run ends), and
     # when it is itself an included file, the files it depended on and their signatures as first seen, and
     # for a URDF, the diagnostics of its conversion
-    include_resolver: object | None = field(default=None, repr=False, compare=False)
+    include_resolver: IncludeResolver | None = field(default=None, repr=False, compare=False)
     include_deps: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
-    include_sigs: dict | None = field(default=None, repr=False, compare=False)
+    include_sigs: dict[str, tuple] | None = field(default=None, repr=False, compare=False)
     urdf_diagnostics: list[Diagnostic] | None = field(default=None, repr=False, compare=False)
     # an included file of another format read by a registered model parser (includes/foreign.py): the
     # parser's label, and whether the model it returned may be merged
     interface_parser: str | None = field(default=None, repr=False, compare=False)
     interface_merges: bool = field(default=False, repr=False, compare=False)
+    # and what kept its model out (the parser's error or fault), said again on every include of it
+    interface_problems: tuple[Diagnostic, ...] = field(default=(), repr=False, compare=False)
+    # the other files a model parser or the MJCF reader read for it (InterfaceModel.files): its cache
+    # entry depends on them too
+    extra_dependencies: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def included_analysis(self, path: str) -> "Analysis | None":
         """The analysis of a file included (at any depth) by this document."""
@@ -114,7 +123,7 @@ class Analysis:
         if xacro is not None:  # a xacro document: the files its expansion read, and what the expansion includes
             found = xacro.source(path) or (
                 xacro.expanded.included_analysis(path) if xacro.expanded is not None else None
-            )  # type: ignore[attr-defined]
+            )
             if found is not None:
                 return found
         stack, seen = list(self.includes), set()
@@ -201,12 +210,12 @@ class Analysis:
         worlds are listed under their world's name (``w2::box::link``,
         ``w2::world``), relative to that world.
         """
-        expanded = getattr(self.xacro, "expanded", None)
+        expanded = self.xacro.expanded if self.xacro is not None else None
         if expanded is not None:  # a xacro document: the frames of its expansion
             return expanded.frames()
         if self.graphs is None:
             return []
-        out = []
+        out: list[dict[str, Any]] = []
         others = {id(s) for s in self.graphs.other_roots}
         for n in self.graphs.nodes:
             facts = self.frame_facts(n)
@@ -516,7 +525,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         factory = default_factory(options, analyze)
     resolver = factory(result) if factory else None
     try:
-        if root is None and hasattr(resolver, "top_level"):
+        if root is None and resolver is not None and hasattr(resolver, "top_level"):
             root = resolver.top_level(xml, version)  # <sdf><include> (the file is the included model)
         if root is None:
             return
@@ -532,7 +541,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
             from .checks.plugins import check_plugins
 
             result.diagnostics.extend(check_plugins(xml))
-        if hasattr(resolver, "finish"):
+        if resolver is not None and hasattr(resolver, "finish"):
             result.diagnostics.extend(resolver.finish(graphs))
     finally:
         # Includes are resolved while the graphs are built, never after: the resolver and the
@@ -540,7 +549,7 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         # with a path alive until a full collection (hundreds of MB per edit of a large world).
         if result.graphs is not None:
             result.graphs.include_resolver = None
-        if hasattr(resolver, "detach"):
+        if resolver is not None and hasattr(resolver, "detach"):
             resolver.detach()
 
 

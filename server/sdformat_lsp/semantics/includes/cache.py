@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Hashable
 
-from ...diagnostics import error
+from ...diagnostics import Diagnostic, error
 from ...files import FileRefused, read_file
 from ...model import Include
 from ...text import Span
@@ -88,7 +88,7 @@ class IncludeCache:
         self.misses = 0
 
     def get(
-        self, key: tuple, validated: dict | None = None, open_documents: OpenDocuments | None = None
+        self, key: tuple, validated: "dict[tuple, _Entry] | None" = None, open_documents: OpenDocuments | None = None
     ) -> "Analysis | None":
         """The cached analysis for ``key`` if none of its dependencies changed (as seen
         through ``open_documents``: an open file's version stands for its modification time)."""
@@ -118,7 +118,7 @@ class IncludeCache:
         key: tuple,
         analysis: "Analysis",
         deps: tuple[str, ...],
-        validated: dict | None = None,
+        validated: "dict[tuple, _Entry] | None" = None,
         open_documents: OpenDocuments | None = None,
         signatures: dict[str, tuple] | None = None,
     ) -> None:
@@ -178,7 +178,9 @@ class IncludeCache:
 DEFAULT_CACHE = IncludeCache()
 
 # checks made for one top-level analysis: cache entries already validated (stat'ed) during it
-_RUN: contextvars.ContextVar[dict | None] = contextvars.ContextVar("sdformat_lsp_includes_run", default=None)
+_RUN: contextvars.ContextVar[dict[tuple, _Entry] | None] = contextvars.ContextVar(
+    "sdformat_lsp_includes_run", default=None
+)
 
 
 def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span: Span) -> "Analysis | None":
@@ -216,7 +218,7 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
     try:
         # libsdformat writes the include's <static> into the included model before loading it
         override = inc.static
-        key = (path, *resolver.key_suffix, override, getattr(resolver.options, "model_parsers", ()))
+        key: tuple = (path, *resolver.key_suffix, override, getattr(resolver.options, "model_parsers", ()))
         if not path.lower().endswith((".sdf", ".world")):
             from .foreign import has_parsers
 
@@ -226,6 +228,8 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
         if sub is not None:
             return sub
         buffer = resolver.open_documents(path) if resolver.open_documents is not None else None
+        problems: list[Diagnostic]
+        own: tuple  # the file's signature() as it was read
         if buffer is not None:
             # open in the editor: its text, unsaved edits included, is what the user sees
             text, problems = buffer[0], []
@@ -255,11 +259,11 @@ def analyze_included(resolver: "IncludeResolver", path: str, inc: Include, span:
                     text, path, replace(resolver.options, root_static=override), extra=problems
                 )
             else:
-                sub = parsed  # type: ignore[assignment]
+                sub = parsed
         finally:
             _ACTIVE.reset(token)
         inner = sub.include_resolver
-        sub_deps = [path, *getattr(sub, "extra_dependencies", ())]  # files a model parser or the MJCF reader read too
+        sub_deps = [path, *sub.extra_dependencies]  # files a model parser or the MJCF reader read too
         sigs = {path: own}
         context_dependent = False
         if inner is not None:

@@ -18,9 +18,10 @@ include naming the parser), or :data:`NOT_PARSED` when no parser took the file
 
 from __future__ import annotations
 
+import enum
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ...diagnostics import Diagnostic, Related, error
 from ...model import Document, Include
@@ -36,7 +37,13 @@ if TYPE_CHECKING:  # pragma: no cover
 INTERFACE_SDF_VERSION = "1.11"  # the version whose rules the frame graphs apply to an interface model
 MODEL_PARSER_ERROR = "MODEL_PARSER_ERROR"
 MODEL_PARSER_FAULT = "MODEL_PARSER_FAULT"
-NOT_PARSED = object()
+
+
+class _Parsed(enum.Enum):
+    NOT_PARSED = "not parsed"  # no registered parser took the file (an enum member: a sentinel typed as itself)
+
+
+NOT_PARSED = _Parsed.NOT_PARSED
 
 
 def model_into(result: "Analysis", iface: "InterfaceModel") -> str | None:
@@ -49,7 +56,7 @@ def model_into(result: "Analysis", iface: "InterfaceModel") -> str | None:
         model = interface_to_model(iface, result.text)
     except InterfaceFault as exc:
         return str(exc)
-    result.extra_dependencies = tuple(str(f) for f in getattr(iface, "files", ()) if isinstance(f, str))  # type: ignore[attr-defined]
+    result.extra_dependencies = tuple(str(f) for f in iface.files if isinstance(f, str))
     result.document = Document(INTERFACE_SDF_VERSION, None, result.xml.root, models=(model,))
     result.version = INTERFACE_SDF_VERSION
     result.graphs = FrameGraphs(model, version_tuple(INTERFACE_SDF_VERSION), None)
@@ -99,7 +106,7 @@ def _parsers(options: "Options", analyze: "Analyze | None" = None):
 
     parse_xacro.__qualname__ = xacro_models.parse_xacro.__qualname__  # its label names the built-in parser
     return (
-        *active_parsers(getattr(options, "model_parsers", ()) or ()),
+        *active_parsers(options.model_parsers or ()),
         ModelParser(xacro_models.SUFFIX, parse_xacro, "built in"),
     )
 
@@ -113,7 +120,7 @@ def has_parsers(path: str, options: "Options") -> bool:
 
 def parsed_include(
     resolver: "IncludeResolver", path: str, text: str, inc: Include, span: Span
-) -> "Analysis | None | object":
+) -> "Analysis | Literal[_Parsed.NOT_PARSED]":
     """The analysis of ``path`` as the first registered parser that answers reads it (with, when the
     parser failed, no model and the problem for :func:`include_problems`); :data:`NOT_PARSED` when
     no parser takes it."""
@@ -175,7 +182,7 @@ def parsed_include(
                     data={"included_path": path},
                 )
             )
-    result.interface_problems = problems  # type: ignore[attr-defined]
+    result.interface_problems = tuple(problems)
     return result
 
 
@@ -183,7 +190,7 @@ def include_problems(sub: "Analysis", inc: Include, span: Span) -> list[Diagnost
     """What keeps a parsed file's model out of the including scope, said on this include: the parser's
     error or fault (kept with the cached analysis, so said again on every analysis), or a merge the
     parser does not support (libsdformat's MERGE_INCLUDE_UNSUPPORTED)."""
-    out = [replace(d, span=span) for d in getattr(sub, "interface_problems", ())]
+    out = [replace(d, span=span) for d in sub.interface_problems]
     if not out and inc.merge and not sub.interface_merges:
         label = sub.interface_parser or ""
         out.append(

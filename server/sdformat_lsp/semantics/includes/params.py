@@ -20,7 +20,7 @@ at the ``<experimental:params>`` children in the including document.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from typing import Any, Callable
 
 from ...diagnostics import Diagnostic, error
 from ...model import Frame, Joint, Link, Model, Named
@@ -157,7 +157,7 @@ class _Applier:
             return
         action_attr = el.attr("action")
         action = action_attr.value.strip() if action_attr is not None else None
-        if action is not None and action not in ACTIONS:
+        if action_attr is not None and action not in ACTIONS:  # (action is None without the attribute)
             self.out.append(
                 error(
                     "ATTRIBUTE_INVALID",
@@ -211,7 +211,7 @@ class _Applier:
             return
         parent = self._find_parent(eid)
         if parent is None:
-            span = el.attr("element_id").value_span
+            span = el.attributes["element_id"].value_span  # (the caller read element_id)
             self.out.append(
                 error(
                     "ELEMENT_MISSING",
@@ -333,23 +333,20 @@ def _field_of(x: Named) -> str:
 
 def _swap(m: Model, old: Named, new: Named) -> Model:
     f = _field_of(old)
-    return replace(
-        m,
-        **{f: tuple(new if x is old else x for x in getattr(m, f))},
-        members=tuple(new if x is old else x for x in m.members),
-    )
+    changed: dict[str, Any] = {f: tuple(new if x is old else x for x in getattr(m, f))}
+    return replace(m, **changed, members=tuple(new if x is old else x for x in m.members))
 
 
 def _remove(m: Model, old: Named) -> Model:
     f = _field_of(old)
-    return replace(
-        m, **{f: tuple(x for x in getattr(m, f) if x is not old)}, members=tuple(x for x in m.members if x is not old)
-    )
+    changed: dict[str, Any] = {f: tuple(x for x in getattr(m, f) if x is not old)}
+    return replace(m, **changed, members=tuple(x for x in m.members if x is not old))
 
 
 def _append(m: Model, new: Named) -> Model:
     f = _field_of(new)
-    return replace(m, **{f: (*getattr(m, f), new)}, members=(*m.members, new))
+    changed: dict[str, Any] = {f: (*getattr(m, f), new)}
+    return replace(m, **changed, members=(*m.members, new))
 
 
 def apply_params(

@@ -189,7 +189,7 @@ def merged_duplicates(resolver: "IncludeResolver", graphs: "FrameGraphs") -> lis
     document that brought it.
     """
 
-    def origin(node: "FrameNode") -> tuple[object, Include | None]:
+    def origin(node: "FrameNode") -> tuple["Scope | None", Include | None]:
         """(the real scope ``node`` is a name of, the include of this document that brought it or None)."""
         scope = node.scope
         brought: Include | None = None

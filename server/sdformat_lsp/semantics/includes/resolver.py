@@ -113,7 +113,7 @@ def default_factory(options: "Options", analyze: "Analyze") -> IncludeResolverFa
 
 def _owner_analysis(scope: "Scope") -> "Analysis | None":
     """The analysis of the included file a foreign scope was written in."""
-    s = scope
+    s: Scope | None = scope
     while s is not None:
         src = getattr(s.entity, "source", None)
         if src is not None:
@@ -177,7 +177,7 @@ class IncludeResolver:
     def detach(self) -> None:
         """The analysis is complete: drop the reference back to it (it keeps one to this
         resolver, for its includer to read the dependencies), so no cycle outlives the run."""
-        self.analysis = None
+        self.analysis = None  # type: ignore[assignment]  # detached: its run is over, nothing reads it again
 
     # -- the resolver protocol ------------------------------------------------
 
@@ -303,8 +303,8 @@ class IncludeResolver:
             self._depend(deps)
             return None
         deps.extend(sub.include_deps if sub.include_deps is not None else (file_path,))
-        for p, sig in (sub.include_sigs or {}).items():
-            self.signatures.setdefault(p, sig)  # as the included file's analysis saw them
+        for dep, sig in (sub.include_sigs or {}).items():
+            self.signatures.setdefault(dep, sig)  # as the included file's analysis saw them
         model = place_model(self, sub, inc, span, scope)
         if summarise(self, sub, inc, span, scope):
             self.flawed.add(id(inc))
@@ -419,7 +419,8 @@ class IncludeResolver:
                     extra.tag_span,
                 )
             )
-        return self(inc, _TOP)
+        # _TOP has what the resolution reads of the scope an include is written in (kind, name, path, parent)
+        return self(inc, _TOP)  # type: ignore[arg-type]
 
     def finish(self, graphs: "FrameGraphs") -> list[Diagnostic]:
         """Checks that need the built scopes: placement frames and names of included models."""
