@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from weakref import ref
 
-from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
+from .tree import LEAF, NEW_ATTRIBUTES, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
 
 # A template's text is compared at every open element with its start tag, and copied once
 # (when first compared): only elements up to this long are remembered, so that the comparisons
@@ -45,7 +45,7 @@ def copy_into(el: XmlElement, template: XmlElement) -> int:
     """
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
-    new_attrs = Attributes.__new__
+    new_attrs = NEW_ATTRIBUTES
     shift = el.ts - template.ts
     el._end = template._end
     el._etag = template._etag
@@ -68,7 +68,8 @@ def copy_into(el: XmlElement, template: XmlElement) -> int:
             attrs = c.attributes
             if attrs is not NO_ATTRIBUTES:
                 items = []
-                for a in tuple.__iter__(attrs):
+                a: XmlAttribute
+                for a in tuple.__iter__(attrs):  # type: ignore[arg-type]  # the scanner's Attributes: a tuple
                     b = new_attr(XmlAttribute)
                     b.name = a.name
                     b.value = a.value

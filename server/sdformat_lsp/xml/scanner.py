@@ -17,7 +17,7 @@ from weakref import ref
 from ..spelling import one_edit
 from ..text import Span
 from . import repeats
-from .tree import LEAF, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
+from .tree import LEAF, NEW_ATTRIBUTES, NO_ATTRIBUTES, Attributes, XmlAttribute, XmlElement
 
 # A name's first character: A-Z, a-z, '_', ':' or U+00C0 to U+FFFF. Written as the complement
 # because re compiles a range of 65,000 code points by visiting each (about 10 ms per pattern at
@@ -57,6 +57,9 @@ def greedy(pattern: str) -> str:
 
 _POSSESSIVE = sys.version_info >= (3, 11)
 _TOKEN = re.compile(_TOKEN_PATTERN if _POSSESSIVE else greedy(_TOKEN_PATTERN))
+# a scanner object matches at where its last match ended (no position to pass); Pattern.scanner is
+# CPython's, undocumented, and missing from the type stubs
+_token_scanner = _TOKEN.scanner  # type: ignore[attr-defined]
 _TOKEN_ATTR = re.compile(_TOKEN_ATTR_PATTERN if _POSSESSIVE else greedy(_TOKEN_ATTR_PATTERN))
 _TAIL = re.compile(r"\s*+([^<]*+)" if _POSSESSIVE else r"\s*([^<]*)")  # what a token reads after an end tag
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
@@ -183,16 +186,17 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
     stack: list[XmlElement] = []
     top: XmlElement | None = None  # stack[-1]
     top_ref = None  # a weak reference to it: the parent of what follows
+    shut: XmlElement | None  # the element an end tag closes (None: it closes none)
     n = len(text)
     pos = 0
     depth = 0
     lookaheads = 0
     find = text.find
-    token = _TOKEN.scanner(text, 0).match  # matches at where the last match ended: no arguments to pass
+    token = _token_scanner(text, 0).match  # matches at where the last match ended: no arguments to pass
     intern = sys.intern
     new = XmlElement.__new__
     new_attr = XmlAttribute.__new__
-    new_attrs = Attributes.__new__
+    new_attrs = NEW_ATTRIBUTES
     shapes: dict[str, tuple[tuple[str, str, int, int, int, int], ...]] = {}  # attributes as written, by text
     more: dict[int, list] = {}  # id(element) -> [element, text pieces...] for text in several pieces
     tags: dict[str, str] = {}  # tag names, interned
@@ -239,7 +243,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     if top.children is LEAF:
                         top.children = [el]
                     else:
-                        top.children.append(el)
+                        top.children.append(el)  # type: ignore[attr-defined]  # an open element's: a list
                 elif result.root is None:
                     result.root = el
                 else:
@@ -277,13 +281,14 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                         if height > depth:
                             depth = height
                         end = pos + len(source)
-                        m = _TAIL.match(text, end)
-                        chars = m.group(1)
-                        pos = m.end()
+                        tail = _TAIL.match(text, end)
+                        assert tail is not None  # every part of it is optional: it always matches
+                        chars = tail.group(1)
+                        pos = tail.end()
                         if chars and top is not None:
                             pending.clear()
                             _text_after_tag(top, text, end, pos, chars, more)
-                        token = _TOKEN.scanner(text, pos).match
+                        token = _token_scanner(text, pos).match
                         continue
                     stack.append(el)
                     top = el
@@ -302,23 +307,23 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                     and top.tag == end_name
                     and (not by_indent or (at := _indent_closes(stack, end_name, pos, text)) is None)
                 ):
-                    el = stack.pop()
-                    top_ref = el._parent  # made for the element it closes into, when that was opened
+                    shut = stack.pop()
+                    top_ref = shut._parent  # made for the element it closes into, when that was opened
                     top = stack[-1] if stack else None
                 else:
                     pending.clear()  # not clean: every element still open holds this end tag
-                    el = _close_mismatched(stack, end_name, pos, result, text, at)
+                    shut = _close_mismatched(stack, end_name, pos, result, text, at)
                     top = stack[-1] if stack else None
                     top_ref = ref(top) if top is not None else None  # the one made when it was opened
-                if el is not None:
-                    ets = el.ts
-                    el._etag = pos - ets
-                    el._end = pos + len(end_name) + 3 + len(end_space) - ets
-                    el._tsx |= 1  # closed
-                    if el.children is not LEAF:
-                        el.children = tuple(el.children)  # complete: 48 bytes for one child, not 64 and up
-                    if pending and pending[-1][0] is el:  # closed cleanly: a template
-                        templates.closed(el)
+                if shut is not None:
+                    ets = shut.ts
+                    shut._etag = pos - ets
+                    shut._end = pos + len(end_name) + 3 + len(end_space) - ets
+                    shut._tsx |= 1  # closed
+                    if shut.children is not LEAF:
+                        shut.children = tuple(shut.children)  # complete: 48 bytes for one child, not 64 and up
+                    if pending and pending[-1][0] is shut and templates is not None:  # closed cleanly: a template
+                        templates.closed(shut)
             end = m.end()
             if chars and top is not None:  # text that is not only white space
                 pending.clear()
@@ -337,24 +342,25 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
             if top is not None and not text[pos:lt].isspace():
                 _add_text(top, text, pos, lt, more)
             pos = lt
-            token = _TOKEN.scanner(text, pos).match
+            token = _token_scanner(text, pos).match
             continue
         nxt = text[lt + 1 : lt + 2]
         if nxt == "/":
-            m = re.compile(_END_TAG).match(text, lt)
-            pos = m.end()
-            name = m.group(1)
+            end_tag = re.compile(_END_TAG).match(text, lt)
+            assert end_tag is not None  # '</' is there, and the rest of the pattern is optional
+            pos = end_tag.end()
+            name = end_tag.group(1)
             at = None if not by_indent or top is None or top.tag != name else _indent_closes(stack, name, lt, text)
             if top is not None and top.tag == name and at is None:
-                el = stack.pop()
+                shut = stack.pop()
             else:
-                el = _close_mismatched(stack, name, lt, result, text, at)
-            if el is not None:
-                el.etag_start = lt
-                el.end = pos
-                el.closed = bool(m.group(2))
-                if el.children is not LEAF:
-                    el.children = tuple(el.children)
+                shut = _close_mismatched(stack, name, lt, result, text, at)
+            if shut is not None:
+                shut.etag_start = lt
+                shut.end = pos
+                shut.closed = bool(end_tag.group(2))
+                if shut.children is not LEAF:
+                    shut.children = tuple(shut.children)
         elif nxt == "!":
             if text.startswith("<!--", lt):
                 end = find("-->", lt + 4)
@@ -377,7 +383,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                 if top is not None:
                     _add_text(top, text, lt, lt + 1, more)
                 pos = lt + 1
-                token = _TOKEN.scanner(text, pos).match
+                token = _token_scanner(text, pos).match
                 continue
             el, pos = _start_tag(text, lt, m)
             leaf = el.self_closing
@@ -399,7 +405,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                 if top.children is LEAF:
                     top.children = [el]
                 else:
-                    top.children.append(el)
+                    top.children.append(el)  # type: ignore[attr-defined]  # an open element's: a list
             elif result.root is None:
                 result.root = el
             else:
@@ -409,7 +415,7 @@ def _scan(text: str, by_indent: bool) -> ScanResult:
                 depth = max(depth, len(stack))
         top = stack[-1] if stack else None
         top_ref = ref(top) if top is not None else None
-        token = _TOKEN.scanner(text, pos).match
+        token = _token_scanner(text, pos).match
     for el in reversed(stack):
         el.end = n
         result.unclosed.append(el)
@@ -602,7 +608,7 @@ def _regroup(chain: list[XmlElement], text: str) -> None:
         if container.children is LEAF:
             container.children = [x]
         else:
-            container.children.append(x)
+            container.children.append(x)  # type: ignore[attr-defined]  # being regrouped: a list
         x._parent = ref(container)
         if id(x) in members:
             stack.append(x)
@@ -675,7 +681,7 @@ def _start_tag(text: str, lt: int, m: re.Match[str]) -> tuple[XmlElement, int]:
     space = re.compile(_SPACE).match
     attribute = re.compile(_ATTR).match
     while True:
-        pos = space(text, pos).end()
+        pos = space(text, pos).end()  # type: ignore[union-attr]  # \s* matches anywhere
         if pos >= n:
             break
         ch = text[pos]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import abc
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping, Sequence, cast
 from weakref import ref
 
 from ..diagnostics import Diagnostic
@@ -155,6 +155,12 @@ class Attributes(tuple):
 
 abc.Mapping.register(Attributes)
 
+# Attributes.__new__ as the fast paths call it (the scanner, repeats.copy_into: the slots set without
+# __init__), typed as what it makes, a read-only mapping: mypy does not see the registration above
+NEW_ATTRIBUTES = cast(
+    "Callable[[type[Attributes], list[XmlAttribute]], Mapping[str, XmlAttribute]]", Attributes.__new__
+)
+
 
 class _Leaf(list):
     """The one empty ``children`` list shared by every leaf the scanner builds.
@@ -221,8 +227,8 @@ class XmlElement:
         self.ts = ts
         self._stag = stag_end - ts
         self._end = end - ts
-        self.attributes = {} if attributes is None else attributes
-        self.children = [] if children is None else children
+        self.attributes: Mapping[str, XmlAttribute] = {} if attributes is None else attributes
+        self.children: Sequence["XmlElement"] = [] if children is None else children
         self.parent = parent
         self.text = text
         self._tsx = (1 if closed else 0) | (2 if self_closing else 0)
