@@ -14,9 +14,15 @@ puts them under ``/work/.mirror/owner+name/repo``):
   Parameters`` section of its header;
 * gazebosim/gz-gui: the plugins in ``src/plugins`` (``<gui><plugin
   filename="MinimalScene">``), read through tinyxml2's ``FirstChildElement``;
+* gazebo-classic's ``plugins/`` (``libLiftDragPlugin.so``), at release 11.10.2,
+  read from Debian's packaging repository (``CLASSIC_MIRROR``: upstream's
+  snapshot is over the fetch tool's size limit): the libraries its CMakeLists
+  build, each read with the classes it inherits;
 * ros-simulation/gazebo_ros_pkgs: ``gazebo_plugins`` of the ROS 1
   (``noetic-devel``) and ROS 2 (``ros2``) branches, whose libraries share
-  file names: the lookup takes the union of both.
+  file names: the lookup takes the union of both; a plugin built on a
+  gazebo-classic plugin (``gazebo_ros_camera`` on ``CameraPlugin``) or on a
+  class of its own package (``GazeboRosCameraUtils``) is read with it.
 
 What the reading understands (``read_parameters``): ``X->Get<T>("p"[,
 default])``, ``HasElement("p")``, ``FindElement("p")``, ``GetElement("p")``,
@@ -30,7 +36,8 @@ parameters are not reported. A parameter names a joint (link, model) when
 its value reaches ``JointByName``/``GetJoint`` (``LinkByName``/``GetLink``,
 ``ModelByName``/``GetModel``) in the same sources, through assignments and
 range loops of plain identifiers; it is required when the sources give up
-without it (``if (!_sdf->HasElement("p")) { gzerr ...; return ...; }``).
+without it (``if (!_sdf->HasElement("p")) { gzerr ...; return ...; }`` directly
+in Configure/Load, a step or a helper they call; see ``_required``).
 
 Run from the repository root: ``python scripts/generate_plugins.py``
 (``--mirror DIR`` for another mirror root, ``--check`` to compare with the
@@ -45,6 +52,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
@@ -224,13 +232,19 @@ def read_parameters(
     r = Reading()
     texts = [strip_comments(s) for s in sources]
     consts = dict(constants or {})
+    # where each text defines a constant: a name defined in several blocks ({ const std::string
+    # elemName = "model_name"; ... } { const std::string elemName = "topic_name"; ... }, gazebo-classic's
+    # ArrangePlugin) is, at a read, the definition nearest before it
+    defined_at: list[list[tuple[int, str, str]]] = []
     for t in texts:
+        defined_at.append([])
         for m in re.finditer(
             r"(?:constexpr|const)\s+(?:char\s+(\w+)\s*\[\s*\]|std::string(?:_view)?\s+(\w+)|auto\s+(\w+)|char\s*\*\s*const\s+(\w+))\s*(?:=|\{)\s*\"(\w+)\"",
             t,
         ):
             name = next(g for g in m.groups()[:4] if g)
-            consts[name] = m.group(5)
+            consts.setdefault(name, m.group(5))
+            defined_at[-1].append((m.start(), name, m.group(5)))
         # a string variable given a literal once and never assigned again is that literal too
         # (gazebo-classic's BreakableJointPlugin: std::string paramName = "breaking_force_N")
         for m in re.finditer(r"(?<![\w:])(?:std::string|auto)\s+(\w+)\s*=\s*\"(\w+)\"\s*;", t):
@@ -244,12 +258,25 @@ def read_parameters(
                 and not any(re.search(r"\b" + var + r"\s*(?:=(?!=)|\+=)", o) for o in texts if o is not t)
             ):
                 consts[var] = m.group(2)
-    var_elem: dict[str, str] = {}  # element pointer variable -> the parameter it points to
+
+    def constant(ti: int, at: int, name: str) -> str | None:
+        nearest = [value for pos, n, value in defined_at[ti] if n == name and pos < at]
+        return nearest[-1] if nearest else consts.get(name)
+
+    # element pointer variable -> the parameter it points to ("p"), or the child of one ("p/c")
+    var_elem: dict[str, str] = {}
     for ti, t in enumerate(texts):
         for m in CALL.finditer(t):
             meth, recv, args = m.group("meth"), m.group("recv"), _split_args(m.group("args"))
             recv_var = re.split(r"->|\.", recv)[-1]
             parent = var_elem.get(recv_var)
+            if parent is not None and "/" in parent:
+                # a read on a parameter's child (its value, its siblings, its own children); an element
+                # taken from it is a descendant too
+                a = ASSIGNED.search(t[max(0, m.start() - 80) : m.start()])
+                if a and meth in ("FindElement", "GetElement", "GetElementImpl"):
+                    var_elem[a.group("var")] = f"{parent}/*"
+                continue
             if meth == "GetFirstElement" or (meth == "GetNextElement" and not args):
                 if recv_var in var_elem:
                     # walks the children of one parameter (<graded_buoyancy>): that parameter's children
@@ -280,8 +307,8 @@ def read_parameters(
             lit = STRING.match(first)
             if lit:
                 names = [(lit.group(1), args[1] if len(args) > 1 else None)]
-            elif first in consts:
-                names = [(consts[first], args[1] if len(args) > 1 else None)]
+            elif constant(ti, m.start(), first) is not None:
+                names = [(constant(ti, m.start(), first) or "", args[1] if len(args) > 1 else None)]
             else:
                 if meth != "Get" or m.group("type"):
                     # Get("x") with a variable key, GetElement(name): the names are decided at run time,
@@ -344,6 +371,9 @@ def _record(
         return
     if parent is not None and parent != name:
         r.children.setdefault(parent, set()).add(name)
+        a = ASSIGNED.search(t[max(0, m.start() - 80) : m.start()])
+        if a and meth != "Get":
+            var_elem[a.group("var")] = f"{parent}/{name}"  # the child's element: what is read on it is its own
         return
     p = r.param(name)
     if path is not None and "at" not in p:
@@ -360,6 +390,8 @@ def _record(
         a = ASSIGNED.search(before)
         if a:
             var_elem[a.group("var")] = name
+        elif re.search(r"\bfor\s*\([^;]*?(?:auto|sdf::ElementPtr)\s+(\w+)\s*=\s*$", before):
+            var_elem[re.search(r"(\w+)\s*=\s*$", before).group(1)] = name  # type: ignore[union-attr]
 
 
 DEFINITION = re.compile(
@@ -429,7 +461,6 @@ def _note_target(r: Reading, text: str, start: int, name: str) -> None:
         r.targets.setdefault("(" + m.group(1), set()).add(name)
 
 
-ERROR_LOG = re.compile(r"^\s*(gzerr|ignerr|gzthrow|ROS_FATAL|ROS_ERROR|RCLCPP_ERROR|gzerror)\b")
 ENTRY = re.compile(r"::(Configure|Load)\s*\(")
 
 
@@ -453,23 +484,84 @@ def _entry_bodies(text: str) -> list[str]:
     return bodies
 
 
+# a message at error or warning level: the plugin says it cannot go on (DiffDrivePlugin's
+# "missing <left_joint>" without a return is a complaint, not a refusal)
+GIVE_UP_LOG = re.compile(
+    r"\b(?:gzerr|gzwarn|ignerr|ignwarn|gzthrow|gzerror|ROS_FATAL\w*|ROS_ERROR\w*|ROS_WARN\w*|RCLCPP_(?:FATAL|ERROR|WARN)\w*)\b"
+)
+# the plugin's own element, as Configure/Load receives it or as the plugin keeps it
+# (_sdf, sdfClone, this->sdf, this->dataPtr->sdf)
+NOT_HAS = re.compile(r"!\s*(?:this\s*->\s*)?(?:\w+\s*->\s*)*_?sdf\w*\s*->\s*HasElement\s*\(\s*\"(\w+)\"\s*\)")
+STEPS = ("Configure", "Load", "Init", "PreUpdate", "Update", "PostUpdate", "OnUpdate")
+
+
+def _top_level_ifs(body: str) -> Iterator[tuple[str, str]]:
+    """The ``if`` statements directly in a function body (not in a loop or another branch, not an
+    ``else if``): (condition, what it does)."""
+    depth = 0
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and body.startswith("if", i) and not (i and (body[i - 1].isalnum() or body[i - 1] == "_")):
+            m = re.match(r"if\s*\(", body[i:])
+            if m and not re.search(r"\belse\s*$", body[max(0, i - 12) : i]):
+                close = _closing(body, i + m.end())
+                rest = body[close + 1 :]
+                lead = len(rest) - len(rest.lstrip())
+                if rest.lstrip().startswith("{"):
+                    then = _body(rest, lead)
+                    skip = lead + len(then) + 2
+                else:
+                    then = rest[: rest.find(";") + 1]
+                    skip = len(then)
+                yield body[i + m.end() : close], then
+                i = close + 1 + skip
+                continue
+        i += 1
+
+
 def _required(r: Reading, texts: list[str]) -> None:
-    """A parameter is required when Configure (Load) logs an error and returns at once without it:
-    ``if (!_sdf->HasElement("p")) { gzerr << ...; return; }`` on the plugin's own element."""
-    pattern = re.compile(r"if\s*\(\s*!\s*(?:this->)?_?sdf\w*\s*->\s*HasElement\s*\(\s*\"(\w+)\"\s*\)\s*\)\s*(\{)?")
+    """A parameter is required when the plugin refuses to work without it: a test of its absence
+    on the plugin's own element directly in Configure/Load (or a step, or a function they call),
+    with an error or warning and a return: ``if (!_sdf->HasElement("p")) { gzerr << ...; return; }``.
+    ``if (!_sdf->HasElement("a") || !_sdf->HasElement("b"))`` requires both; with ``&&`` (one of
+    them is enough) neither. A test inside a loop or a branch gives up on that part only."""
+    bodies: list[tuple[str, bool]] = []  # (body, is Configure/Load or a step)
+    called: set[str] = set()
     for t in texts:
-        for entry in _entry_bodies(t):
-            for m in pattern.finditer(entry):
-                body = _body(entry, m.end() - 1) if m.group(2) else entry[m.end() : entry.find(";", m.end()) + 1]
-                if not ERROR_LOG.search(body) or not re.search(r"\breturn\b", body):
-                    continue
-                inner = any(m.group(1) in c for c in r.children.values())
-                if (
-                    m.group(1) in r.params
-                    and not inner
-                    and not re.search(r"\bHasElement\b|\belse\b", entry[max(0, m.start() - 60) : m.start()])
-                ):
-                    r.params[m.group(1)]["required"] = True
+        for d in DEFINITION.finditer(t):
+            if d.group("fn") in STEPS:
+                body = _body(t, d.end() - 1)
+                bodies.append((body, True))
+                called |= set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", body))
+    called -= set(STEPS) | {"if", "for", "while", "switch", "return", "catch"}
+    for t in texts:
+        for d in DEFINITION.finditer(t):
+            if d.group("fn") in called:
+                # a helper the plugin's work goes through (EnvironmentPreload's ReadSdf), reading the
+                # element the plugin keeps (this->sdf); an element it is given may be a parameter's
+                # (LedPlugin's LedMode::fromSDF(_sdf) reads one <mode>)
+                bodies.append((_body(t, d.end() - 1), False))
+    for body, step in bodies:
+        for cond, then in _top_level_ifs(body):
+            terms = [re.sub(r"^\((.*)\)$", r"\1", c.strip()).strip() for c in re.split(r"\|\|", cond)]
+            if "&&" in cond or not all(NOT_HAS.fullmatch(c) for c in terms):
+                continue
+            if not step and not all(re.match(r"!\s*this\s*->", c) for c in terms):
+                continue
+            flat = then
+            while re.search(r"\{[^{}]*\}", flat):
+                flat = re.sub(r"\{[^{}]*\}", " ", flat)  # what the test does itself, not in a nested block
+            if not GIVE_UP_LOG.search(flat) or not re.search(r"\breturn\b", flat) or re.search(r"\bif\s*\(", flat):
+                continue  # (FollowActor gives up without <animation> only when the actor has none)
+            for c in terms:
+                name = NOT_HAS.fullmatch(c).group(1)  # type: ignore[union-attr]
+                if name in r.params:
+                    r.params[name]["required"] = True
 
 
 EMPTY_TEST = re.compile(
@@ -615,6 +707,7 @@ def _passed_on(r: Reading, texts: list[str]) -> None:
                     continue
                 if (
                     callee in defined
+                    or re.fullmatch(r"[A-Z_]*ASSERT\w*|assert", callee)  # GZ_ASSERT(_sdf, "..."): a test, no read
                     or callee in ("if", "while", "for", "return", "Load", "Configure")
                     or callee[:1].islower()
                     and callee in ("static_cast", "const_pointer_cast", "std")
@@ -649,6 +742,11 @@ def _roles(r: Reading, texts: list[str]) -> None:
                 args = t[m.end() : close]
                 found = set()
                 for literal in re.findall(r"Get\s*<[^>]*>\s*\(\s*\"(\w+)\"", args):
+                    found.add(literal)
+                # the value of the parameter's element: GetJoint(_sdf->GetElement("left_joint")->Get<std::string>())
+                for literal in re.findall(
+                    r"(?:GetElement|FindElement)\s*\(\s*\"(\w+)\"\s*\)\s*->\s*Get\s*<[^>]*>\s*\(\s*\)", args
+                ):
                     found.add(literal)
                 for ident in _identifiers(re.sub(r"\"[^\"]*\"", "", args)):
                     found |= params_of(ident)
@@ -721,7 +819,16 @@ def read_header_doc(header: str) -> dict[str, dict]:
     return out
 
 
-def header_doc_lines(header: str, path: str, names) -> dict[str, str]:
+DOC_ITEM = re.compile(r"\s*[-*]\s*`?<([A-Za-z_][\w\-]*)>")
+# gz-gui's headers: "## Configuration" (or "## Parameters") with items "* \\<engine\\> : ...",
+# "* `<topic_name>`: ..." or, unbulleted, "\\<topic\\> : ..."
+GUI_DOC_SECTION = re.compile(r"#+\s*(?:Configuration|Parameters)\b", re.I)
+GUI_DOC_ITEM = re.compile(r"\s*(?:[-*]\s*)?`?\\?<([A-Za-z_][\w\-]*)\\?>")
+
+
+def header_doc_lines(
+    header: str, path: str, names, section: re.Pattern = DOC_SECTION, item: re.Pattern = DOC_ITEM
+) -> dict[str, str]:
     """Where the header's documentation lists each of ``names``: name -> "path#Lnn" (a link to
     upstream's own words for the hover, which quotes none of them)."""
     out: dict[str, str] = {}
@@ -730,8 +837,8 @@ def header_doc_lines(header: str, path: str, names) -> dict[str, str]:
         if not re.match(r"^\s*(///|\*|//)", ln):
             continue
         text = re.sub(r"^\s*///?\s?|^\s*\*\s?", "", ln)
-        started = started or bool(DOC_SECTION.search(text))
-        m = re.match(r"\s*[-*]\s*`?<([A-Za-z_][\w\-]*)>", text) if started else None
+        started = started or bool(section.search(text))
+        m = item.match(text) if started else None
         if m and m.group(1) in names and m.group(1) not in out:
             out[m.group(1)] = f"{path}#L{i + 1}"
     return out
@@ -891,7 +998,7 @@ def gz_gui(gitdir: Path, rev: str = "HEAD", label: str = "gz-gui") -> tuple[dict
             continue
         r = Reading()
         var_elem: dict[str, str] = {}
-        for text in texts.values():
+        for path, text in texts.items():
             for m in re.finditer(r"(\w+)\s*(?:->|\.)\s*FirstChildElement\s*\(\s*(\"\w+\"|\w*)\s*\)", text):
                 recv, arg = m.group(1), m.group(2)
                 if not arg.startswith('"'):
@@ -902,7 +1009,7 @@ def gz_gui(gitdir: Path, rev: str = "HEAD", label: str = "gz-gui") -> tuple[dict
                 if recv in var_elem:
                     r.children.setdefault(var_elem[recv], set()).add(name)
                 else:
-                    r.param(name)
+                    r.param(name).setdefault("at", f"{path}#L{text.count(chr(10), 0, m.start()) + 1}")
                 before = text[max(0, m.start() - 80) : m.start()]
                 a = re.search(r"(?:auto|tinyxml2::XMLElement)\s*\*?\s*(\w+)\s*=\s*$", before)
                 if a:
@@ -916,66 +1023,233 @@ def gz_gui(gitdir: Path, rev: str = "HEAD", label: str = "gz-gui") -> tuple[dict
                 p["names"] = "topic"
         for name in common:
             r.param(name)["type"] = "other"
+        # the plugin's header (named as its library, MinimalScene.hh beside MinimalSceneRhi.hh) and
+        # where its "Configuration" (or "Parameters") section lists each parameter
+        headers = sorted((p for p in texts if p.endswith(".hh")), key=lambda p: Path(p).stem not in libs)
+        header = headers[0] if headers else None
+        doc_lines = (
+            header_doc_lines(show(gitdir, commit, header), header, set(r.params), GUI_DOC_SECTION, GUI_DOC_ITEM)
+            if header
+            else {}
+        )
         plugins.append(
             {
                 "source": label,
                 "dir": f"src/plugins/{d}",
-                "header": next((p for p in texts if p.endswith(".hh")), None),
+                "header": header,
                 "filenames": libs,
                 "names": [],
                 "gui": True,
                 "open": sorted(set(r.open_reasons))[:3],
-                "params": _entry(r, {}),
+                "params": _entry(r, {}, doc_lines),
             }
         )
     return source, plugins
 
 
-def gazebo_ros(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict]]:
+CLASS_DEF = re.compile(
+    r"\bclass\s+(?:[A-Z][A-Z0-9_]*\s+)*(?P<name>[A-Za-z_]\w*)\s*(?:final\s*)?(?::\s*(?P<bases>[^{;()]*))?\{"
+)
+# the class Gazebo instantiates: GZ_REGISTER_*_PLUGIN(C) defines the library's RegisterPlugin(),
+# which some libraries write by hand (ROS 2's gazebo_ros_camera: `return (...)(new GazeboRosCamera());`)
+REGISTERED = re.compile(
+    r"\bGZ_REGISTER_\w+_PLUGIN\s*\(\s*(?:[\w:]*::)?(\w+)\s*\)"
+    r"|\bRegisterPlugin\s*\(\s*\)\s*\{[^{}]*?\bnew\s+(?:[\w:]*::)?(\w+)\s*\("
+)
+
+
+def registered(code: str) -> list[str]:
+    """The plugin classes a library's code registers."""
+    return [a or b for a, b in REGISTERED.findall(code)]
+
+
+Sources = list[tuple[str, str]]  # (path, text) of the files a class is read from
+
+
+def class_definitions(files: Sources) -> dict[str, list[str]]:
+    """The classes ``files`` define: name -> the bases it inherits, as written (``gazebo::CameraPlugin``)."""
+    out: dict[str, list[str]] = {}
+    for _path, text in files:
+        for m in CLASS_DEF.finditer(strip_comments(text)):
+            bases = [
+                re.sub(r"^(?:(?:public|protected|private|virtual)\s+)+", "", b.strip())
+                for b in _split_args(m.group("bases") or "")
+            ]
+            out.setdefault(m.group("name"), [b for b in bases if b])
+    return out
+
+
+def with_bases(cls: str, own: Sources, classes: dict[str, Sources]) -> tuple[Sources, list[str]]:
+    """The sources a plugin class is read from: its own and those of every base class it inherits
+    (a base reads parameters of its own from the same element: GazeboRosCamera inherits
+    gazebo-classic's CameraPlugin and gazebo_ros' GazeboRosCameraUtils), found in ``classes``
+    (name -> sources); the plugin interfaces (``PLAIN_BASES``) read none. A base we cannot read,
+    or a class whose definition is not in its sources, makes the plugin open."""
+    out: Sources = list(own)
+    reasons: list[str] = []
+    seen = {cls}
+    stack = [(cls, own)]
+    while stack:
+        name, files = stack.pop()
+        defined = class_definitions(files)
+        if name not in defined:
+            reasons.append(f"class {name} not found")
+            continue
+        for base in defined[name]:
+            short = re.sub(r"<.*", "", base).split("::")[-1]
+            if short in PLAIN_BASES or short in seen:
+                continue
+            seen.add(short)
+            if short in classes:
+                out += [f for f in classes[short] if f not in out]
+                stack.append((short, classes[short]))
+            else:
+                reasons.append(f"inherits {base}")  # the base class may read parameters of its own
+    return out, reasons
+
+
+def cmake_libraries(cmake: str) -> dict[str, list[str]]:
+    """The libraries a CMakeLists builds: name -> its source files, with ``set`` lists (and their
+    appends under ``if``) and ``foreach (src ${list}) add_library(${src} SHARED ${src}.cc)`` expanded."""
+    text = re.sub(r"#[^\n]*", "", cmake)
+    lists: dict[str, list[str]] = {}
+
+    def expand(items: list[str], var: str = "", value: str = "") -> list[str]:
+        out = []
+        for item in items:
+            if var:
+                item = item.replace("${" + var + "}", value)
+            ref = re.fullmatch(r"\$\{(\w+)\}", item)
+            out += lists.get(ref.group(1), []) if ref else [item]
+        return out
+
+    libs: dict[str, list[str]] = {}
+    loop_end = -1
+    for m in re.finditer(r"\b(set|foreach|add_library)\s*\(([^)]*)\)", text):
+        cmd, args = m.group(1), m.group(2).split()
+        if m.start() < loop_end or not args:
+            continue  # inside a foreach, expanded with it
+        if cmd == "set":
+            lists[args[0]] = expand(args[1:])
+        elif cmd == "foreach":
+            end = text.find("endforeach", m.end())
+            loop_end = end if end != -1 else len(text)
+            body = text[m.end() : loop_end]
+            for value in expand(args[1:]):
+                for lib in re.finditer(r"\badd_library\s*\(([^)]*)\)", body):
+                    words = expand(lib.group(1).split(), args[0], value)
+                    libs[words[0]] = [w for w in words[1:] if w not in ("SHARED", "STATIC", "MODULE")]
+        else:
+            libs[args[0]] = [w for w in expand(args[1:]) if w not in ("SHARED", "STATIC", "MODULE")]
+    return libs
+
+
+def gazebo_classic(gitdir: Path, rev: str, label: str) -> tuple[dict, list[dict], dict[str, Sources]]:
+    """gazebo-classic's plugins (``plugins/``, ``libDiffDrivePlugin.so``): each library its CMakeLists
+    builds, read from its sources and headers (``X.cc``, ``X.hh``, ``XPrivate.hh``) and those of the
+    classes it inherits; Gazebo loads them by file name only. Also returns every class the libraries
+    define with its sources, for the gazebo_ros plugins built on them."""
+    commit = git(gitdir, "rev-parse", rev + "^{commit}").strip()
+    files = set(tree(gitdir, commit, "plugins"))
+    version = re.search(r"set\s*\(\s*GAZEBO_MAJOR_VERSION\s+(\d+)", show(gitdir, commit, "CMakeLists.txt"))
+    source = {"repo": "gazebosim/gazebo-classic", "major": version.group(1) if version else ""}
+    built: dict[str, Sources] = {}
+    for cmake_path in sorted(f for f in files if f.endswith("CMakeLists.txt")):
+        where = cmake_path.rsplit("/", 1)[0]
+        for lib, srcs in cmake_libraries(show(gitdir, commit, cmake_path)).items():
+            own: Sources = []
+            for src in srcs:
+                if not src.endswith((".cc", ".cpp")):
+                    continue
+                stem = f"{where}/{src.rsplit('.', 1)[0]}"
+                for path in (f"{where}/{src}", f"{stem}.hh", f"{stem}Private.hh"):
+                    if path in files and all(path != f for f, _ in own):
+                        own.append((path, show(gitdir, commit, path)))
+            if own and "_TEST" not in lib:
+                built[lib] = own
+    classes: dict[str, Sources] = {}
+    for own in built.values():
+        for name in class_definitions([f for f in own if f[0].endswith(".hh")]):
+            classes.setdefault(name, own)
+    plugins = []
+    for lib, own in sorted(built.items()):
+        plugin_classes = registered("\n".join(strip_comments(t) for _, t in own))
+        if not plugin_classes:
+            continue  # a library of helpers or a base class (TrackedVehiclePlugin): not loaded as a plugin
+        read, reasons = with_bases(plugin_classes[0], own, classes)
+        reading = read_parameters([t for _, t in read], paths=[f for f, _ in read])
+        reading.open_reasons += reasons
+        header = next((f for f, _ in own if f.endswith(".hh")), own[0][0])
+        plugins.append(
+            {
+                "source": label,
+                "dir": own[0][0],
+                "header": header,
+                "filenames": [lib],
+                "names": [],
+                "open": sorted(set(reading.open_reasons))[:3],
+                "params": _entry(reading, {}),
+            }
+        )
+    return source, plugins, classes
+
+
+def gazebo_ros(
+    gitdir: Path, rev: str, label: str, classic: tuple[str, dict[str, Sources]] | None = None
+) -> tuple[dict, list[dict]]:
+    """gazebo_ros_pkgs' ``gazebo_plugins``; ``classic`` is (label, classes) of gazebo-classic's
+    plugins, whose classes the ROS plugins inherit (their lines are linked in that source)."""
     commit = git(gitdir, "rev-parse", rev).strip()
     source = {"repo": "ros-simulation/gazebo_ros_pkgs", "commit": commit}
     cmake = show(gitdir, commit, "gazebo_plugins/CMakeLists.txt")
     files = set(tree(gitdir, commit, "gazebo_plugins"))
+    # the classes the package's headers define, with their sources (MultiCameraPlugin,
+    # GazeboRosCameraUtils), and gazebo-classic's (CameraPlugin, WheelSlipPlugin)
+    classes: dict[str, Sources] = {}
+    if classic is not None:
+        classic_label, classic_classes = classic
+        for name, own in classic_classes.items():
+            classes[name] = [(f"{classic_label}:{path}", text) for path, text in own]
+    include = "gazebo_plugins/include/gazebo_plugins/"
+    for h in sorted(f for f in files if f.startswith(include) and f.endswith((".h", ".hpp"))):
+        own = [(h, show(gitdir, commit, h))]
+        stem = Path(h).stem
+        for s in (f"gazebo_plugins/src/{stem}.cpp", f"gazebo_plugins/src/{stem}.cc"):
+            if s in files:
+                own.append((s, show(gitdir, commit, s)))
+        for name in class_definitions(own[:1]):
+            classes[name] = own
     plugins = []
     for m in re.finditer(r"add_library\s*\(\s*([\w\-]+)\s+(?:SHARED\s+)?([^)]*)\)", cmake):
         lib, srcs = m.group(1), m.group(2).split()
         srcs = [f"gazebo_plugins/{s}" for s in srcs if s.endswith((".cpp", ".cc"))]
         if not srcs or not lib.startswith("gazebo_ros"):
             continue
-        texts, paths = [], []
+        own: Sources = []
         for s in srcs:
             if s in files:
-                texts.append(show(gitdir, commit, s))
-                paths.append(s)
+                own.append((s, show(gitdir, commit, s)))
             stem = Path(s).stem
-            for h in (
-                f"gazebo_plugins/include/gazebo_plugins/{stem}.h",
-                f"gazebo_plugins/include/gazebo_plugins/{stem}.hpp",
-            ):
+            for h in (f"{include}{stem}.h", f"{include}{stem}.hpp"):
                 if h in files:
-                    texts.append(show(gitdir, commit, h))
-                    paths.append(h)
-        code = "\n".join(strip_comments(t) for t in texts)
-        if not re.search(r"GZ_REGISTER_\w+_PLUGIN", code):
+                    own.append((h, show(gitdir, commit, h)))
+        code = "\n".join(strip_comments(t) for _, t in own)
+        plugin_classes = registered(code)
+        if not plugin_classes:
             continue
         helpers = []
         if re.search(r"\bGazeboRos(Ptr)?\b", code):  # the ROS 1 helper (robotNamespace, rosDebugLevel, ...)
-            for helper in (
-                "gazebo_plugins/src/gazebo_ros_utils.cpp",
-                "gazebo_plugins/include/gazebo_plugins/gazebo_ros_utils.h",
-            ):
+            for helper in ("gazebo_plugins/src/gazebo_ros_utils.cpp", f"{include}gazebo_ros_utils.h"):
                 if helper in files:
                     helpers.append(show(gitdir, commit, helper))
-        reading = read_parameters(texts, paths=paths)
+        read, reasons = with_bases(plugin_classes[0], own, classes)
+        reading = read_parameters([t for _, t in read], paths=[f for f, _ in read])
+        reading.open_reasons += reasons
         if helpers:
             # the names the helper reads itself; the ones it reads for the plugin (getParameter's
             # tag) are the plugin's calls, already read: its own variable keys do not open the plugin
             for name, p in read_parameters(helpers).params.items():
                 reading.params.setdefault(name, p)
-        for base in re.findall(r"class\s+\w+\s*(?:final\s*)?:\s*public\s+([\w:]+)(?:\s*,\s*public\s+([\w:]+))?", code):
-            for b in base:
-                if b and b.split("::")[-1] not in PLAIN_BASES:
-                    reading.open_reasons.append(f"inherits {b}")  # the base class reads parameters of its own
         if "robotNamespace" in reading.params and reading.params["robotNamespace"]["type"] is None:
             reading.params["robotNamespace"]["type"] = "string"
         plugins.append(
@@ -1009,6 +1283,14 @@ def _has_branch(gitdir: Path, branch: str) -> bool:
     )
 
 
+# gazebo-classic: the snapshot of gazebosim/gazebo-classic is over the fetch tool's size limit, so
+# it is read from Debian's packaging repository of gazebo 11, which imports each upstream release
+# tarball as one commit (tag upstream/<version>+dfsg; the +dfsg repack drops fonts and bundled
+# third-party code, nothing under plugins/). The links name upstream's tag of the same release.
+CLASSIC_MIRROR = "elysia-best+gazebo-classic"
+CLASSIC_RELEASES = (("gazebo11", "refs/tags/upstream/11.10.2+dfsg", "gazebo11_11.10.2"),)
+
+
 def generate(mirror: Path, pinned: dict | None = None) -> dict:
     """The catalogue from the mirrors under ``mirror``: their release branches' newest commits, or
     those ``pinned`` (``{source: {"commit": ...}}``, the ``sources`` of a committed catalogue)."""
@@ -1017,10 +1299,33 @@ def generate(mirror: Path, pinned: dict | None = None) -> dict:
     sim = mirror / "gazebosim+gz-sim" / "repo"
     if not sim.exists():
         raise SystemExit(f"no gz-sim mirror at {sim}")
+    classic: tuple[str, dict[str, Sources]] | None = None
+    classic_git = mirror / CLASSIC_MIRROR / "repo"
+    for branch, rev, tag in CLASSIC_RELEASES if classic_git.exists() else ():
+        label = f"gazebo-classic@{branch}"
+        if pinned is not None:
+            if label not in pinned:
+                continue
+            rev = pinned[label]["read_commit"]
+        source, plugins, classes = gazebo_classic(classic_git, rev, label)
+        source.update(
+            commit=tag,  # upstream's tag of the release: the links point there
+            branch=branch,
+            read_from=CLASSIC_MIRROR.replace("+", "/"),
+            read_commit=git(classic_git, "rev-parse", rev + "^{commit}").strip(),
+        )
+        sources[label] = source
+        found += plugins
+        classic = classic or (label, classes)
     readers = (
         (sim, GZ_SIM_BRANCHES, "gz-sim", gz_sim),
         (mirror / "gazebosim+gz-gui" / "repo", GZ_GUI_BRANCHES, "gz-gui", gz_gui),
-        (mirror / "ros-simulation+gazebo_ros_pkgs" / "repo", ROS_BRANCHES, "gazebo_ros_pkgs", gazebo_ros),
+        (
+            mirror / "ros-simulation+gazebo_ros_pkgs" / "repo",
+            ROS_BRANCHES,
+            "gazebo_ros_pkgs",
+            lambda gitdir, rev, label: gazebo_ros(gitdir, rev, label, classic),
+        ),
     )
     for gitdir, branches, name, reader in readers:
         if not gitdir.exists():
@@ -1060,7 +1365,7 @@ def merge(found: list[dict]) -> list[dict]:
                 if have is None or (have.get("documented_only") and not p.get("documented_only")):
                     params[name] = dict(p)
                     for line in ("at", "doc"):  # the line is in that branch's sources: say which
-                        if line in p:
+                        if line in p and ":" not in p[line].split("#", 1)[0]:  # (unless a base's: said)
                             params[name][line] = f"{entry['source']}:{p[line]}"
                     continue
                 if have["type"] != p["type"]:

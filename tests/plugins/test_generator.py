@@ -125,8 +125,8 @@ needs_mirror = pytest.mark.skipif(not SIM.exists(), reason="no gz-sim mirror at 
 @needs_mirror
 def test_committed_catalogue_is_what_the_generator_makes_from_its_recorded_commits():
     committed = json.loads(CATALOGUE.read_text())
-    for name in committed["sources"]:
-        repo = committed["sources"][name]["repo"].replace("/", "+")
+    for source in committed["sources"].values():
+        repo = source.get("read_from", source["repo"]).replace("/", "+")  # gazebo-classic: read elsewhere
         if not (MIRROR / repo / "repo").exists():
             pytest.skip(f"no mirror of {repo}")
     try:
@@ -290,3 +290,258 @@ def test_merging_branches_is_a_union():
         "old": {"type": "string"},
         "r": {"type": "double"},
     }  # required in one only
+
+
+CMAKE = """
+set (plugins_single_header
+  AlphaPlugin   # a comment
+  BetaPlugin
+)
+if (HAVE_X)
+  set (plugins_single_header ${plugins_single_header}
+    GammaPlugin
+  )
+endif()
+add_library(BasePlugin SHARED BasePlugin.cc)
+foreach (src ${plugins_single_header})
+  add_library(${src} SHARED ${src}.cc)
+endforeach ()
+set (event_src Events.cc EventSource.cc)
+add_library(EventsPlugin SHARED ${event_src})
+"""
+
+
+def test_cmake_libraries_expand_lists_and_loops():
+    assert gen.cmake_libraries(CMAKE) == {
+        "BasePlugin": ["BasePlugin.cc"],
+        "AlphaPlugin": ["AlphaPlugin.cc"],
+        "BetaPlugin": ["BetaPlugin.cc"],
+        "GammaPlugin": ["GammaPlugin.cc"],
+        "EventsPlugin": ["Events.cc", "EventSource.cc"],
+    }
+
+
+def test_a_plugin_is_read_with_the_bases_it_inherits():
+    base = ("plugins/BasePlugin.hh", "class GZ_PLUGIN_VISIBLE BasePlugin : public ModelPlugin { };")
+    base_cc = (
+        "plugins/BasePlugin.cc",
+        'void BasePlugin::Load(physics::ModelPtr, sdf::ElementPtr _sdf) { r = _sdf->Get<double>("rate"); }',
+    )
+    own = [("src/ros.h", "class RosPlugin : public gazebo::BasePlugin, RosUtils\n{\n};"), ("src/ros.cpp", "")]
+    utils = [
+        ("src/utils.h", "class RosUtils { };"),
+        ("src/utils.cpp", 'void RosUtils::Load(sdf::ElementPtr _sdf) { t = _sdf->Get<std::string>("topicName"); }'),
+    ]
+    classes = {"BasePlugin": [base, base_cc], "RosUtils": utils}
+    read, reasons = gen.with_bases("RosPlugin", own, classes)
+    assert not reasons
+    assert sorted(f for f, _ in read) == sorted(
+        ["src/ros.h", "src/ros.cpp", "src/utils.h", "src/utils.cpp", "plugins/BasePlugin.hh", "plugins/BasePlugin.cc"]
+    )
+    r = gen.read_parameters([t for _, t in read])
+    assert set(r.params) == {"rate", "topicName"}
+    # a base we cannot read may read parameters of its own: the plugin is open
+    _, reasons = gen.with_bases("RosPlugin", own, {"BasePlugin": [base, base_cc]})
+    assert reasons == ["inherits RosUtils"]
+    # helper classes beside the plugin (a rendering::Visual) are not the plugin's bases
+    _, reasons = gen.with_bases(
+        "P", [("p.h", "class V : public rendering::Visual {}; class P : public VisualPlugin {};")], {}
+    )
+    assert not reasons
+
+
+def test_registered_classes_by_macro_or_by_hand():
+    assert gen.registered("GZ_REGISTER_SENSOR_PLUGIN(gazebo::GazeboRosImuSensor)") == ["GazeboRosImuSensor"]
+    by_hand = """extern "C" GZ_PLUGIN_VISIBLE gazebo::SensorPlugin * RegisterPlugin();
+gazebo::SensorPlugin * RegisterPlugin()
+{
+  return (gazebo::CameraPlugin *)(new GazeboRosCamera());
+}"""
+    assert gen.registered(by_hand) == ["GazeboRosCamera"]
+
+
+def test_constants_of_one_name_in_several_blocks_and_reads_on_a_childs_element():
+    text = """
+void A::Load(physics::WorldPtr _world, sdf::ElementPtr _sdf)
+{
+  {
+    const std::string elemName = "model_name";
+    sdf::ElementPtr elem = _sdf->GetElement(elemName);
+    while (elem) { auto n = elem->Get<std::string>(); elem = elem->GetNextElement(elemName); }
+  }
+  {
+    const std::string elemName = "arrangement";
+    sdf::ElementPtr elem = _sdf->GetElement(elemName);
+    while (elem)
+    {
+      sdf::ElementPtr poseElem = elem->GetElement("pose");
+      while (poseElem)
+      {
+        auto model = poseElem->Get<std::string>("model");
+        auto p = poseElem->Get<ignition::math::Pose3d>();
+        auto deeper = poseElem->GetElement("offset");
+        auto x = deeper->Get<double>("x");
+        poseElem = poseElem->GetNextElement("pose");
+      }
+      elem = elem->GetNextElement(elemName);
+    }
+  }
+}
+"""
+    r = gen.read_parameters([text])
+    assert set(r.params) == {"model_name", "arrangement"}
+    assert r.params["model_name"]["repeats"] and r.params["arrangement"]["repeats"]
+    assert r.children == {"arrangement": {"pose"}}
+
+
+CLASSIC = MIRROR / gen.CLASSIC_MIRROR / "repo"
+
+
+@pytest.mark.skipif(not CLASSIC.exists(), reason=f"no mirror of {gen.CLASSIC_MIRROR} (the fetch tool)")
+def test_pinned_gazebo_classic_plugins_against_their_sources():
+    """gazebo-classic's plugins as their sources at the recorded release read them, and a gazebo_ros
+    plugin built on one of them."""
+    source = json.loads(CATALOGUE.read_text())["sources"]["gazebo-classic@gazebo11"]
+    commit = source["read_commit"]
+    try:
+        _, found, classes = gen.gazebo_classic(CLASSIC, commit, "gazebo-classic@gazebo11")
+    except Exception as exc:
+        pytest.skip(f"the mirror lacks {commit}: {exc}")
+    data = {"plugins": found}
+    lift = _system(data, "LiftDragPlugin")
+    assert not lift["open"] and lift["names"] == []  # gazebo-classic loads by file name only
+    link = lift["params"]["link_name"]
+    assert (link["type"], link["names"]) == ("string", "link")
+    assert lift["params"]["cp"]["type"] == "vector3" and lift["params"]["control_joint_name"]["names"] == "joint"
+    lines = gen.show(CLASSIC, commit, link["at"].split("#")[0]).splitlines()
+    assert '"link_name"' in lines[int(link["at"].split("#L")[1]) - 1]
+    # Load logs an error and returns without <joint>: required; DiffDrivePlugin only logs: not required
+    gimbal = _system(data, "GimbalSmall2dPlugin")["params"]["joint"]
+    assert gimbal["required"] and gimbal["names"] == "joint"
+    diff = _system(data, "DiffDrivePlugin")["params"]
+    assert diff["left_joint"]["names"] == "joint" and not diff["left_joint"].get("required")
+    assert _system(data, "BreakableJointPlugin")["params"]["breaking_force_N"]["type"] == "double"
+    assert _system(data, "SkidSteerDrivePlugin")["params"] == {}  # its joint names are fixed in the code
+    slip = _system(data, "WheelSlipPlugin")["params"]["wheel"]
+    assert slip["required"] and slip["repeats"] and "wheel_radius" in slip["children"]
+    assert "CameraPlugin" in classes and "ElevatorPlugin" in classes
+    ros = MIRROR / "ros-simulation+gazebo_ros_pkgs" / "repo"
+    if not ros.exists():
+        return
+    ros_commit = json.loads(CATALOGUE.read_text())["sources"]["gazebo_ros_pkgs@noetic-devel"]["commit"]
+    _, ros_found = gen.gazebo_ros(ros, ros_commit, "gazebo_ros_pkgs@noetic-devel", ("gazebo-classic@gazebo11", classes))
+    elevator = _system({"plugins": ros_found}, "gazebo_ros_elevator")
+    assert not elevator["open"]
+    lift_joint = elevator["params"]["lift_joint"]  # ElevatorPlugin's, linked in gazebo-classic's source
+    assert lift_joint["required"] and lift_joint["at"].startswith("gazebo-classic@gazebo11:plugins/ElevatorPlugin.cc#L")
+    camera = _system({"plugins": ros_found}, "gazebo_ros_camera")
+    assert not camera["open"] and "imageTopicName" in camera["params"]  # GazeboRosCameraUtils, its other base
+
+
+REFUSALS = """
+void R::Load(physics::ModelPtr _model, sdf::ElementPtr _sdf)
+{
+  if (!_sdf->HasElement("plot"))
+  {
+    gzwarn << "No plot elements" << std::endl;
+    return;
+  }
+  if (!_sdf->HasElement("a") || !_sdf->HasElement("b"))
+  {
+    gzerr << "needs both" << std::endl;
+    return;
+  }
+  if (!_sdf->HasElement("c") && !_sdf->HasElement("d"))
+  {
+    gzerr << "needs one" << std::endl;
+    return;
+  }
+  if (!_sdf->HasElement("animation"))
+  {
+    if (this->count < 1)
+    {
+      gzerr << "no animation at all" << std::endl;
+      return;
+    }
+  }
+  if (!_sdf->HasElement("left"))
+    gzerr << "missing <left>" << std::endl;
+  for (auto e = _sdf->GetElement("wheel"); e; e = e->GetNextElement("wheel"))
+  {
+    if (!_sdf->HasElement("hub"))
+    {
+      gzerr << "skipping this wheel" << std::endl;
+      return;
+    }
+  }
+  this->sdf = _sdf;
+  this->ReadData();
+  this->ReadMode(_sdf->GetElement("mode"));
+  double x = _sdf->Get<double>("plot") + _sdf->Get<double>("a") + _sdf->Get<double>("b") + _sdf->Get<double>("c")
+    + _sdf->Get<double>("d") + _sdf->Get<double>("animation") + _sdf->Get<double>("left") + _sdf->Get<double>("hub")
+    + _sdf->Get<double>("data") + _sdf->Get<double>("step");
+}
+
+void R::ReadData()
+{
+  if (!this->sdf->HasElement("data"))
+  {
+    gzerr << "No data file" << std::endl;
+    return;
+  }
+}
+
+void R::ReadMode(sdf::ElementPtr _sdf)
+{
+  if (!_sdf->HasElement("step"))
+  {
+    gzerr << "a mode without steps" << std::endl;
+    return;
+  }
+}
+"""
+
+
+def test_required_when_the_code_refuses_to_work_without_it():
+    """Any parameter the plugin gives up without (a test of its absence directly in Load/Configure,
+    a step or a helper they call on the element the plugin keeps, with an error or warning and a
+    return) is required, whatever it names; a complaint that goes on, a refusal of one part (a loop,
+    a nested branch), a choice between two and a helper given another element are not."""
+    p = gen.read_parameters([REFUSALS]).params
+    required = {name for name, q in p.items() if q["required"]}
+    assert required == {"plot", "a", "b", "data"}
+
+
+def test_gz_gui_configuration_section_lines():
+    header = """
+  /// \\brief Shows a scene.
+  ///
+  /// ## Configuration
+  ///
+  /// * \\<engine\\> : Optional render engine name.
+  /// * \\<camera_clip\\> : Clipping distances.
+  ///     * \\<near\\> : near plane.
+  /// \\<topic\\> : Unbulleted, as ImageDisplay writes it.
+  /// * `<stats_topic>`: Quoted, as MarkerManager writes it.
+  class Scene : public Plugin {};
+"""
+    lines = gen.header_doc_lines(
+        header, "S.hh", {"engine", "camera_clip", "topic", "stats_topic"}, gen.GUI_DOC_SECTION, gen.GUI_DOC_ITEM
+    )
+    assert lines == {"engine": "S.hh#L6", "camera_clip": "S.hh#L7", "topic": "S.hh#L9", "stats_topic": "S.hh#L10"}
+
+
+GUI = MIRROR / "gazebosim+gz-gui" / "repo"
+
+
+@pytest.mark.skipif(not GUI.exists(), reason="no gz-gui mirror at /work/.mirror (fetch gazebosim/gz-gui)")
+def test_pinned_gz_gui_parameters_link_their_lines():
+    commit = json.loads(CATALOGUE.read_text())["sources"]["gz-gui@main"]["commit"]
+    try:
+        _, found = gen.gz_gui(GUI, commit, "gz-gui@main")
+    except Exception as exc:
+        pytest.skip(f"the mirror lacks {commit}: {exc}")
+    engine = _system({"plugins": found}, "MinimalScene")["params"]["engine"]
+    doc, at = engine["doc"], engine["at"]
+    assert "<engine" in gen.show(GUI, commit, doc.split("#")[0]).splitlines()[int(doc.split("#L")[1]) - 1]
+    assert '"engine"' in gen.show(GUI, commit, at.split("#")[0]).splitlines()[int(at.split("#L")[1]) - 1]

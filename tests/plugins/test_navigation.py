@@ -188,3 +188,61 @@ def test_rename_in_a_urdf_renames_the_gazebo_plugin_parameter():
     assert sorted(e.span.start for e in edits) == [_at(text, '"wheel_joint"'), _at(text, "<leftJoint>", 11)]
     result = hover(a, _at(text, "<leftJoint>", 3))
     assert result is not None and "gazebo_ros_diff_drive" in result.text
+
+
+GUI_WORLD = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <gui>
+      <plugin filename="MinimalScene" name="3D View">
+        <engine>ogre2</engine>
+      </plugin>
+    </gui>
+  </world>
+</sdf>
+"""
+
+
+def test_hover_on_a_gui_plugins_parameter_links_its_lines():
+    result = hover(analyze(GUI_WORLD), _at(GUI_WORLD, "<engine>", 3))
+    assert result is not None and "MinimalScene" in result.text
+    assert re.search(
+        r"\[What MinimalScene's documentation says of it\]\(https://github\.com/gazebosim/gz-gui/blob/[0-9a-f]{40}/src/plugins/minimal_scene/MinimalScene\.hh#L\d+\)",
+        result.text,
+    )
+    assert re.search(
+        r"\[The line that reads it\]\(https://github\.com/gazebosim/gz-gui/blob/[0-9a-f]{40}/src/plugins/minimal_scene/MinimalScene\.cc#L\d+\)",
+        result.text,
+    )
+
+
+CLASSIC_MODEL = """<?xml version="1.0"?>
+<sdf version="1.6">
+  <model name="plane">
+    <link name="wing"/>
+    <joint name="aileron" type="revolute"><parent>wing</parent><child>flap</child><axis><xyz>0 1 0</xyz></axis></joint>
+    <link name="flap"/>
+    <plugin name="lift" filename="libLiftDragPlugin.so">
+      <link_name>wing</link_name>
+      <control_joint_name>aileron</control_joint_name>
+      <cp>0 0 0</cp>
+    </plugin>
+  </model>
+</sdf>
+"""
+
+
+def test_a_gazebo_classic_plugin_is_known_by_its_library():
+    result = hover(analyze(CLASSIC_MODEL), _at(CLASSIC_MODEL, "<cp>", 2))
+    assert result is not None and "LiftDragPlugin" in result.text and "vector3" in result.text
+    # linked at the release's tag of gazebo-classic
+    assert re.search(
+        r"\(https://github\.com/gazebosim/gazebo-classic/blob/gazebo11_[\d.]+/plugins/LiftDragPlugin\.cc#L\d+\)",
+        result.text,
+    )
+    # the joint and link its parameters name are references: renaming the joint renames it there
+    off = _at(CLASSIC_MODEL, 'joint name="aileron"', 13)
+    edits = rename(analyze(CLASSIC_MODEL), off, "elevon")
+    assert edits is not None
+    starts = sorted(e.span.start for e in edits)
+    assert CLASSIC_MODEL.index("<control_joint_name>aileron") + len("<control_joint_name>") in starts
