@@ -633,85 +633,129 @@ class Unmappable(Exception):
 @dataclass(frozen=True)
 class Shift:
     """How the current text differs from an earlier one analysed in full: ``earlier[a:old_end]`` became
-    ``now[a:new_end]``, inside the element at ``[start, end]`` of the current text, which nothing outside
-    it names or depends on (:func:`sealed_shift`). Places outside that element map both ways."""
+    ``now[a:new_end]``, inside the element at ``[start, end]`` of the current text; ``held`` are the
+    places of the earlier text (that element and the scope's children that name it, directly or through
+    each other) whose answers may depend on the edit, ``names`` their names. Places outside them map both
+    ways (:func:`sealed_shift`)."""
 
     a: int
     old_end: int
     new_end: int
     start: int
     end: int
-    name: str = ""  # the element's name ("" if it has none)
+    names_held: frozenset[str] = frozenset()
+    held: tuple[tuple[int, int], ...] = ()
 
     @property
     def delta(self) -> int:
         return self.new_end - self.old_end
 
+    def _held(self, earlier: int) -> bool:
+        return any(s <= earlier <= e for s, e in self.held)
+
     def to_earlier(self, offset: int) -> int | None:
-        """The earlier text's offset of the current ``offset``; None inside the changed element."""
+        """The earlier text's offset of the current ``offset``; None where the answer may depend on the edit."""
         if self.start <= offset <= self.end:
             return None
-        return offset if offset < self.start else offset - self.delta
+        found = offset if offset < self.start else offset - self.delta
+        return None if self._held(found) else found
 
     def names(self, text: str) -> bool:
-        """Whether ``text`` (a completion's label) names the element or something in it: a list of the
-        scope's frames says where each is, so it is the new analysis's to make."""
-        return bool(self.name) and (text == self.name or text.startswith(self.name + "::"))
+        """Whether ``text`` (a completion's label) names a held element or something in it: a list of the
+        scope's frames says where each is and which may be chosen, so it is the new analysis's to make."""
+        return any(text == n or text.startswith(n + "::") for n in self.names_held)
 
     def to_current(self, offset: int) -> int:
-        """The current text's offset of the earlier ``offset``; raises :class:`Unmappable` inside the element."""
-        if self.start <= offset <= self.end - self.delta:
+        """The current text's offset of the earlier ``offset``; raises :class:`Unmappable` where held."""
+        if self.start <= offset <= self.end - self.delta or self._held(offset):
             raise Unmappable(offset)
         return offset if offset < self.start else offset + self.delta
+
+
+@dataclass(frozen=True)
+class ScopeUses:
+    """The children of a full analysis's enclosing element (the world, or the root model), in order: their
+    spans, names and the first names of the references in them read in the enclosing scope (their own
+    poses' included; for a child other than a model, every name it writes), which is all one child can
+    learn of another."""
+
+    children: tuple[tuple[int, int, str, frozenset[str]], ...]
+
+
+def scope_uses(analysis: Analysis) -> ScopeUses | None:
+    """The :class:`ScopeUses` of ``analysis``, or None when it has no single enclosing element."""
+    root = analysis.xml.root
+    if root is None or root.tag != "sdf" or len(root.children) != 1:
+        return None
+    kids = root.children[0].children
+    starts = [c.ts - 1 for c in kids]
+    uses: list[set[str]] = [set() for _ in kids]
+    graphs = analysis.graphs
+    for r in graphs.resolutions if graphs is not None else ():
+        at = r.ref.span.start
+        i = bisect.bisect_right(starts, at) - 1
+        if i < 0 or at >= kids[i].end:
+            continue
+        el = r.ref.element
+        own_pose = r.ref.role == "relative_to" and el.tag == "pose" and el.parent is kids[i]
+        if r.scope.parent is None or own_pose:
+            uses[i].add(r.ref.text.split("::", 1)[0])
+    text = analysis.text
+    for c, u in zip(kids, uses):
+        if c.tag != UNIT_TAG:  # not every reference is a frame graph's (a light's pose): every name it writes
+            u.update(v.strip().split("::", 1)[0] for pair in _VALUES.findall(text, c.ts - 1, c.end) for v in pair)
+    return ScopeUses(tuple((c.ts - 1, c.end, c.get("name") or "", frozenset(u)) for c, u in zip(kids, uses)))
 
 
 _NAME_ATTRIBUTE = re.compile(r"""\sname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _START_TAG = re.compile(r"""<[^\s>/]+(?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*/?>""")
 
 
-def sealed_shift(earlier: Analysis, base: Base) -> Shift | None:
-    """How ``base``'s text differs from ``earlier``'s (the full analysis its incremental steps started from),
-    when every difference lies inside the body of one child of the scope whose start tag did not change,
-    that no reference outside it names and whose references name no other child of the scope: then what
-    the features answer anywhere outside that child cannot depend on it (its frames are out of every other
-    scope's reach, and the names of the scope are the same), so the earlier analysis answers there, its
-    places moved by the edit (none when the texts are the same). None otherwise."""
+def _tag_and_name(text: str, start: int) -> tuple[str, str] | None:
+    """The tag and the name attribute (as written) of the start tag at ``start``."""
+    tag = _START_TAG.match(text, start)
+    if tag is None:
+        return None
+    found = _NAME_ATTRIBUTE.search(tag.group())
+    written = "" if found is None else found.group(1) if found.group(1) is not None else found.group(2)
+    return tag.group().split(None, 1)[0].rstrip("/>"), written
+
+
+def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None:
+    """How ``base``'s text differs from ``earlier``'s (``uses`` is earlier's), when every difference lies
+    inside one child of the scope whose tag and name did not change. What the features answer
+    elsewhere then depends on the edit only in the children that name that one, directly or through each
+    other (a frame is out of every other scope's reach), and the names of the scope are the same: the
+    earlier analysis answers outside those, its places moved by the edit (none when the texts are the
+    same). None otherwise."""
     old, now = earlier.text, base.text
     if earlier.path != base.path:
         return None
     if old is now or old == now:  # (an edit undone)
         return Shift(0, 0, 0, -1, -1)
-    if base.last is None:
-        return None
     a, old_end, new_end = changed_region(old, now)
     delta = new_end - old_end
-    spans = [(u.start, u.stag_end, u.end, u.name) for u in base.units]
-    i = bisect.bisect_right(spans, (a, float("inf"))) - 1
-    if i >= 0 and spans[i][0] < a and new_end <= spans[i][2]:
-        start, stag, end, name = spans[i]
-    else:
-        k = bisect.bisect_right([o.start for o in base.others], a) - 1
-        if k < 0 or not (base.others[k].start < a and new_end <= base.others[k].end):
-            return None
-        start, end = base.others[k].start, base.others[k].end
-        tag = _START_TAG.match(now, start)
-        if tag is None:
-            return None
-        stag = tag.end()
-        found = _NAME_ATTRIBUTE.search(tag.group())
-        name = (found.group(1) if found.group(1) is not None else found.group(2)) if found else ""
-    if a < stag or not now.startswith(old[start:stag], start):
-        return None  # the start tag changed (a rename): the scope's names differ
-    if name and name in base.referenced | base.outer_refs:
+    kids = uses.children
+    i = bisect.bisect_right(kids, (a, float("inf"))) - 1
+    if i < 0 or not (kids[i][0] < a and old_end < kids[i][1]):
         return None
-    last = base.last
-    if last.start != start or last.unit != now[start:end] or last.names & base.scope_names:
-        return None
-    graphs = earlier.graphs
-    for r in graphs.resolutions if graphs is not None else ():
-        if start <= r.ref.span.start < end - delta and r.ref.text.split("::", 1)[0] in base.scope_names:
-            return None  # the element named another child of the scope before the edit
-    return Shift(a, old_end, new_end, start, end, name or "")
+    start, end, name = kids[i][0], kids[i][1] + delta, kids[i][2]
+    tag = _tag_and_name(now, start)
+    if tag is None or tag != _tag_and_name(old, start) or tag[1] != name:
+        return None  # renamed, or no longer one element: the scope's names differ
+    names = {name} if name else set()
+    held = {i}
+    grown = bool(names)
+    while grown:
+        grown = False
+        for k, (_, _, kid_name, kid_uses) in enumerate(kids):
+            if k not in held and kid_uses & names:
+                held.add(k)
+                if kid_name:
+                    names.add(kid_name)
+                grown = True
+    spans = tuple((kids[k][0], kids[k][1]) for k in sorted(held) if k != i)
+    return Shift(a, old_end, new_end, start, end, frozenset(names), spans)
 
 
 __all__ = [
@@ -719,11 +763,13 @@ __all__ = [
     "Other",
     "QuickAnalysis",
     "Refusal",
+    "ScopeUses",
     "Shift",
     "Unit",
     "Unmappable",
     "base_of",
     "changed_region",
     "reanalyze",
+    "scope_uses",
     "sealed_shift",
 ]

@@ -45,7 +45,7 @@ from ..diagnostics import error
 from ..semantics import Analysis, Options
 from ..semantics.analysis import AnalysisCancelled, cancellable
 from ..collector_pause import collector_paused
-from ..semantics.incremental import Base, QuickAnalysis, Shift, base_of, reanalyze, sealed_shift
+from ..semantics.incremental import Base, QuickAnalysis, ScopeUses, Shift, base_of, reanalyze, scope_uses, sealed_shift
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
@@ -139,11 +139,23 @@ class _Slot:
     # (revision, the last full analysis, how that revision's text differs from it): requests outside the
     # edited element are answered from it while the revision's own full analysis is built (sealed_shift)
     shift: tuple[int, Analysis, Shift] | None = None
+    uses: tuple[Analysis, ScopeUses | None] | None = None  # the scope uses of the analysis in ``shift``
 
     def stop_unwanted(self, revision: int) -> None:
         """A background run of another revision that nobody waits for: stop it (its text is gone)."""
         if self.running is not None and self.running[0] != revision and not self.wanted and self.stop is not None:
             self.stop.set()
+
+    def earlier(self) -> tuple[Analysis | None, ScopeUses | None]:
+        """The full analysis requests may be answered from after the next step (the kept one, or the one the
+        last step kept) and its scope uses if made; the last step's shift no longer holds."""
+        earlier = self.analysis if isinstance(self.analysis, Analysis) else self.shift[1] if self.shift else None
+        self.shift = None
+        return earlier, self.uses[1] if self.uses is not None and self.uses[0] is earlier else None
+
+    def keep(self, revision: int, earlier: Analysis, shift: Shift | None, uses: ScopeUses | None) -> None:
+        self.uses = (earlier, uses)
+        self.shift = (revision, earlier, shift) if shift is not None else None
 
     def supersede(self) -> None:
         """Whoever waits for the settled analysis of an older revision gets ``Superseded``."""
@@ -184,7 +196,8 @@ def _step(
     path: str | None,
     lines: LineIndex,
     earlier: Analysis | None,
-) -> tuple[QuickAnalysis, Base, Shift | None] | None:
+    uses: ScopeUses | None,
+) -> tuple[QuickAnalysis, Base, Shift | None, ScopeUses | None] | None:
     """In a worker thread: the incremental check of ``text`` and how it differs from ``earlier`` (when that
     is sealed); a bug here costs a full analysis, never a wrong or missing result."""
     try:
@@ -195,8 +208,10 @@ def _step(
         got = reanalyze(base, text, path, options_of(path), lines)
         if got is None:
             return None
-        shift = sealed_shift(earlier, got[1]) if earlier is not None else None
-        return got[0], got[1], shift
+        if earlier is not None and uses is None:
+            uses = scope_uses(earlier)  # once per full analysis
+        shift = sealed_shift(earlier, got[1], uses) if earlier is not None and uses is not None else None
+        return got[0], got[1], shift, uses
     except Exception as exc:
         log_fault(f"checking {path or 'an unsaved document'} incrementally", exc)
         return None
@@ -321,19 +336,14 @@ class Scheduler:
             source = slot.analysis
         if source is None:
             return None
-        # the full analysis requests may be answered from: the kept one, or the one the last step kept
-        earlier = slot.analysis if isinstance(slot.analysis, Analysis) else slot.shift[1] if slot.shift else None
-        slot.shift = None
+        earlier, uses = slot.earlier()
         got = await asyncio.get_running_loop().run_in_executor(
-            self.executor, _step, options_of, source, doc.text, doc.path, doc.lines, earlier
+            self.executor, _step, options_of, source, doc.text, doc.path, doc.lines, earlier, uses
         )
-        if got is None:
-            slot.base = None
-            return None
-        slot.base = got[1]
-        if got[2] is not None and earlier is not None:
-            slot.shift = (doc.revision, earlier, got[2])
-        return got[0]
+        slot.base = got[1] if got is not None else None
+        if got is not None and earlier is not None:
+            slot.keep(doc.revision, earlier, got[2], got[3])
+        return got[0] if got is not None else None
 
     def earlier(self, uri: str) -> tuple[Analysis, Shift] | None:
         """Until the current text's full analysis is built: the last one and how the text differs from it,
@@ -471,7 +481,7 @@ class Scheduler:
         if doc is not None and doc.revision == revision:
             slot.analysis = fut.result()
             slot.revision = revision
-            slot.shift = None  # the earlier analysis is no longer needed
+            slot.shift = slot.uses = None  # the earlier analysis is no longer needed
             if slot.base is not None and slot.base.text != slot.analysis.text:
                 slot.base = None  # the next incremental check starts from this analysis
             # else: the base of the same text, made by the incremental check of this revision, is kept
