@@ -217,3 +217,27 @@ def test_a_name_a_class_gives_is_judged_where_the_class_writes_it_once_used(tmp_
     (d,) = found
     assert d.span.start == text.index('"nope"') + 1 and d.span.end == d.span.start + 4
     assert "takes it from class" in d.message
+
+
+def test_navigation_on_a_half_typed_mjcf_document_never_raises():
+    """Definition, references, hover and rename anywhere in an MJCF document cut short, with an unclosed
+    quote or with a few characters gone: answers or nothing, never an exception (rename: a RenameError)."""
+    from pathlib import Path
+
+    from sdformat_lsp import features
+    from sdformat_lsp.semantics import analyze
+
+    path = Path(__file__).resolve().parents[1] / "lsp" / "fixtures" / "mjcf" / "gripper.xml"
+    full = path.read_text()
+    for cut in range(0, len(full), 89):
+        for text in (full[:cut], full[:cut] + '"', full[:cut] + full[cut + 5 :]):
+            a = analyze(text, str(path), Options())
+            for off in range(0, len(text) + 1, 13):
+                features.definition(a, off)
+                features.references(a, off)
+                features.hover(a, off)
+                features.prepare_rename(a, off)
+                try:
+                    features.rename(a, off, "x y")
+                except features.RenameError:
+                    pass

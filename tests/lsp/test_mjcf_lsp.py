@@ -90,6 +90,12 @@ async def test_references_hover_and_rename_of_mjcf_names(gripper: Session):
     )
     text = hover.contents.value if isinstance(hover.contents, types.MarkupContent) else str(hover.contents)
     assert "material" in text and "materials.xml" in text
+    # hover on a childclass: what the class gives
+    hover = await gripper.client.text_document_hover_async(
+        types.HoverParams(text_document=td(), position=gripper.at(URI, "finger", within='childclass="finger"'))
+    )
+    text = hover.contents.value if isinstance(hover.contents, types.MarkupContent) else str(hover.contents)
+    assert "axis, range, type" in text and "material, size, type" in text and "main" in text
     # rename the joint at the actuator: its definition, the equality and the actuator
     p = gripper.at(URI, "left_slide", within='joint="left_slide"')
     prepared = await gripper.client.text_document_prepare_rename_async(

@@ -88,6 +88,13 @@ def mjcf_hover(analysis: Analysis, offset: int, markdown: bool, frame_hover: Fra
         at = f", line {text.count(chr(10), 0, line) + 1}" if text is not None else ""
         how = " (named by its file)" if d.attr == "file" else ""
         w.para(f"Defined in {where}{at}{how}.")
+    entry = names.classes.get(place.name) if place.kind == "class" else None
+    if entry is not None:  # what the class gives, and where the rest comes from
+        parent, given = entry
+        rows = [f"{w.code(tag)}: {', '.join(sorted(attrs))}" for tag, attrs in sorted(given.items())]
+        w.items("Gives what an element of its class does not write:" if rows else "Gives nothing of its own.", rows)
+        if parent is not None:
+            w.para(f"The rest from class {w.code(parent)}.")
     uses = sum(1 for p in names.all(place.kind, place.name) if not p.declares)
     w.para(f"Named {uses} time{'s' if uses != 1 else ''} in the model.")
     return HoverResult(w.text(), span)

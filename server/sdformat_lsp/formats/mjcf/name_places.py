@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...text import Span
 from ...xml import XmlElement
 from .inclusion import Inclusion, Source
-from .name_references import Place, named_places
+from .name_references import Classes, Place, default_classes, named_places
 
 __all__ = ["MjcfNames", "Place", "place_span", "place_file"]
 
@@ -38,6 +38,7 @@ class MjcfNames:
         self._inclusion = Inclusion(path, lambda *args, **kwargs: None)  # keeps the included trees alive
         top = self._inclusion.children(Source(root, None))
         self.places = named_places(top, self._inclusion.children)
+        self.classes: Classes = default_classes(top, self._inclusion.children)
         self._by_name: dict[tuple[str, str], list[Place]] = {}
         for p in self.places:
             self._by_name.setdefault((p.kind, p.name), []).append(p)
