@@ -346,3 +346,36 @@ def test_answers_outside_a_sealed_edit_equal_a_fresh_analysis(seed, tmp_path):
                 continue  # the server asks the new analysis then
             assert mapped == _answers(fresh, at, lambda o: o), (seed, _step, at, text[at - 30 : at + 30])
     assert sealed >= 3, sealed  # the earlier analysis is actually used
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_answers_after_a_rename_equal_a_fresh_analysis(seed, tmp_path):
+    """A model renamed (checked incrementally): outside it and what names it, the earlier analysis answers
+    as a fresh one does (completion lists naming either name go to the new analysis)."""
+    path = str(tmp_path / "w.sdf")
+    options = Options()
+    text = random_world(seed, models=12)
+    earlier = analyze(text, path, options)
+    base = base_of(earlier, options)
+    renamed = compared = 0
+    for name in re.findall(r'^<model name="([^"]*)"', text, re.M):
+        at = text.index(f'<model name="{name}"') + len('<model name="') + len(name)
+        new = text[:at] + "_b" + text[at:]
+        got = reanalyze(base, new, path, options)
+        shift = incremental.sealed_shift(earlier, got[1], incremental.scope_uses(earlier)) if got else None
+        if shift is None:
+            continue
+        renamed += 1
+        fresh = analyze(new, path, options)
+        for here in [m.start() + 1 for m in re.finditer(r'"|>[^<\s]', new)][:: max(1, len(new) // 3000)]:
+            before = shift.to_earlier(here)
+            if before is None:
+                continue
+            try:
+                mapped = _answers(earlier, before, shift.to_current, shift)
+            except incremental.Unmappable:
+                continue
+            assert mapped == _answers(fresh, here, lambda o: o), (seed, name, here, new[here - 30 : here + 30])
+            compared += 1
+    assert renamed >= 1, renamed
+    assert compared > 0  # the earlier analysis answered somewhere

@@ -723,9 +723,10 @@ def _tag_and_name(text: str, start: int) -> tuple[str, str] | None:
 
 def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None:
     """How ``base``'s text differs from ``earlier``'s (``uses`` is earlier's), when every difference lies
-    inside one child of the scope whose tag and name did not change. What the features answer
-    elsewhere then depends on the edit only in the children that name that one, directly or through each
-    other (a frame is out of every other scope's reach), and the names of the scope are the same: the
+    inside one child of the scope whose tag did not change. What the features answer elsewhere then
+    depends on the edit only in the children that name that one (by its old or new name, when renamed
+    with every reference read in the scope resolving), directly or through each other (a frame is out of
+    every other scope's reach): the
     earlier analysis answers outside those, its places moved by the edit (none when the texts are the
     same). None otherwise."""
     old, now = earlier.text, base.text
@@ -740,10 +741,14 @@ def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None
     if i < 0 or not (kids[i][0] < a and old_end < kids[i][1]):
         return None
     start, end, name = kids[i][0], kids[i][1] + delta, kids[i][2]
-    tag = _tag_and_name(now, start)
-    if tag is None or tag != _tag_and_name(old, start) or tag[1] != name:
-        return None  # renamed, or no longer one element: the scope's names differ
+    tag, was = _tag_and_name(now, start), _tag_and_name(old, start)
+    if tag is None or was is None or tag[0] != was[0] or was[1] != name:
+        return None  # no longer one element of the same kind
     names = {name} if name else set()
+    if tag[1] != name:  # renamed: both names held; no reference read in the scope fails (its nearest names)
+        if not (name and tag[1] and base.scope_resolves):
+            return None
+        names.add(tag[1])
     held = {i}
     grown = bool(names)
     while grown:
