@@ -77,7 +77,7 @@ def link_inertial(link: XmlElement, builder: Builder | None) -> LinkInertial | N
     if mass is None or None in values:
         return None
     pose = transform_of(builder.pose(inertial)) if builder is not None else IDENTITY  # without a builder: not needed
-    return LinkInertial(mass, pose, _matrix(values), inertial, auto)  # type: ignore[arg-type]
+    return LinkInertial(mass, pose, _matrix(values), inertial, auto)
 
 
 def _matrix(v) -> Matrix:
@@ -88,6 +88,7 @@ def _matrix(v) -> Matrix:
 def _rotate(r: Matrix, m: Matrix) -> Matrix:
     """R M R^T."""
     rm = [[sum(r[i][k] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    # a 3x3 made by comprehensions over range(3), which a type checker reads as tuples of any length
     return tuple(tuple(sum(rm[i][k] * r[j][k] for k in range(3)) for j in range(3)) for i in range(3))  # type: ignore[return-value]
 
 
@@ -96,7 +97,7 @@ def combine(parts: list[tuple[float, Transform, Matrix]]) -> tuple[float, tuple[
     centre of mass and inertia about it, both in the frame (parallel axis theorem)."""
     total = sum(m for m, _, _ in parts)
     if total <= 0.0:
-        return total, (0.0, 0.0, 0.0), ((0.0,) * 3,) * 3  # type: ignore[return-value]
+        return total, (0.0, 0.0, 0.0), ((0.0,) * 3,) * 3
     com = tuple(sum(m * x.p[i] for m, x, _ in parts) / total for i in range(3))
     acc = [[0.0] * 3 for _ in range(3)]
     for m, x, inertia in parts:
@@ -106,6 +107,7 @@ def combine(parts: list[tuple[float, Transform, Matrix]]) -> tuple[float, tuple[
         for i in range(3):
             for j in range(3):
                 acc[i][j] += rotated[i][j] + m * ((d2 if i == j else 0.0) - d[i] * d[j])
+    # a point and a 3x3 made by comprehensions over range(3), which a type checker reads as tuples of any length
     return total, com, tuple(tuple(row) for row in acc)  # type: ignore[return-value]
 
 
@@ -229,13 +231,15 @@ def _model_warnings(model: XmlElement, kinds: _Kinds, out: list[Diagnostic]) -> 
         )
     if links and len(massless) == links and all(name for name, _ in massless):
         first = massless[0][1]
-        mass_el = first.child("inertial").child("mass")  # type: ignore[union-attr]
+        inertial_el = first.child("inertial")  # (a massless link has its <inertial><mass>)
+        mass_el = inertial_el.child("mass") if inertial_el is not None else None
+        span = (mass_el.text_span or mass_el.tag_span) if mass_el is not None else first.tag_span
         out.append(
             warning(
                 "LINK_MASS_NOT_POSITIVE",
                 f"every link of model '{model.get('name') or ''}' has zero mass: a model that is not static needs mass to be "
                 "simulated; give its links positive masses, or make it <static>true</static>",
-                mass_el.text_span or mass_el.tag_span,  # type: ignore[union-attr]
+                span,
                 related=tuple(Related(l.tag_span, f"link '{n}' has zero mass") for n, l in massless[1:20]),
             )
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import MutableMapping
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, TypeVar
 
 from ...model import Include, Model, PoseSpec, Ref, World
 from ...xml import XmlElement
@@ -263,7 +263,7 @@ class Resolution:
     parts: tuple[tuple[int, int, object], ...] | None
     problem: str | None = None  # why it did not resolve: 'empty', 'reserved', 'missing'
     missing_in: Scope | None = None  # the scope where the lookup failed
-    written_in: str | None | bool = True  # the file the reference is written in; True: the file of ``scope``
+    written_in: str | None | Literal[True] = True  # the file the reference is written in; True: the file of ``scope``
 
     @property
     def segments(self) -> tuple[tuple[int, int, object], ...]:
@@ -276,7 +276,7 @@ class Resolution:
     @property
     def source_path(self) -> str | None:
         """The file the reference text lies in (None: the analysed document)."""
-        return self.scope.path if self.written_in is True else self.written_in  # type: ignore[return-value]
+        return self.scope.path if self.written_in is True else self.written_in
 
 
 class MergedFrames(MutableMapping):

@@ -234,8 +234,8 @@ class _Checker(UnknownNames):
                     elif read_once(el.tag, tag, el.get("type")) and self._content(earlier) != self._content(child):
                         out.append(_repeated(el, earlier, child))
                 visits.append((child, child_spec, version))
-            if named is not None and len(named) > 1 and len(set(named)) < len(named):
-                names.compare(el)  # type: ignore[union-attr]
+            if named is not None and len(named) > 1 and len(set(named)) < len(named) and names is not None:
+                names.compare(el)  # (named is a list only with names)
             visits.reverse()
             stack.extend(visits)
         if self.newer:
