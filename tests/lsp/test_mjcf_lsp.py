@@ -48,6 +48,10 @@ async def test_an_mjcf_document_has_no_error_and_its_names_lead_to_their_definit
         assert loc.uri == URI and loc.range == gripper.span_of(URI, name, within=declared), within
     # a material written in a geom class, defined in the included file
     p = gripper.at(URI, "steel", within='material="steel"')
+    with pytest.raises(Exception, match="materials.xml"):  # said at prepareRename already, naming the file
+        await gripper.client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=td(), position=p)
+        )
     (loc,) = _locations(
         await gripper.client.text_document_definition_async(types.DefinitionParams(text_document=td(), position=p))
     )
@@ -114,6 +118,10 @@ async def test_references_hover_and_rename_of_mjcf_names(gripper: Session):
         )
     # a material also written in the included file is not renamed from here
     p = gripper.at(URI, "steel", within='material="steel"')
+    with pytest.raises(Exception, match="materials.xml"):  # said at prepareRename already, naming the file
+        await gripper.client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=td(), position=p)
+        )
     with pytest.raises(Exception, match="included file"):
         await gripper.client.text_document_rename_async(
             types.RenameParams(text_document=td(), position=p, new_name="iron")

@@ -20,13 +20,21 @@ from .definition import definition as frame_definition
 from .hover import frame_hover
 from .include_info import include_hover
 from .links import DocumentLink, document_links
-from .mjcf_names import mjcf_definition, mjcf_hover, mjcf_prepare_rename, mjcf_references, mjcf_rename
+from .mjcf_names import (
+    mjcf_definition,
+    mjcf_hover,
+    mjcf_prepare_rename,
+    mjcf_references,
+    mjcf_rename,
+    mjcf_rename_refusal,
+)
 from .plugin_completion import plugin_complete
 from .plugin_hover import plugin_hover
 from .references import references as frame_references
-from .rename import RenameError, rename_refusal
+from .rename import RenameError
 from .rename import prepare_rename as frame_prepare_rename
 from .rename import rename as frame_rename
+from .rename import rename_refusal as frame_rename_refusal
 from .schema_completion import schema_complete
 from .schema_hover import schema_hover
 from .symbols import Symbol
@@ -127,6 +135,15 @@ def rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdit]:
             raise RenameError(edits or "there is no MJCF name here to rename")
         return edits
     return frame_rename(analysis, offset, new_name)
+
+
+def rename_refusal(analysis: Analysis, offset: int) -> RenameError | None:
+    """Why the name at ``offset`` cannot be renamed, when it is written in another file too (``path``
+    set: the refusal worth showing at ``prepareRename``); None otherwise."""
+    if _is_mjcf(analysis):
+        found = mjcf_rename_refusal(analysis, offset)
+        return RenameError(found[0], found[1]) if found is not None else None
+    return frame_rename_refusal(analysis, offset)
 
 
 def _is_mjcf(analysis: Analysis) -> bool:

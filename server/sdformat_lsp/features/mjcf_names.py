@@ -112,9 +112,22 @@ def _renamable(analysis: Analysis, offset: int) -> tuple[MjcfNames, Place, Span]
         return f"no {place.kind} is named '{place.name}' in this model, so there is nothing to rename"
     if any(d.attr == "file" for d in decls):
         return f"{place.kind} '{place.name}' is named by its file; give it a name attribute to rename it"
-    if any(place_file(p) is not None for p in names.all(place.kind, place.name)):
-        return f"{place.kind} '{place.name}' is also written in an included file; rename it there and here by hand"
+    elsewhere = next((place_file(p) for p in names.all(place.kind, place.name) if place_file(p) is not None), None)
+    if elsewhere is not None:
+        return f"{place.kind} '{place.name}' is also written in the included file {elsewhere}; rename it there and here by hand"
     return names, place, place_span(place)
+
+
+def mjcf_rename_refusal(analysis: Analysis, offset: int) -> tuple[str, str] | None:
+    """(why, the included file) when the MJCF name at ``offset`` cannot be renamed because an included
+    file writes it too: the refusal worth showing at ``prepareRename``."""
+    found = _renamable(analysis, offset)
+    here = _here(analysis, offset) if isinstance(found, str) else None
+    if here is None:
+        return None
+    names, place = here
+    elsewhere = next((place_file(p) for p in names.all(place.kind, place.name) if place_file(p) is not None), None)
+    return (found, elsewhere) if isinstance(found, str) and elsewhere is not None else None
 
 
 def mjcf_prepare_rename(analysis: Analysis, offset: int) -> Span | None | str:
@@ -137,4 +150,12 @@ def mjcf_rename(analysis: Analysis, offset: int, new_name: str) -> list[TextEdit
     return [TextEdit(place_span(p), new_name) for p in names.all(place.kind, place.name)]
 
 
-__all__ = ["mjcf_definition", "mjcf_hover", "mjcf_names", "mjcf_prepare_rename", "mjcf_references", "mjcf_rename"]
+__all__ = [
+    "mjcf_definition",
+    "mjcf_hover",
+    "mjcf_names",
+    "mjcf_prepare_rename",
+    "mjcf_rename_refusal",
+    "mjcf_references",
+    "mjcf_rename",
+]
