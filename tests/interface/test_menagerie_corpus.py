@@ -132,3 +132,24 @@ def test_each_placeholder_is_a_mesh_mujoco_loads_even_scaled_down(tmp_path, suff
         '<worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>'
     )
     assert mujoco.MjModel.from_xml_path(str(tmp_path / "m.xml")).nmesh == 1
+
+
+def test_a_directory_of_files_read_one_by_one_is_laid_out_with_the_same_refusals(tmp_path, monkeypatch, capsys):
+    """``--from DIR``: files read from the stored index into a directory, hostile names included."""
+    src = tmp_path / "read"
+    (src / "arm" / "assets").mkdir(parents=True)
+    (src / "arm" / "arm.xml").write_text(MODEL)
+    (src / "arm" / "assets" / "base.stl").write_bytes(menagerie.placeholder(".stl"))
+    (src / "$(touch PWNED).xml").write_text("<mujoco/>")
+    (src / "arm" / "a\x07b.xml").write_text("<mujoco/>")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "corpus"
+    assert menagerie.main(["--from", str(src), "--commit", "0" * 40, "--corpus", str(out)]) == 0
+    assert "unsafe paths refused: 2" in capsys.readouterr().out
+    tree = out / "src" / "google-deepmind+mujoco_menagerie"
+    assert sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file()) == [
+        "arm/arm.xml",
+        "arm/assets/base.stl",
+    ]
+    assert not list(tmp_path.rglob("PWNED"))
+    assert (out / "COMMITS.tsv").read_text() == f"google-deepmind/mujoco_menagerie\t{'0' * 40}\n"
