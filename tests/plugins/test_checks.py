@@ -159,3 +159,19 @@ def test_a_urdf_gazebo_block():
         (d.code, text[d.span.start : d.span.end]) for d in analyze(text).diagnostics if d.code.startswith("PLUGIN_")
     ]
     assert sorted(found) == [("PLUGIN_PARAMETER_UNKNOWN", "wheelSeparaton"), ("PLUGIN_REFERENCE_INVALID", "whel_joint")]
+
+
+def test_one_mistake_written_in_several_plugins_is_one_warning():
+    """gz-sim's quadcopter worlds give <motorSpeedPubTopic> to each of four MulticopterMotorModel plugins, which
+    do not read it: one warning at the first, the three others related; another mistake stays its own."""
+    body = JOINTS + "<wheel_radus>0.3</wheel_radus>"
+    text = BOT.replace(
+        "PLUGIN", DIFF.format(body) + DIFF.format(body) + DIFF.format(JOINTS + "<odom_frame_id>o</odom_frame_id>")
+    )
+    found = [d for d in analyze(text).diagnostics if d.code == "PLUGIN_PARAMETER_UNKNOWN"]
+    assert [text[d.span.start : d.span.end] for d in found] == ["wheel_radus", "odom_frame_id"]
+    first = found[0]
+    assert first.span.start == text.index("wheel_radus") and "in 1 more place" in first.message
+    assert [text[r.span.start : r.span.end] for r in first.related] == ["wheel_radus"]
+    assert first.related[0].span.start == text.index("wheel_radus", text.index("</plugin>"))
+    assert {f.new_text for f in first.fixes} == {"wheel_radius"}  # the first place keeps its quick fix

@@ -26,6 +26,7 @@ from ...records import record
 from ...spec.types import KNOWN_TYPES, check_value
 from ...text import Span
 from ...xml import XmlDocument, XmlElement
+from ..schema.repeated_mistakes import collapse_repeats
 
 ENTITY_TAGS = {"joint": ("joint",), "link": ("link",), "model": ("model",)}
 SUBSTITUTION = ("$", "@", "{{")  # templated text: its value is known only after expansion
@@ -171,6 +172,9 @@ def _parts(
     return tuple(out)
 
 
+REPEATED = frozenset({"PLUGIN_PARAMETER_UNKNOWN", "PLUGIN_REFERENCE_INVALID"})  # folded when said again word for word
+
+
 def check_plugins(xml: XmlDocument) -> list[Diagnostic]:
     """The warnings about the parameters of the document's known plugins."""
     found: list[Diagnostic] = []
@@ -182,7 +186,9 @@ def check_plugins(xml: XmlDocument) -> list[Diagnostic]:
             continue  # a world's models may be spawned later: only a model's own are known
         names, _ = scope_entities(ref.scope, ref.role)
         found.append(_unresolved(ref, sorted(names)))
-    return found
+    # the same unknown parameter in each of a quadcopter's four motor plugins is one mistake, written
+    # four times: one warning at the first, the others related (schema/repeated_mistakes.py)
+    return collapse_repeats(found, REPEATED)
 
 
 def _check_use(use: PluginUse) -> list[Diagnostic]:
