@@ -15,6 +15,7 @@ the same name meaning different things.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[2] / "server" / "sdformat_lsp"
@@ -341,3 +342,16 @@ def _owner(module: str, owners: dict[str, int]) -> str:
     while name not in owners or (name == "sdformat_lsp" and module != name):
         name = name.rsplit(".", 1)[0]
     return name
+
+
+def test_a_memo_bounded_by_emptying_is_a_text_memo():
+    """Memos that empty themselves when full have one home, text_memo.TextMemo (an lru_cache or a
+    documented class of its own otherwise): no hand-written `if len(memo) >= N: memo.clear()`."""
+    pattern = re.compile(r"if len\((?P<memo>[\w.]+)\)\s*>=?\s*[\w.]+:\s*\n\s*(?P=memo)\.clear\(\)")
+    found = [
+        str(p.relative_to(PKG))
+        for p in sorted(PKG.rglob("*.py"))
+        if p.name != "text_memo.py" and pattern.search(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert pattern.search("if len(_NUMBERS) >= 8192:\n        _NUMBERS.clear()")  # the rule finds what it forbids

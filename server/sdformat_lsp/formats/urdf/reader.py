@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ...diagnostics import Diagnostic, Related, Severity, error, warning
 from ...model import NO_POSE, PoseSpec
+from ...text_memo import TextMemo
 from ...text import Span
 from ...xml import XmlDocument, XmlElement
 from .joints import read_joint
@@ -33,7 +34,7 @@ from .values import (
 _DOCTYPE_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[")
 
 
-_VECTORS: dict[tuple[str, int], tuple[float, ...]] = {}  # attributes read as vectors, kept (robots repeat "0 0 0")
+_VECTORS: TextMemo[tuple[str, int], tuple[float, ...]] = TextMemo(8192)  # robots repeat "0 0 0"
 
 
 class Reader:
@@ -92,10 +93,7 @@ class Reader:
         if len(values) != count:
             self.error(f"{what}: {name} needs {count} numbers, found {len(values)}", a.value_span, "vector")
             return None
-        if len(_VECTORS) >= 8192:
-            _VECTORS.clear()
-        _VECTORS[key] = found = tuple(values)
-        return found
+        return _VECTORS.keep(key, tuple(values))
 
     def origin(self, owner: XmlElement, what: str) -> PoseSpec | None:
         """The ``<origin xyz rpy>`` of ``owner`` as a pose; None when malformed (reported)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
+from ...text_memo import TextMemo
 from ...xml import XmlDocument, XmlElement
 
 URDF_SDF_VERSION = "1.11"  # libsdformat writes converted URDF as SDFormat 1.11
@@ -33,7 +34,7 @@ def is_urdf(xml: XmlDocument) -> bool:
     return xml.root is not None and xml.root.tag == "robot"
 
 
-_NUMBERS: dict[str, float | None] = {}  # texts read, kept: a robot repeats "0", "1", "0.05" thousands of times
+_NUMBERS: TextMemo[str, float | None] = TextMemo(8192)  # a robot repeats "0", "1", "0.05" thousands of times
 _UNREAD = object()
 
 
@@ -43,10 +44,7 @@ def number(text: str) -> float | None:
         return cast("float | None", found)
     t = text.strip()
     value = float(t) if FLOAT.match(t) else None
-    if len(_NUMBERS) >= 8192:
-        _NUMBERS.clear()
-    _NUMBERS[text] = value
-    return value
+    return _NUMBERS.keep(text, value)
 
 
 def truthy(text: str) -> bool:

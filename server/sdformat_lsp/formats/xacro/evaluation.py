@@ -12,11 +12,12 @@ from .definitions import Use
 from .errors import Unresolved, XacroError
 from .expressions import ExpressionError, Interpreter, Undefined
 from .nodes import Attr
+from ...text_memo import TextMemo
 from .properties import Scope
 from .source_map import Origin, sub_origin
 from .substitution import Context, Located, Substitutions, pieces
 
-_PIECES: dict[str, list] = {}  # texts cut into pieces, kept: the same texts come back at every call
+_PIECES: TextMemo[str, list] = TextMemo(8192)  # texts cut into pieces: the same texts come back at every call
 
 
 class TextEvaluation:
@@ -37,10 +38,7 @@ class TextEvaluation:
         parts = _PIECES.get(text)
         try:
             if parts is None:
-                parts = pieces(text)
-                if len(_PIECES) > 8192:
-                    _PIECES.clear()
-                _PIECES[text] = parts
+                parts = _PIECES.keep(text, pieces(text))
         except Located as exc:
             raise XacroError(exc.message, sub_origin(origin, raw, exc.offset, exc.length)) from None
         results = []

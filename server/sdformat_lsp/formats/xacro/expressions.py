@@ -21,6 +21,8 @@ import string
 
 from typing import Any, Callable
 
+from ...text_memo import TextMemo
+
 MAX_BITS = 1 << 16  # the largest integer: 65,536 bits (about 20,000 digits)
 MAX_LEN = 10_000_000  # the longest string or collection an expression makes
 MAX_STEPS = 200_000  # nodes evaluated by one expression (loops in comprehensions; the corpus needs 74)
@@ -278,7 +280,7 @@ class Interpreter:
         self.steps = 0
 
     # parsing, cached by text: the same expressions are evaluated at every macro call
-    _cache: dict[str, Any] = {}
+    _cache: TextMemo[str, Any] = TextMemo(_CACHE_SIZE)
 
     @classmethod
     def parse(cls, text: str) -> ast.expr:
@@ -295,9 +297,7 @@ class Interpreter:
                     raise ExpressionError(f"the name '{node.id}' is not allowed", node.col_offset)
                 if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
                     raise ExpressionError(f"the attribute '{node.attr}' is not allowed", node.col_offset)
-            if len(cls._cache) >= _CACHE_SIZE:
-                cls._cache.clear()
-            cls._cache[text] = tree
+            cls._cache.keep(text, tree)
         return tree
 
     def evaluate(self, text: str) -> Any:
