@@ -255,3 +255,42 @@ async def test_requests_after_an_incremental_check_are_answered_from_the_earlier
     await h.until(lambda: _world("22") in h.finished)
     await h.until(lambda: h.scheduler.earlier(URI) is None)
     h.close()
+
+
+async def test_an_edited_files_analysis_waits_for_those_of_the_files_including_it():
+    """A library edited while the robot including it is open: the robot is checked first (its diagnostics
+    show the edit), and the library's own analysis starts only once the robot's has settled."""
+    h = _Harness()
+    try:
+        lib_uri = "file:///tmp/lib.sdf"
+        robot_text, lib_text = _world("1"), _world("2")
+        robot = h.store.open(types.TextDocumentItem(uri=URI, language_id="sdformat", version=1, text=robot_text))
+        lib = h.store.open(types.TextDocumentItem(uri=lib_uri, language_id="sdformat", version=1, text=lib_text))
+        gate = h.hold[robot_text] = threading.Event()
+        h.scheduler.schedule(robot, immediate=True)
+        h.scheduler.schedule(lib, after=[URI])
+        await h.until(lambda: robot_text in h.entered)
+        await asyncio.sleep(0.2)
+        assert lib_text not in h.entered  # waiting for the robot's analysis
+        gate.set()
+        await h.until(lambda: lib_text in h.finished)
+        assert h.entered.index(robot_text) < h.entered.index(lib_text)
+    finally:
+        h.close()
+
+
+def test_the_collector_counts_what_it_froze_only_when_asked():
+    """keep(check=False) freezes at once (constant time) and leaves the count, a walk over every frozen
+    object, to check(), which the server runs after publishing; check() sweeps when they doubled."""
+    collector = Collector(idle=60)
+    try:
+        collector.keep()
+        grown = [[i] for i in range(2 * gc.get_freeze_count() + 60_000)]  # more than doubles what is frozen
+        collector.keep(check=False)
+        assert collector.sweeps == 0  # frozen, not yet counted
+        collector.check()
+        assert collector.sweeps == 1
+        del grown
+    finally:
+        collector.close()
+        gc.unfreeze()

@@ -230,13 +230,13 @@ class SdformatLanguageServer(LanguageServer):
 
     def revalidate_dependents(
         self, paths: list[str] | set[str], *, immediate: bool, skip: str | None = None, text: str | None = None
-    ) -> int:
-        """Check again every open document (but ``skip``) whose includes read one of ``paths``.
+    ) -> list[str]:
+        """Check again every open document (but ``skip``) whose includes read one of ``paths``; their URIs.
 
         With ``text``, only those whose analysis read a different text for it
         (a file opened in the editor with the content they already saw needs nothing).
         """
-        count = 0
+        scheduled: list[str] = []
         for doc in self.documents:
             if doc.uri == skip:
                 continue
@@ -252,8 +252,8 @@ class SdformatLanguageServer(LanguageServer):
             self.scheduler.schedule(doc, immediate=immediate)
             if self.pull_diagnostics:
                 self._refresh_after.add(doc.uri)
-            count += 1
-        return count
+            scheduled.append(doc.uri)
+        return scheduled
 
     def _analyze(self, text: str, path: str | None) -> Analysis:
         """Runs in a worker thread. The options are read here, once per run."""
@@ -401,7 +401,7 @@ class SdformatLanguageServer(LanguageServer):
             self.sources.changed_on_disk(path)
         # an open file is read from the editor: its includers do not care about the disk
         on_disk = {p for p in paths if self.documents.by_path(p) is None}
-        return self.revalidate_dependents(on_disk, immediate=True) if on_disk else 0
+        return len(self.revalidate_dependents(on_disk, immediate=True)) if on_disk else 0
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in the background, keeping a reference until it is done."""
@@ -563,10 +563,12 @@ def did_change(ls: SdformatLanguageServer, params: types.DidChangeTextDocumentPa
         log.warning("ignoring a change to %s, which is not open", params.text_document.uri)
         return
     ls.sources.track(doc)
-    ls.scheduler.schedule(doc)
-    if doc.path is not None:
-        # open documents that include this one see the unsaved edit (debounced like any change)
-        ls.revalidate_dependents([doc.path], immediate=False, skip=doc.uri)
+    # open documents that include this one see the unsaved edit (debounced like any change); they are
+    # checked first, and this one's own analysis waits for theirs (Scheduler.schedule's after): on two threads the two
+    # would share the interpreter, and the includer's diagnostics, where the edit's consequences show,
+    # would come a library's analysis later
+    includers = ls.revalidate_dependents([doc.path], immediate=False, skip=doc.uri) if doc.path is not None else []
+    ls.scheduler.schedule(doc, after=includers)
 
 
 @handler(types.TEXT_DOCUMENT_DID_CLOSE, notification=True)

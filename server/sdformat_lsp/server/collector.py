@@ -38,14 +38,22 @@ class Collector:
         self._timer: asyncio.TimerHandle | None = None
         self.sweeps = 0
 
-    def keep(self) -> None:
+    def keep(self, check: bool = True) -> None:
         """A full analysis has just been built (any thread; call it while the collector is paused, so
-        that no pass runs over the new objects first): freeze what is alive."""
-        gc.freeze()
+        that no pass runs over the new objects first): freeze what is alive. ``check=False``: the growth
+        is checked later, by :meth:`check` (the server, once the diagnostics are out)."""
+        gc.freeze()  # constant time: the generations are moved whole
+        self._pending = True
+        if check:
+            self.check()
+
+    def check(self) -> None:
+        """Sweep at once if the frozen objects have more than doubled since the last sweep. Counting
+        them walks them all (13 ms for the 270,000 objects the server holds with 3k_shapes.sdf open),
+        which is why the server does it after publishing an analysis, not before."""
         count = gc.get_freeze_count()
         if not self._baseline:
             self._baseline = count
-        self._pending = True
         if count > max(2 * self._baseline, _FLOOR):
             self.sweep()
 

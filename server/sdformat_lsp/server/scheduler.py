@@ -39,7 +39,7 @@ import logging
 import threading
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Awaitable, Callable, Union
 
 from ..diagnostics import error
 from ..semantics import Analysis, Options
@@ -61,6 +61,9 @@ FULL_ANALYSIS_AFTER = 0.05  # seconds after an incremental check, at least, befo
 
 Analyze = Callable[[str, "str | None"], Analysis]
 Checked = Union[Analysis, QuickAnalysis]  # what a settled revision's diagnostics are published from
+
+
+AFTER_LIMIT = 2.0  # seconds an edited file's analysis waits at most for those of the files including it
 
 
 class Superseded(Exception):
@@ -163,6 +166,30 @@ class _Slot:
             self.settled.set_exception(Superseded())
 
 
+async def _settled_first(waits: list[Awaitable[object]]) -> None:
+    """Until the analyses awaited have settled (at most AFTER_LIMIT seconds; one superseded or closed
+    meanwhile is not waited for)."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    for t in tasks:
+        t.add_done_callback(_consume)
+    try:
+        await asyncio.wait(tasks, timeout=AFTER_LIMIT)
+    finally:
+        for t in tasks:
+            if not t.done():
+                t.cancel()
+
+
+async def _check_growth(executor: Executor, collector: Collector) -> None:
+    """After a run's diagnostics have gone out: whether what it froze calls for a sweep now (counting
+    the frozen objects walks them all: 10-25 ms that no edit should wait for)."""
+    await asyncio.sleep(0.01)
+    try:
+        await asyncio.get_running_loop().run_in_executor(executor, collector.check)
+    except RuntimeError:  # the executor was shut down: the server is stopping
+        pass
+
+
 def _consume(fut: asyncio.Future) -> None:
     """Mark a future's exception as seen (nobody may be waiting for it)."""
     if not fut.cancelled():
@@ -240,8 +267,9 @@ class Scheduler:
 
     # -- scheduling ----------------------------------------------------
 
-    def schedule(self, doc: Document, *, immediate: bool = False) -> None:
-        """(Re)start the quiet-period timer for ``doc``'s current revision."""
+    def schedule(self, doc: Document, *, immediate: bool = False, after: list[str] | tuple[str, ...] = ()) -> None:
+        """(Re)start the quiet-period timer for ``doc``'s current revision; with ``after``, its analysis
+        starts once those documents' analyses have settled (at most AFTER_LIMIT seconds later)."""
         loop = asyncio.get_running_loop()
         slot = self._slots.setdefault(doc.uri, _Slot())
         if self.collector is not None:
@@ -261,7 +289,7 @@ class Scheduler:
         quiet = now - slot.last_edit >= debounce
         slot.last_edit = now
         delay = 0.0 if immediate or quiet else debounce
-        slot.timer = loop.create_task(self._debounced(doc.uri, doc.revision, delay))
+        slot.timer = loop.create_task(self._debounced(doc.uri, doc.revision, delay, tuple(after)))
 
     def forget(self, uri: str) -> None:
         """The document closed: stop its timer and fail anyone waiting for it."""
@@ -277,10 +305,12 @@ class Scheduler:
         for uri in list(self._slots):
             self.forget(uri)
 
-    async def _debounced(self, uri: str, revision: int, delay: float) -> None:
+    async def _debounced(self, uri: str, revision: int, delay: float, after: tuple[str, ...] = ()) -> None:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
+            if after:  # an edited library: the files including it first (their diagnostics show the edit)
+                await _settled_first([self.settled(u) for u in after])
             doc = self.store.get(uri)
             if doc is None or doc.revision != revision:
                 return
@@ -462,7 +492,7 @@ class Scheduler:
                 # through them the half-built analysis, for as long as the future keeps its exception.
                 raise AnalysisCancelled()
             if self.collector is not None:
-                self.collector.keep()
+                self.collector.keep(check=False)  # its growth is checked after the publication (_prepare_next)
         return analysis
 
     def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
@@ -477,6 +507,7 @@ class Scheduler:
             return
         if self.collector is not None:
             self.collector.activity()  # (re)arm the idle sweep of what the run froze
+            asyncio.ensure_future(_check_growth(self.executor, self.collector))
         doc = self.store.get(uri)
         if doc is not None and doc.revision == revision:
             slot.analysis = fut.result()
