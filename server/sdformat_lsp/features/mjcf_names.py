@@ -24,12 +24,22 @@ _NAME = re.compile(r"[^\s\"'<>&]+")
 FrameHover = Callable[[int], "HoverResult | None"]
 
 
+_NAMES = "features.mjcf_names.names"  # key of FrameGraphs.memo: the document's MjcfNames
+
+
 def mjcf_names(analysis: Analysis) -> MjcfNames | None:
-    """The names of ``analysis``'s ``<mujoco>`` document (None when it is not MJCF)."""
+    """The names of ``analysis``'s ``<mujoco>`` document (None when it is not MJCF): made once per
+    analysis and kept with its frame graphs (they walk the document and read its included files)."""
     root = analysis.xml.root
     if root is None or root.tag != "mujoco":
         return None
-    return MjcfNames(root, analysis.path)
+    memo = analysis.graphs.memo if analysis.graphs is not None else None
+    names = memo.get(_NAMES) if memo is not None else None
+    if names is None:
+        names = MjcfNames(root, analysis.path)
+        if memo is not None:
+            memo[_NAMES] = names
+    return names
 
 
 def _here(analysis: Analysis, offset: int) -> tuple[MjcfNames, Place] | None:
