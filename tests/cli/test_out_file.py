@@ -71,3 +71,27 @@ def test_without_output_the_document_goes_to_stdout(command, tmp_path, capsys):
     src.write_text(text)
     assert main([command, str(src), *extra]) == 0
     assert expected in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_output_file_gets_the_permissions_of_a_file_written_in_place(command, tmp_path, capsys):
+    """Written through a temporary file (created 0o600), OUT still reads as any new file would: 0o666 less the
+    umask; a file replaced keeps its own permissions."""
+    import os
+    import stat
+
+    text, name, extra, _ = COMMANDS[command]
+    src = tmp_path / name
+    src.write_text(text)
+    umask = os.umask(0o022)
+    try:
+        new = tmp_path / "new.out"
+        assert main([command, *extra, str(src), "-o", str(new)]) == 0
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644
+        kept = tmp_path / "kept.out"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        assert main([command, *extra, str(src), "-o", str(kept)]) == 0
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o640
+    finally:
+        os.umask(umask)

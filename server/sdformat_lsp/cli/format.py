@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from typing import TYPE_CHECKING
 
 from ..config import ConfigCache, ConfigError, load_config
 from ..files import FileRefused, read_file
 from ..text import UTF32, LineIndex
+from .out_file import write_atomically
 
 if TYPE_CHECKING:  # the formatter is imported by the functions that run it: `check` never needs it
     from ..formatting import FormatOptions, FormatRefused, Indentation
@@ -72,22 +72,6 @@ def _decode(data: bytes) -> tuple[str, bytes]:
 def _refusal(name: str, text: str, exc: FormatRefused) -> str:
     line, col = LineIndex(text).position(exc.diagnostic.span.start, UTF32)
     return f"{name}:{line + 1}:{col + 1}: {exc.diagnostic.message}"
-
-
-def _write(path: str, data: bytes) -> None:
-    """Replace ``path`` by ``data`` at once (a crash leaves the old file or the new one, never half)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=".sdformat-format-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _unified_diff(text: str, formatted: str, name: str):
@@ -169,7 +153,7 @@ def format_command(args: argparse.Namespace) -> int:
             print(f"would reformat {path}")
         elif not args.diff:
             try:
-                _write(path, bom + formatted.encode("utf-8"))
+                write_atomically(path, bom + formatted.encode("utf-8"))
             except OSError as exc:
                 print(f"{path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
                 failed += 1

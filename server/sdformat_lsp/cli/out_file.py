@@ -13,15 +13,24 @@ import os
 import sys
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it: never a partial file."""
+def write_atomically(path: str, data: bytes) -> None:
+    """Replace ``path`` by ``data`` at once, through a temporary file beside it (a crash leaves the old
+    file or the new one, never half). The file keeps its permissions; a new one gets those any program
+    creating it would (0o666 less the umask), not the temporary file's 0o600."""
     import tempfile  # here: it imports shutil, which a command writing to stdout never needs
 
     directory = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=".sdformat-lsp-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -39,7 +48,7 @@ def write_output(text: str, output: str | None) -> int:
         directory = os.path.dirname(output)
         if directory:
             os.makedirs(directory, exist_ok=True)
-        write_atomically(output, text)
+        write_atomically(output, text.encode("utf-8"))
     except OSError as exc:
         print(f"{output}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return 1
