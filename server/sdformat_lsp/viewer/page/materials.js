@@ -65,7 +65,16 @@ const textures = new Map(); // url -> Texture (loaded once, shared)
 function texture(url, colour, onLoad) {
   let t = textures.get(url);
   if (!t) {
-    t = new THREE.TextureLoader().load(url, onLoad, undefined, () => textures.delete(url));
+    // marked while in flight: the view takes a map that never arrived off its material (else drawn black)
+    const settled = () => {
+      t.userData.loading = false;
+      if (onLoad) onLoad();
+    };
+    t = new THREE.TextureLoader().load(url, settled, undefined, () => {
+      textures.delete(url);
+      settled();
+    });
+    t.userData.loading = true;
     if (colour) t.colorSpace = THREE.SRGBColorSpace;
     t.wrapS = THREE.RepeatWrapping;
     t.wrapT = THREE.RepeatWrapping;

@@ -34,6 +34,7 @@ const STYLE = `
 
 const KIND_SIZE = { world: 1, model: 1, link: 1, joint: 0.7, frame: 0.6 };
 const PROGRESS_MS = 400;
+const TEXTURE_SLOTS = ['map', 'normalMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'aoMap', 'bumpMap', 'specularMap', 'alphaMap', 'lightMap', 'displacementMap'];
 const MAX_LINK_LABELS = 40; // a world's hundreds of links would bury the scene in labels: then models only
 
 export function start(host) {
@@ -220,7 +221,7 @@ export function start(host) {
         inst.traverse((o) => {
           if (!o.isMesh) return;
           if (collision) o.material = standardMaterial([1, 0.55, 0.1], 0.45);
-          else if (v.pbr) o.material = pbr || (pbr = pbrMaterial(v, look, requestRender));
+          else if (v.pbr) o.material = pbr || (pbr = pbrMaterial(v, look, texturesArrived));
           else if (look.color) o.material = standardMaterial(look.color, look.opacity);
           else if (look.opacity < 1) o.material = dimmed(o.material, look.opacity);
         });
@@ -255,6 +256,7 @@ export function start(host) {
     if (stats.pending === 0 && textureLoads.pending === 0) {
       if (progressTimer) clearTimeout(progressTimer);
       progressTimer = null;
+      dropUnreadTextures();
       requestRender();
       report();
     } else if (!progressTimer) {
@@ -265,13 +267,51 @@ export function start(host) {
     }
   }
 
+  // A texture a mesh or <pbr> names that could not be read (not found, not an image) is an empty texture, which
+  // WebGL samples as black: a carpet or a portrait whose image is absent was drawn as a black hole. Once every load
+  // has settled, such maps are taken off their materials (drawn in their own colours) and the status line names
+  // the mesh whose texture is missing. gz-common too reports such a texture as not found and goes on.
+  function dropUnreadTextures() {
+    const seen = new Set();
+    let total = 0;
+    for (const e of nodes.values()) for (const holder of e.visuals) {
+      const materials = [];
+      holder.traverse((c) => {
+        if (c.isMesh && !c.userData.placeholder) materials.push(...[].concat(c.material));
+      });
+      if (holder.userData.instance) for (const m of holder.userData.instance.group.materials) materials.push(...[].concat(m));
+      let dropped = 0;
+      for (const m of materials) for (const slot of TEXTURE_SLOTS) {
+        const t = m[slot];
+        if (!t || t.image || (t.userData && t.userData.loading)) continue;
+        m[slot] = null;
+        m.needsUpdate = true;
+        dropped++;
+      }
+      const what = holder.userData.drawn;
+      if (dropped && what && !seen.has(what)) {
+        seen.add(what);
+        stats.problems.push(`${what}: a texture it names cannot be read; drawn in its material's colour`);
+      }
+      total += dropped;
+    }
+    return total;
+  }
+
+  // a <pbr> map arrived or failed (they are loaded apart from the meshes' textures)
+  function texturesArrived() {
+    if (stats.pending === 0 && textureLoads.pending === 0 && dropUnreadTextures()) report();
+    requestRender();
+  }
+
   function geometryObject(v, id, collision, gen) {
     const holder = new THREE.Group();
+    holder.userData.drawn = v.meshUri || (v.pbr ? `<pbr> of ${v.name}` : v.name);
     if (v.shape === 'mesh') meshInto(holder, v, id, collision, gen);
     else {
       const look = visualLook(v);
       const m = primitive(v, collision ? { color: [1, 0.55, 0.1], opacity: 0.45 } : { color: look.color || [0.7, 0.7, 0.7], opacity: look.opacity });
-      if (m && v.pbr && !collision) m.material = pbrMaterial(v, look, requestRender);
+      if (m && v.pbr && !collision) m.material = pbrMaterial(v, look, texturesArrived);
       if (m) {
         holder.add(m);
         markPickable(holder, id);
