@@ -68,13 +68,14 @@ def test_serves_the_page_frames_and_the_files_read_and_nothing_else(served):
     mesh_url = v["mesh"]
     assert mesh_url.startswith(f"/f/{t}/") and mesh_url.endswith("/meshes/part.stl")
     assert by["j"]["joint"]["childLink"] == "k" and by["j"]["joint"]["parentLink"] == "l"
-    # the document, its meshes, and beside a mesh its images
+    # the document and its meshes
     assert get(server, mesh_url)[0] == 200
     doc = server.document.file_url(str(root / "model.sdf"))
     assert get(server, doc)[0] == 200
-    assert get(server, server.document.file_url(str(root / "meshes" / "skin.png")))[0] == 200
-    # not: other files there, files elsewhere, directories, '..', the wrong token, the package's own files
+    # not: an image beside a mesh that names none (an STL), other files there, files elsewhere, directories,
+    # '..', the wrong token, the package's own files
     for refused in (
+        server.document.file_url(str(root / "meshes" / "skin.png")),
         server.document.file_url(str(root / "meshes" / "notes.txt")),
         server.document.file_url(str(root / "secret.txt")),
         server.document.file_url("/etc/passwd"),
@@ -92,6 +93,52 @@ def test_serves_the_page_frames_and_the_files_read_and_nothing_else(served):
     ):
         status, _ = get(server, refused)
         assert status in (403, 404), (refused, status)
+
+
+NAMING = """<sdf version="1.9"><model name="m">
+  <link name="dae"><visual name="v"><geometry><mesh><uri>robot/meshes/arm.dae</uri></mesh></geometry></visual></link>
+  <link name="obj"><visual name="v"><geometry><mesh><uri>robot/meshes/wheel.obj</uri></mesh></geometry></visual></link>
+  <link name="gltf"><visual name="v"><geometry><mesh><uri>robot/meshes/tool.gltf</uri></mesh></geometry></visual></link>
+</model></sdf>"""
+
+
+def test_beside_a_mesh_only_the_files_the_meshes_name_are_served(tmp_path):
+    """Textures and material files are served where a mesh (or a material file it names) names them: a COLLADA
+    <init_from> (in gz-common's ../materials/textures too), an OBJ's mtllib and the MTL's maps (a name with
+    spaces), a glTF's buffer. Another image in the same directories is refused: before, every image, .mtl or .bin
+    under the directory above a mesh was served (for a mesh in /tmp, any image under /tmp)."""
+    meshes = tmp_path / "robot" / "meshes"
+    textures = tmp_path / "robot" / "materials" / "textures"
+    elsewhere = tmp_path / "robot" / "photos" / "holiday"
+    for d in (meshes, textures, elsewhere):
+        d.mkdir(parents=True)
+    (meshes / "arm.dae").write_text(
+        '<COLLADA><library_images><image id="i"><init_from>../materials/textures/arm%20paint.png</init_from>'
+        "</image></library_images></COLLADA>"
+    )
+    (meshes / "wheel.obj").write_text("mtllib wheel.mtl\nv 0 0 0\n")
+    (meshes / "wheel.mtl").write_text("newmtl rubber\nmap_Kd -s 1 1 1 tread marks.jpg\n")
+    (meshes / "tool.gltf").write_text('{"buffers": [{"uri": "tool.bin", "byteLength": 4}]}')
+    for f in (textures / "arm paint.png", meshes / "tread marks.jpg", meshes / "tool.bin"):
+        f.write_bytes(b"named")
+    for f in (textures / "other.png", meshes / "other.mtl", elsewhere / "me.jpg", tmp_path / "robot" / "x.png"):
+        f.write_bytes(b"not named")
+    (tmp_path / "model.sdf").write_text(NAMING)
+    server = ViewServer(str(tmp_path / "model.sdf"), Options(schema=False))
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    try:
+        url = server.document.file_url
+        # as the page asks: the MTL the OBJ names, then the maps the MTL names
+        assert get(server, url(str(meshes / "wheel.mtl")))[0] == 200
+        for served in ("arm paint.png", "tread marks.jpg", "tool.bin"):
+            [path] = tmp_path.rglob(served)
+            assert get(server, url(str(path))) == (200, b"named"), served
+        for refused in ("other.png", "other.mtl", "me.jpg", "x.png"):
+            [path] = tmp_path.rglob(refused)
+            assert get(server, url(str(path)))[0] == 403, refused
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_follows_the_file_as_it_is_saved(served):

@@ -11,9 +11,11 @@ What it serves, and nothing else:
 * ``/api/frames`` and ``/api/wait?version=N`` (a long poll answered when the
   file or a file it reads changes on disk, or after 25 s): the frames;
 * ``/f/<token>/<absolute path>``: the document, the files it includes and the
-  meshes they resolve, and beside a mesh (its directory and the one above) the
-  textures and material files a mesh names (images, ``.mtl``, glTF buffers).
-  No directory is listed; a path with ``..`` or outside those files is refused.
+  meshes they resolve, and beside a mesh (below its directory or the one above)
+  the textures and material files that a mesh, or a material file it names,
+  names (images, ``.mtl``, glTF buffers): a COLLADA ``<init_from>``, an OBJ's
+  ``mtllib``, an MTL's maps, a glTF ``uri``. No directory is listed; a path with
+  ``..``, outside those files, or beside a mesh but named by none is refused.
 
 Every ``/api`` and ``/f`` request carries the random token printed in the URL,
 so that another local user or a web page cannot read the files through it.
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import os
+import re
 import secrets
 import threading
 import time
@@ -38,6 +41,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = {"page": os.path.join(HERE, "page"), "vendor": os.path.join(HERE, "vendor")}
 BESIDE_MESHES = (".png", ".jpg", ".jpeg", ".tga", ".bmp", ".gif", ".webp", ".ktx2", ".mtl", ".bin", ".tif", ".tiff")
 MAX_FILE_BYTES = 512 * 1024 * 1024
+# files that name the textures, material files and buffers they need (STL and the rest name nothing)
+NAMING = (".dae", ".obj", ".mtl", ".gltf", ".glb")
+NAMED = re.compile(rb"\.(?:png|jpe?g|tga|bmp|gif|webp|ktx2|mtl|bin|tiff?)(?![A-Za-z0-9_])", re.IGNORECASE)
+NAME_START = re.compile(rb"[\r\n\t<>\"'=/\\]")  # what comes before a name (a space may be in one)
 WAIT_SECONDS = 25.0
 POLL_SECONDS = 0.5
 TYPES = {
@@ -64,6 +71,8 @@ class Document:
         self.watched: dict[str, int | None] = {}
         self.allowed: set[str] = set()
         self.mesh_dirs: set[str] = set()
+        self.named: dict[str, tuple[int | None, frozenset[str]]] = {}  # naming file -> (mtime, names in it)
+        self.naming_lock = threading.Lock()
         self.changed = threading.Condition()
         self.load()
 
@@ -128,7 +137,42 @@ class Document:
     def may_serve(self, real: str) -> bool:
         if real in self.allowed:
             return True
-        return real.lower().endswith(BESIDE_MESHES) and any(real.startswith(d + os.sep) for d in self.mesh_dirs)
+        if not real.lower().endswith(BESIDE_MESHES) or not any(real.startswith(d + os.sep) for d in self.mesh_dirs):
+            return False
+        # beside a mesh: served only when a mesh (or a material file one names) nearby names it, so that a mesh
+        # in a home or temporary directory does not open every image under it
+        name = os.path.basename(real).lower()
+        with self.naming_lock:
+            namers = [p for p in self.allowed if p.lower().endswith(NAMING)]
+            for namer in namers:
+                near = os.path.dirname(os.path.dirname(namer))
+                if real.startswith(near + os.sep) and name in self._names_in(namer):
+                    self.allowed = self.allowed | {real}  # a named .mtl or .gltf names files in its turn
+                    return True
+        return False
+
+    def _names_in(self, path: str) -> frozenset[str]:
+        """The file names (lower case, without directories, %-decoded) of images, material files and buffers a
+        mesh or material file names, read once per modification."""
+        stamp = _mtime(path)
+        known = self.named.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE_BYTES)
+        except OSError:
+            data = b""
+        names: set[str] = set()
+        for m in NAMED.finditer(data):
+            start = m.start()
+            before = data[max(0, start - 1024) : start]
+            cut = max((x.end() for x in NAME_START.finditer(before)), default=0)
+            words = (before[cut:].decode("utf-8", "replace") + m.group().decode()).split(" ")
+            # a name with spaces (an MTL map, an <init_from>): every tail of the words before the extension
+            names.update(urllib.parse.unquote(" ".join(words[i:]).strip()).lower() for i in range(len(words)))
+        self.named[path] = (stamp, frozenset(names))
+        return self.named[path][1]
 
 
 def _mtime(path: str) -> int | None:
