@@ -6,7 +6,7 @@
 For each FILE it starts the command the README installs (``sdformat-lsp view FILE --no-browser``, on a free
 port), reads the URL it prints, opens it in Debian's chromium (headless, software WebGL, driven by Playwright
 as tests/viewer does), waits until every mesh and texture is drawn, and writes one PNG per camera preset,
-``DIR/<file stem>-<view>.png``. It prints the page's status line (frames, visuals, placeholders and what was
+``DIR/<directory>_<file stem>-<view>.png``. It prints the page's status line (frames, visuals, placeholders and what was
 searched for a mesh not found) and the size of the scene, so that a person can judge the pictures: orientation
 (Z up), units (nothing kilometres tall), materials, transparency, textures, nothing black.
 
@@ -126,7 +126,7 @@ def main() -> int:
                 proc, url = serve(doc, args.resource_path)
                 try:
                     page = browser.new_page(viewport={"width": width, "height": height})
-                    stem = Path(doc).name.split(".")[0]
+                    stem = f"{Path(doc).resolve().parent.name}_{Path(doc).name.split('.')[0]}"
                     shoot(page, url, stem, out, args.view or ["iso"], args.collisions, joints)
                     page.close()
                 finally:

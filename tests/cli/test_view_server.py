@@ -141,6 +141,41 @@ def test_beside_a_mesh_only_the_files_the_meshes_name_are_served(tmp_path):
         server.server_close()
 
 
+XACRO = """<?xml version="1.0"?>
+<robot name="arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:macro name="segment" params="name parent z">
+    <link name="${name}"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+      <visual><geometry><box size="0.1 0.1 ${z}"/></geometry></visual></link>
+    <joint name="${name}_joint" type="revolute"><parent link="${parent}"/><child link="${name}"/>
+      <origin xyz="0 0 ${z}"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  </xacro:macro>
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <xacro:segment name="upper" parent="base" z="0.5"/>
+</robot>
+"""
+
+
+def test_a_xacro_document_is_served_with_the_frames_of_its_expansion(tmp_path):
+    """`sdformat-lsp view robot.urdf.xacro` showed nothing ('<robot> holds no model or world to draw'): the shell
+    asked for frames only when the document itself had a frame graph, which a xacro document has in its
+    expansion (ros-industrial's ur10.xacro: 0 frames in the view, 22 in VS Code). It asks features.frame_view,
+    as the language server does."""
+    (tmp_path / "arm.urdf.xacro").write_text(XACRO)
+    server = ViewServer(str(tmp_path / "arm.urdf.xacro"), Options(schema=False))
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    try:
+        answer = json.loads(get(server, f"/api/frames?token={server.token}")[1])
+        assert answer["problem"] is None and answer["root"] == {"kind": "model", "name": "arm"}
+        by = {f["name"]: f for f in answer["frames"]}
+        assert by["upper_joint"]["joint"]["type"] == "revolute" and by["upper"]["visuals"]
+        assert by["upper"]["pose"]["xyz"] == [0, 0, 0.5]
+        # located where the macro call wrote it, in the xacro file
+        assert by["upper"]["location"]["uri"].endswith("/arm.urdf.xacro")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_follows_the_file_as_it_is_saved(served):
     server, root = served
     t = server.token

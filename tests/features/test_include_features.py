@@ -144,6 +144,23 @@ def test_hover_on_a_merged_include_names_its_frames_directly(robot, tmp_path: Pa
     assert "_merged__" not in h.text
 
 
+def test_the_frame_view_lists_what_a_merged_include_brings_in(robot) -> None:
+    """The 3D view and its tree (sdformat/frames) left out everything an <include merge="true"> brings in: PX4's
+    x500 (a merge of x500_base) was one frame and no visual. Its links and frames are listed in the model they
+    joined, once each, with the poses check --frames gives."""
+    from sdformat_lsp.features.frame_view import frame_view
+
+    a, _ = robot
+    view = frame_view(a)
+    assert view is not None
+    names = [e.name for e in view.frames]
+    assert names.count("palm") == 1 and names.count("tip") == 1, names
+    assert not [n for n in names if n.startswith("_merged__")], names
+    by = {e.name: e for e in view.frames}
+    assert by["palm"].pose.p == pytest.approx((0, 2, 0)) and by["tip"].pose.p == pytest.approx((0, 2, 0.1))
+    assert by["palm"].parent == 0 and by["hand"].kind == "model"  # the nested (not merged) include as before
+
+
 def test_hover_on_an_unresolved_include_lists_where_it_was_searched(robot, tmp_path: Path) -> None:
     a, _ = robot
     h = hover(a, find(ROBOT, "model://nowhere") + 2)

@@ -198,8 +198,12 @@ def frame_view(
         scope, parent_id = stack.pop()
         children: list[tuple[Scope, int]] = []
         for name, node in list(scope.frames.items()):
-            if node.scope is not scope or name == MODEL_FRAME or node is WORLD_SENTINEL or node.kind == "world":
-                continue  # aliases, and names merged in from elsewhere (listed where declared)
+            # aliases are listed where declared; what an <include merge="true"> brings in is declared in the
+            # include's view of the model, which has joined this scope (Scope.real), and is listed here
+            if node.scope is None or node.scope.real is not scope:
+                continue
+            if name == MODEL_FRAME or node is WORLD_SENTINEL or node.kind == "world":
+                continue
             if name.startswith("_merged__") and name.endswith("__model__"):
                 continue
             if len(frames) >= MAX_ENTRIES:

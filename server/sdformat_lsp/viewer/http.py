@@ -96,7 +96,7 @@ class Document:
             if sub.path:
                 files.add(os.path.abspath(sub.path))
             stack.extend(sub.includes)
-        view = frame_view(analysis, self.options.resource_paths) if analysis.graphs is not None else None
+        view = frame_view(analysis, self.options.resource_paths)
         meshes: set[str] = set()
 
         def locate(span, path):
