@@ -143,6 +143,35 @@ def _alarm(signum, frame):
     raise _Timeout()
 
 
+_ABSENT: dict[str, frozenset[str]] = {}
+_EMPTY_MESH = re.compile(r" was found at (.+?), but it is an empty file")
+
+
+def _absent_from_the_mirror(document: str) -> frozenset[str]:
+    """The files scripts/corpus.py wrote empty in the document's repository (blobs the mirror lacks), as
+    absolute paths: listed in ``<repo>.absent.txt`` beside the repository's tree."""
+    here = os.path.dirname(os.path.abspath(document))
+    while True:
+        listing = here + ".absent.txt"
+        if listing in _ABSENT:
+            return _ABSENT[listing]
+        if os.path.isfile(listing):
+            with open(listing, encoding="utf-8") as f:
+                _ABSENT[listing] = frozenset(os.path.join(here, line.strip()) for line in f if line.strip())
+            return _ABSENT[listing]
+        up = os.path.dirname(here)
+        if up == here:
+            return frozenset()
+        here = up
+
+
+def _on_a_placeholder(d, placeholders: frozenset[str]) -> bool:
+    """A warning that a mesh file is empty, where the file is the corpus's placeholder of a blob the mirror
+    lacks: upstream's file is not empty, so it is not a warning a user of the repository would see."""
+    m = _EMPTY_MESH.search(d.message) if d.code == "MESH_LOOKUP" else None
+    return m is not None and m.group(1) in placeholders
+
+
 def ours(task: tuple) -> Verdict:
     path, search, timeout = task
     from sdformat_lsp.cli import load_file
@@ -166,7 +195,12 @@ def ours(task: tuple) -> Verdict:
         if use_alarm:
             signal.alarm(0)
     errors = [d for d in diags if d.severity == Severity.ERROR]
-    said = [d for d in diags if d.severity in (Severity.WARNING, Severity.INFORMATION)]
+    placeholders = _absent_from_the_mirror(path)
+    said = [
+        d
+        for d in diags
+        if d.severity in (Severity.WARNING, Severity.INFORMATION) and not _on_a_placeholder(d, placeholders)
+    ]
     noise = Counter(d.code for d in said)
     lines = [
         f"{d.severity.name.lower()} {d.code} L{a.lines.position(d.span.start, 'utf-32')[0] + 1}: {d.message[:200]}"

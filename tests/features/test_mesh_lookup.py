@@ -114,3 +114,28 @@ def test_meshes_missing_for_one_reason_are_one_warning(tmp_path):
     assert "1 more mesh of package 'nowhere_pkg' not found for the same reason" in got[0].message
     assert "of model 'nowhere_model'" in got[1].message
     assert f"under the missing directory {robot / 'parts'}" in got[2].message
+
+
+def test_a_mesh_file_that_is_empty_or_unreadable_is_warned_and_drawn_as_a_placeholder(tmp_path):
+    """A mesh file that is found but cannot be read (empty, a FIFO) was silent: no warning, and the 3D view drew
+    nothing, without the placeholder (PX4's x500 whose frame mesh was an empty file). gz-common's loaders read
+    nothing from it, Gazebo draws nothing; the warning says where the file was found and what is wrong."""
+    import os
+
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "empty.dae").write_bytes(b"")
+    os.mkfifo(tmp_path / "meshes" / "pipe.stl")
+    (tmp_path / "meshes" / "ok.stl").write_text("solid x\nendsolid x\n")
+    text = """<sdf version="1.9"><model name="m"><link name="l">
+  <visual name="a"><geometry><mesh><uri>meshes/empty.dae</uri></mesh></geometry></visual>
+  <visual name="b"><geometry><mesh><uri>meshes/pipe.stl</uri></mesh></geometry></visual>
+  <visual name="c"><geometry><mesh><uri>meshes/ok.stl</uri></mesh></geometry></visual>
+</link></model></sdf>"""
+    a = analyze(text, str(tmp_path / "m.sdf"), Options(schema=False))
+    got = {a.text[d.span.start : d.span.end]: d.message for d in a.diagnostics if d.code == "MESH_LOOKUP"}
+    assert set(got) == {"meshes/empty.dae", "meshes/pipe.stl"}, got
+    assert f"found at {tmp_path / 'meshes' / 'empty.dae'}, but it is an empty file" in got["meshes/empty.dae"]
+    assert "is not a regular file" in got["meshes/pipe.stl"]
+    visuals = {v.name: v for f in frame_view(a).frames for v in f.visuals}
+    assert visuals["a"].mesh_path is None and visuals["a"].problem == got["meshes/empty.dae"]
+    assert visuals["b"].mesh_path is None and visuals["c"].mesh_path == str(tmp_path / "meshes" / "ok.stl")

@@ -509,3 +509,24 @@ def test_a_texture_that_cannot_be_read_leaves_its_material_colour_not_black(brow
         assert not errors, errors
     finally:
         page.close()
+
+
+def test_a_mesh_with_nothing_to_draw_is_a_placeholder_with_its_message(browser, view_server, tmp_path):
+    """A mesh file read without an error but holding no triangle (an OBJ of comments, a COLLADA scene of
+    lights and cameras) drew nothing and said nothing, as if it were drawn. It is the red placeholder, and the
+    status line says why. Fails before: no placeholder, no message."""
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "nothing.obj").write_text("# exported without its objects\no empty\n")
+    (tmp_path / "model.sdf").write_text(TEXTURED.replace("green.obj", "nothing.obj"))
+    server = view_server(tmp_path / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        page.wait_for_function("window.__sdfView.drawMs !== null", timeout=60000)
+        s = page.evaluate("window.__sdfView")
+        assert s["placeholders"] == 1 and s["meshes"] == 0, s
+        status = page.inner_text("#sdf-status")
+        assert "meshes/nothing.obj: has nothing to draw: no triangles in the .obj file" in status, status
+        assert not errors, errors
+    finally:
+        page.close()

@@ -17,7 +17,7 @@ cannot be resolved. Each URI is looked up once per analysis.
 from __future__ import annotations
 
 import os
-
+import stat
 from dataclasses import replace
 
 from ...diagnostics import Diagnostic, Related, warning
@@ -118,8 +118,10 @@ def _problem_and_cause(
     for the same reason share: the package or model that is not found, the first directory on the way
     to the file that does not exist, else the URI itself."""
     found = _lookup(uri, base, resource_paths, model_roots, package_paths)
-    if found is None or found.path is not None and not os.path.isdir(found.path):
+    if found is None:
         return None, ("uri", uri)
+    if found.path is not None and not os.path.isdir(found.path):
+        return _unreadable(uri, found.path), ("uri", uri)
     problem = _problem(uri, found)
     if found.path is not None:
         return problem, ("uri", uri)
@@ -206,8 +208,29 @@ def find_mesh(
     if found is None:
         return None, None
     if found.path is not None and not os.path.isdir(found.path):
-        return found.path, None
+        why = _unreadable(uri, found.path)
+        return (found.path, None) if why is None else (None, why)
     return None, _problem(uri, found)
+
+
+def _unreadable(uri: str, path: str) -> str | None:
+    """Why the mesh file found at ``path`` cannot be drawn (None: it can be read): an empty file, a FIFO or a
+    device, a file this user may not read. gz-common's loaders read nothing from such a file, and Gazebo draws
+    nothing for the geometry."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        why = f"cannot be read ({exc.strerror or exc})"
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            why = "is not a regular file"
+        elif st.st_size == 0:
+            why = "is an empty file"
+        elif not os.access(path, os.R_OK):
+            why = "cannot be read (permission denied)"
+        else:
+            return None
+    return f"the mesh '{uri}' was found at {path}, but it {why}: Gazebo draws nothing for this geometry"
 
 
 def _not_found(uri: str, found: Lookup) -> str:

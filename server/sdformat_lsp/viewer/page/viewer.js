@@ -200,6 +200,14 @@ export function start(host) {
     meshTemplate(v.mesh, v.meshVersion, ext).then(
       (template) => {
         if (gen !== generation) return;
+        if (!drawsSomething(template)) {
+          // read without an error but nothing in it to draw (an empty file, a scene of lights and cameras):
+          // Gazebo draws nothing either, and the view says so where the link would be
+          holder.add(placeholder(v, `has nothing to draw: no triangles in the .${ext} file`));
+          stats.failedMeshes++;
+          finishOne();
+          return;
+        }
         const look = visualLook(v);
         const parts = v.pbr && !collision ? null : instanceParts(template);
         if (parts && v.scale[0] * v.scale[1] * v.scale[2] > 0) {
@@ -824,6 +832,16 @@ export function start(host) {
   host.onMessage(receive);
   host.post({ type: 'ready' });
   requestRender();
+}
+
+/** Whether a parsed mesh holds any triangle (or line) to draw. */
+function drawsSomething(template) {
+  let found = false;
+  template.traverse((o) => {
+    const position = o.geometry && o.geometry.attributes ? o.geometry.attributes.position : undefined;
+    if (!found && (o.isMesh || o.isLine || o.isPoints) && position && position.count > 0) found = true;
+  });
+  return found;
 }
 
 /** A mesh's own material(s) with their opacity times a visual's <transparency> opacity (copies). */
