@@ -307,21 +307,32 @@ async def test_requests_for_unknown_documents(arm: Session):
 
 
 async def test_large_completion_lists_are_narrowed_to_the_typed_text(lsp):
-    """Over 500 frames: only names the typed text can match, marked incomplete so the client asks again."""
+    """Over LARGE_COMPLETION frames: the best the typed text can match (those it starts first, in sortText
+    order), marked incomplete so the client asks again as the user types on and finds any frame."""
+    from sdformat_lsp.server.handlers import LARGE_COMPLETION
+
     links = "".join(f'<link name="link_{i}"/>' for i in range(600))
-    text = f'<sdf version="1.9"><model name="m">{links}<frame name="F" attached_to="lin"/></model></sdf>'
+    text = f'<sdf version="1.9"><model name="m">{links}<link name="LINK_X"/><link name="a_l_i_n"/>'
+    text += '<frame name="F" attached_to="lin"/></model></sdf>'
     s = await Session.start(lsp, "visual-studio-code")
-    uri = "file:///large/m.sdf"
-    s.open(uri, text)
-    cursor = text.index('attached_to="lin"') + len('attached_to="lin')
-    result = await s.client.text_document_completion_async(
-        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=s.pos(uri, cursor))
-    )
-    labels = {i.label for i in completion_items(result)}
-    assert result.is_incomplete
-    assert {f"link_{i}" for i in range(600)} <= labels and "__model__" not in labels
-    cursor = text.index('attached_to="') + len('attached_to="')
-    result = await s.client.text_document_completion_async(
-        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=s.pos(uri, cursor))
-    )
-    assert not result.is_incomplete and "__model__" in {i.label for i in completion_items(result)}
+
+    async def labels_at(typed: str) -> tuple[bool, list[str]]:
+        uri = f"file:///large/m_{len(typed)}{typed}.sdf"
+        s.open(uri, text.replace('attached_to="lin"', f'attached_to="{typed}"'))
+        cursor = text.index('attached_to="') + len('attached_to="') + len(typed)
+        result = await s.client.text_document_completion_async(
+            types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=s.pos(uri, cursor))
+        )
+        return result.is_incomplete, [i.label for i in completion_items(result)]
+
+    incomplete, labels = await labels_at("lin")
+    assert incomplete and len(labels) == LARGE_COMPLETION
+    assert all(label.startswith("link_") for label in labels)  # as typed first: not LINK_X, not a_l_i_n
+    incomplete, labels = await labels_at("link_59")
+    assert set(labels[:11]) == {"link_59"} | {f"link_59{i}" for i in range(10)}  # then link_459, ...
+    incomplete, labels = await labels_at("LINK")
+    assert labels[0] == "LINK_X" and len(labels) == LARGE_COMPLETION
+    incomplete, labels = await labels_at("lin_x")
+    assert set(labels) == {"LINK_X"}  # a subsequence, in any case
+    incomplete, labels = await labels_at("")
+    assert incomplete and len(labels) == LARGE_COMPLETION and "link_0" in labels

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 Step = Callable[[FrameNode], "FrameNode | None"]
 
-# FrameGraphs.memo: {(id(scope), step): (scope, predecessors by node id)} and {id(scope): (scope, frames)}
+# FrameGraphs.memo: {(id(scope), step): (scope, predecessors by node id)} and {id(scope): (scope, frames, ids)}
 # keys of FrameGraphs.memo
 _REVERSE = "queries.scope_frames.reverse"
 _FRAMES = "queries.scope_frames.frames"
@@ -28,11 +28,18 @@ _FRAMES = "queries.scope_frames.frames"
 
 def scope_frames(graphs: FrameGraphs, scope: Scope) -> list[tuple[str, FrameNode]]:
     """``scope.nested_frames()`` as a list, kept per graphs and scope."""
+    return _kept(graphs, scope)[1]
+
+
+def _kept(graphs: FrameGraphs, scope: Scope) -> tuple[Scope, list[tuple[str, FrameNode]], frozenset[int]]:
+    """The scope, its frames and their ids (each request's cycle check filters by them: 11,000 in a world of
+    hundreds of included models, made again per request before)."""
     per = graphs.memo.setdefault(_FRAMES, {})
     got = per.get(id(scope))
     if got is None or got[0] is not scope:
-        got = per[id(scope)] = (scope, list(scope.nested_frames()))
-    return got[1]
+        frames = list(scope.nested_frames())
+        got = per[id(scope)] = (scope, frames, frozenset(id(n) for _name, n in frames))
+    return got
 
 
 def _predecessors(graphs: FrameGraphs, scope: Scope, step: Step) -> dict[int, list[FrameNode]]:
@@ -73,8 +80,7 @@ def reaching(graphs: FrameGraphs, scope: Scope, target: FrameNode, step: Step) -
                 found.add(id(p))
                 stack.append(p)
     found.discard(id(target))
-    ids = {id(n) for _name, n in scope_frames(graphs, scope)}
-    return found & ids
+    return found & _kept(graphs, scope)[2]
 
 
 def node_for_element(analysis: Analysis, el: XmlElement) -> FrameNode | None:

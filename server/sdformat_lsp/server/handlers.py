@@ -25,6 +25,7 @@ field); models group frames (modules) and the world is the outermost scope.
 
 from __future__ import annotations
 
+import heapq
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -77,7 +78,7 @@ COMPLETION_KINDS: dict[str, types.CompletionItemKind] = {
 # Typing one of these may open a frame reference: a quote starts an
 # attribute value, ':' continues a scoped name, '>' ends <parent>/<child>;
 FRAME_KINDS = frozenset({"link", "joint", "frame", "model", "world"})
-LARGE_COMPLETION = 500  # items: above this, the list is narrowed to what the typed text can match
+LARGE_COMPLETION = 200  # items: above this, the list is the best the typed text can match, marked incomplete
 
 
 def _range_json(r: types.Range) -> dict:
@@ -85,6 +86,35 @@ def _range_json(r: types.Range) -> dict:
         "start": {"line": r.start.line, "character": r.start.character},
         "end": {"line": r.end.line, "character": r.end.character},
     }
+
+
+def _best(items: list, typed: str, limit: int) -> list:
+    """The ``limit`` items the client would show first of those ``typed`` can match: those it starts
+    (as written, then in any case) before the rest, each group in ``sortText`` order.
+
+    A list of every frame of a world of hundreds of models (11,000 items in
+    ``bench_lsp.py``'s world of 554 includes) took 60-100 ms to build, send and
+    read at each keystroke, while an editor shows a dozen; with the list marked
+    incomplete, the client asks again as the user types on, and the typed text
+    narrows it to what is sought."""
+    low = typed.lower()
+    groups: tuple[list, list, list] = ([], [], [])
+    for item in items:
+        label = item.filter_text or item.label
+        if label.startswith(typed):
+            groups[0].append(item)
+        elif label.lower().startswith(low):
+            groups[1].append(item)
+        elif _subsequence(low, label):
+            groups[2].append(item)
+    out: list = []
+    for group in groups:
+        if len(out) + len(group) > limit:
+            group = heapq.nsmallest(limit - len(out), group, key=lambda i: i.sort_text or i.label)
+        out += group
+        if len(out) >= limit:
+            break
+    return out
 
 
 def _subsequence(typed: str, label: str) -> bool:
@@ -216,11 +246,11 @@ def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     found = result.items
     incomplete = False
     typed = analysis.text[result.replace_span.start : offset] if result.replace_span.start <= offset else ""
-    if len(found) > LARGE_COMPLETION and typed:
-        # Thousands of frames: send those the typed text could still match (as a
+    if len(found) > LARGE_COMPLETION:
+        # Thousands of frames: send the best the typed text could still match (as a
         # subsequence, which every client's fuzzy match implies) and let the
         # client ask again as the user types on.
-        found = [i for i in found if _subsequence(typed, i.filter_text or i.label)]
+        found = _best(found, typed, LARGE_COMPLETION)
         incomplete = True
     replace = req.range(result.replace_span)
     cursor = types.Range(start=params.position, end=params.position)
