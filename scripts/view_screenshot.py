@@ -63,8 +63,10 @@ def shoot(page, url: str, stem: str, out: Path, views: list[str], collisions: bo
     page.wait_for_function(
         "window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.drawMs !== null", timeout=300000
     )
+    draw_ms = page.evaluate("window.__sdfView.drawMs")
     if collisions:
         page.check("input[data-opt=collisions]")
+        page.wait_for_function("window.__sdfView.pending === 0", timeout=300000)
     for name, value in joints.items():
         page.evaluate(
             """([name, value]) => { const r = [...document.querySelectorAll('#sdf-joints input[type=range]')]
@@ -87,7 +89,7 @@ def shoot(page, url: str, stem: str, out: Path, views: list[str], collisions: bo
         f"{stem}: {s['frames']} frames, {s['visuals']} visuals, {s['meshes']} meshes, {s['placeholders']} placeholders"
     )
     print(
-        f"  drawn in {s['drawMs'] / 1000:.2f} s; visual geometry box {box and [[round(x, 3) for x in c] for c in box]} size {size} m"
+        f"  drawn in {draw_ms / 1000:.2f} s; visual geometry box {box and [[round(x, 3) for x in c] for c in box]} size {size} m"
     )
     print("  status: " + status.replace("\n", "\n          "))
     for view in views:

@@ -530,3 +530,130 @@ def test_a_mesh_with_nothing_to_draw_is_a_placeholder_with_its_message(browser, 
         assert not errors, errors
     finally:
         page.close()
+
+
+ARM_URDF = """<robot name="arm">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.2 0.2 0.1"/></geometry></visual>
+    <collision><geometry><box size="0.3 0.3 0.1"/></geometry></collision></link>
+  <link name="upper"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.04 0.04"/></geometry></visual>
+    <collision><origin xyz="0.25 0 0"/><geometry><cylinder radius="0.03" length="0.5"/></geometry></collision></link>
+  <link name="wheel"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><origin xyz="0.1 0 0"/><geometry><box size="0.2 0.02 0.02"/></geometry></visual></link>
+  <link name="twin"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.04 0.04"/></geometry></visual></link>
+  <joint name="shoulder" type="revolute"><origin xyz="0 0 0.1"/><parent link="base"/><child link="upper"/>
+    <axis xyz="0 0 1"/><limit lower="-1.5" upper="1.5" effort="1" velocity="1"/></joint>
+  <joint name="spin" type="continuous"><origin xyz="0 0 -0.2"/><parent link="base"/><child link="wheel"/>
+    <axis xyz="0 0 1"/></joint>
+  <joint name="follower" type="revolute"><origin xyz="0 0 0.3"/><parent link="base"/><child link="twin"/>
+    <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/>
+    <mimic joint="shoulder" multiplier="-1" offset="0"/></joint>
+</robot>
+"""
+
+
+def _click(page, selector: str) -> None:
+    page.click(selector)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def test_a_urdf_robot_collisions_sliders_reset_mimic_and_camera(browser, view_server, tmp_path):
+    """The rest of a viewer on a URDF document: visuals, and collisions on their toggle; a slider per movable
+    joint within its limits, a continuous one over a turn, a mimic follower's slider disabled and moved by its
+    leader; the value shown; '0' and 'reset all'; fit and the Iso/Top/Front/Side presets look from where they
+    say and keep everything on the screen."""
+    (tmp_path / "arm.urdf").write_text(ARM_URDF)
+    server = view_server(tmp_path / "arm.urdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+        assert_box(box_of(page, by["upper"]), (0, -0.02, 0.08), (0.5, 0.02, 0.12))
+        # collisions: built and shown only when asked
+        assert page.evaluate("(id) => window.__sdfViewApi.boxOf(id, 'collisions')", by["base"]) is None
+        _click(page, "input[data-opt=collisions]")
+        assert_box(
+            page.evaluate("(id) => window.__sdfViewApi.boxOf(id, 'collisions')", by["base"]),
+            (-0.15, -0.15, -0.05),
+            (0.15, 0.15, 0.05),
+        )
+        _click(page, "input[data-opt=visuals]")  # visuals off: collisions stay
+        assert not page.is_checked("input[data-opt=visuals]") and page.is_checked("input[data-opt=collisions]")
+        # the sliders: limits, a continuous joint over a turn, the follower disabled
+        sliders = page.evaluate(
+            "[...document.querySelectorAll('#sdf-joints input[type=range]')].map(i => [i.dataset.joint, +i.min, +i.max, i.disabled])"
+        )
+        assert sorted(sliders) == [
+            ["follower", -3, 3, True],
+            ["shoulder", -1.5, 1.5, False],
+            ["spin", pytest.approx(-math.pi), pytest.approx(math.pi), False],
+        ], sliders
+        slide(page, "shoulder", 1.0)
+        row = "#sdf-joints .j:has(input[data-joint=shoulder])"
+        assert page.inner_text(f"{row} .val") == "57.3°"
+        lo, hi = box_of(page, by["upper"])
+        assert hi[1] > 0.4 and hi[0] < 0.3  # turned towards +y
+        lo, hi = box_of(page, by["twin"])
+        assert lo[1] < -0.4  # the follower turned the other way (multiplier -1)
+        assert page.evaluate("document.querySelector('input[data-joint=follower]').value") == "-1"
+        slide(page, "spin", 3.0)
+        _click(page, f"{row} button")  # '0': the shoulder back, the wheel where it was
+        assert_box(box_of(page, by["upper"]), (0, -0.02, 0.08), (0.5, 0.02, 0.12))
+        assert_box(box_of(page, by["twin"]), (0, -0.02, 0.28), (0.5, 0.02, 0.32))
+        assert box_of(page, by["wheel"])[0][0] < -0.1
+        _click(page, "#sdf-joints button[data-reset]")  # reset all
+        assert_box(box_of(page, by["wheel"]), (0, -0.01, -0.21), (0.2, 0.01, -0.19))
+        assert page.evaluate("document.querySelector('input[data-joint=spin]').value") == "0"
+        # camera presets look from where they say; every drawn box stays on the screen
+        _click(page, "input[data-opt=visuals]")
+        for act, direction in (
+            ("top", (0, 0, 1)),
+            ("front", (1, 0, 0)),
+            ("side", (0, -1, 0)),
+            ("iso", (1, -1, 0.7)),
+            ("fit", (1, -1, 0.7)),
+        ):
+            _click(page, f"button[data-act={act}]")
+            d = page.evaluate("window.__sdfViewApi.cameraDirection()")
+            n = math.sqrt(sum(x * x for x in direction))
+            assert all(abs(a - b / n) < 1e-3 for a, b in zip(d, direction)), (act, d)
+            for name in ("base", "upper", "wheel", "twin"):
+                lo, hi = box_of(page, by[name])
+                for corner in (
+                    [lo[0], lo[1], lo[2]],
+                    [hi[0], hi[1], hi[2]],
+                    [lo[0], hi[1], lo[2]],
+                    [hi[0], lo[1], hi[2]],
+                ):
+                    x, y = page.evaluate("(p) => window.__sdfViewApi.screenOfPoint(p)", corner)
+                    assert 0 <= x <= 900 and 0 <= y <= 600, (act, name, x, y)
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_triads_labels_and_grid_are_sized_to_the_scene(browser, view_server, tmp_path):
+    """Triads, labels and the grid follow the scene's size: a 0.3 m robot and a 60 m world (issue 23 found
+    triads capped at 0.3 m and labels at 0.1 m, invisible in a 20 m world, and a fixed 10 m grid)."""
+    (tmp_path / "arm.urdf").write_text(ARM_URDF)
+    boxes = "\n".join(
+        f'<model name="m{i}"><static>true</static><pose>{x} {y} 0 0 0 0</pose><link name="l"><visual name="v">'
+        "<geometry><box><size>1 1 1</size></box></geometry></visual></link></model>"
+        for i, (x, y) in enumerate([(-30, -20), (30, 20), (0, 0)])
+    )
+    (tmp_path / "w.sdf").write_text(f'<sdf version="1.9"><world name="w">{boxes}</world></sdf>')
+    sizes = {}
+    for name in ("arm.urdf", "w.sdf"):
+        server = view_server(tmp_path / name)
+        page, errors = open_view(browser, server)
+        try:
+            sizes[name] = page.evaluate("window.__sdfViewApi.sizes()")
+            assert not errors, errors
+        finally:
+            page.close()
+    small, big = sizes["arm.urdf"], sizes["w.sdf"]
+    assert 0.005 <= small["triad"] <= 0.1 and big["triad"] >= 1.0, sizes
+    assert big["label"] / small["label"] > 20 and big["label"] > 0.3, sizes
+    assert small["grid"] <= 5 and big["grid"] >= 72, sizes  # the world's 72 m diagonal is on the grid
+    assert big["cell"] / small["cell"] >= 10, sizes

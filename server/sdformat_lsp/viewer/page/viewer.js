@@ -366,6 +366,7 @@ export function start(host) {
     const cell = Math.pow(10, Math.floor(Math.log10(Math.max(extent, 0.1))) - 1) * 2;
     const cells = Math.min(200, Math.max(10, Math.ceil((extent * 2) / cell)));
     grid = new THREE.GridHelper(cell * cells, cells, 0x888888, 0x444444);
+    grid.userData = { side: cell * cells, cells };
     grid.rotation.x = Math.PI / 2;
     scene.add(grid);
     const keep = new Set();
@@ -739,6 +740,14 @@ export function start(host) {
       return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
     },
     triadSize: () => triadSizeNow,
+    /** What is sized to the scene: the triads, the labels' height, the grid's side and cell; and the camera's
+     * direction from its target (a unit vector). */
+    sizes() {
+      const first = layers.labels.children[0];
+      const cells = grid ? grid.userData.cells : 0;
+      return { triad: triadSizeNow, label: first ? first.scale.y : null, grid: grid ? grid.userData.side : null, cell: grid ? grid.userData.side / cells : null };
+    },
+    cameraDirection: () => camera.position.clone().sub(controls.target).normalize().toArray(),
     /** The world directions of a joint's limit arc (axis `i`): its zero, its lower and upper ends; null without one. */
     arcOf(id, i = 0) {
       const e = nodes.get(id);
