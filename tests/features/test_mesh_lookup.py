@@ -139,3 +139,22 @@ def test_a_mesh_file_that_is_empty_or_unreadable_is_warned_and_drawn_as_a_placeh
     visuals = {v.name: v for f in frame_view(a).frames for v in f.visuals}
     assert visuals["a"].mesh_path is None and visuals["a"].problem == got["meshes/empty.dae"]
     assert visuals["b"].mesh_path is None and visuals["c"].mesh_path == str(tmp_path / "meshes" / "ok.stl")
+
+
+def test_file_uris_absolute_and_relative_resolve_and_a_missing_one_says_where(tmp_path):
+    """file:// meshes (issue 23: 'model://, package://, file:// and relative mesh URIs resolve'): an absolute
+    path, and a relative one from the file's directory; a missing one is the warning with the place searched,
+    and the view's placeholder with the same words."""
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "ok.stl").write_text("solid x\nendsolid x\n")
+    uris = [f"file://{tmp_path}/meshes/ok.stl", "file://meshes/ok.stl", f"file://{tmp_path}/meshes/gone.stl"]
+    visuals = "".join(
+        f'<visual name="v{i}"><geometry><mesh><uri>{u}</uri></mesh></geometry></visual>' for i, u in enumerate(uris)
+    )
+    text = f'<sdf version="1.9"><model name="m"><link name="l">{visuals}</link></model></sdf>'
+    a = analyze(text, str(tmp_path / "m.sdf"), Options(schema=False))
+    [d] = [d for d in a.diagnostics if d.code == "MESH_LOOKUP"]
+    assert text[d.span.start : d.span.end] == uris[2] and f"(searched {tmp_path / 'meshes'})" in d.message
+    got = {v.name: v for f in frame_view(a).frames for v in f.visuals}
+    assert got["v0"].mesh_path == got["v1"].mesh_path == str(tmp_path / "meshes" / "ok.stl")
+    assert got["v2"].mesh_path is None and got["v2"].problem == d.message

@@ -657,3 +657,49 @@ def test_triads_labels_and_grid_are_sized_to_the_scene(browser, view_server, tmp
     assert big["label"] / small["label"] > 20 and big["label"] > 0.3, sizes
     assert small["grid"] <= 5 and big["grid"] >= 72, sizes  # the world's 72 m diagonal is on the grid
     assert big["cell"] / small["cell"] >= 10, sizes
+
+
+LOOKS = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="looks">
+  <link name="script"><visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry>
+    <material><script><uri>file://media/materials/scripts/gazebo.material</uri><name>Gazebo/Red</name></script></material></visual></link>
+  <link name="see_through"><pose>1 0 0 0 0 0</pose><visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry>
+    <transparency>0.6</transparency><material><diffuse>0 0 1 1</diffuse></material></visual></link>
+  <link name="script_alpha"><pose>2 0 0 0 0 0</pose><visual name="v"><geometry><box><size>0.1 0.1 0.1</size></box></geometry>
+    <material><script><name>Gazebo/GreenTransparent</name></script></material></visual></link>
+  <link name="mesh_over"><pose>3 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/own.dae</uri></mesh></geometry>
+    <material><diffuse>0 0 1 1</diffuse></material></visual></link>
+  <link name="mesh_own"><pose>4 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/own.dae</uri></mesh></geometry></visual></link>
+</model></sdf>
+"""
+
+
+def test_materials_as_gazebo_shows_them(browser, view_server, tmp_path):
+    """A Gazebo/* material script in its colour, <transparency> as SDFormat defines it (opacity 1 - t, the
+    colour's alpha unused), a transparent script at its own opacity, a visual's <material> over a mesh's own
+    materials, and a mesh without one in its own."""
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "own.dae").write_bytes(meshgen.dae(LO, HI))
+    (tmp_path / "model.sdf").write_text(LOOKS)
+    server = view_server(tmp_path / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        by = ids(page)
+
+        def look(name):
+            return (
+                page.evaluate("(id) => window.__sdfViewApi.colorsOf(id)", by[name]),
+                page.evaluate("(id) => window.__sdfViewApi.opacityOf(id)", by[name]),
+            )
+
+        assert look("script") == (["ff0000"], 1)
+        colours, opacity = look("see_through")
+        assert colours == ["0000ff"] and opacity == pytest.approx(0.4)
+        colours, opacity = look("script_alpha")
+        assert colours == ["00ff00"] and opacity == pytest.approx(0.5)
+        assert look("mesh_over") == (["0000ff"], 1)
+        colours, opacity = look("mesh_own")
+        assert colours and colours != ["0000ff"] and opacity == 1  # the DAE's own diffuse (0.2 0.6 0.9)
+        assert not errors, errors
+    finally:
+        page.close()
