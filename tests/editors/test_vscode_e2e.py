@@ -146,6 +146,23 @@ def test_frame_tree(window: Window):
     window.wait(lambda: window.cursor()[0] == target[0], what="reveal on click")
 
 
+def test_the_tree_and_the_view_follow_the_editors_cursor(window: Window):
+    """The cursor on an element selects its row in the frame tree (and highlights it in the 3D view): issue 23's
+    'the cursor in the editor highlights its element in the view and the tree'."""
+    window.open("rover.sdf")
+    window.command("SDFormat Frames: Focus on SDFormat Frames View")
+    pane = window.page.wait_for_selector(".pane:has(.pane-header[aria-label*='SDFormat Frames'])", timeout=WAIT_MS)
+    window.wait(lambda: "axle" in pane.inner_text(), what="the frame tree")
+    window.open("rover.sdf")  # the editor focused again, the tree still shown
+    for name in ("axle", "sensor_mount"):
+        line, col = window.position_of("rover.sdf", f'name="{name}"', delta=len('name="') + 1)
+        window.goto(line, col)
+        window.wait(
+            lambda: pane.query_selector(f".monaco-list-row[aria-selected='true']:has-text('{name}')"),
+            what=f"the tree row of {name} selected by the cursor",
+        )
+
+
 def test_preview_draws(window: Window):
     window.open("rover.sdf")
     window.command("SDFormat: Show Frames in 3D")
