@@ -82,6 +82,10 @@ class Options:
     # arguments ($(arg name)); False for the analysis of an expansion itself
     expand_xacro: bool = True
     xacro_args: Mapping[str, str] | None = None
+    # names the top scope (the world, or the root model) has besides those its text writes: an excerpt's
+    # (semantics/incremental), the names of the document's children it leaves out, so that the nearest name a
+    # diagnostic suggests for a reference read in that scope is the whole document's
+    top_scope_names: tuple[str, ...] = ()
 
 
 @record(frozen=False)
@@ -535,7 +539,9 @@ def _analyze_into(result: Analysis, options: Options, stop: threading.Event | No
         _checkpoint(stop)
         if graphs.over_budget is not None:
             result.diagnostics.append(_over_budget(graphs))
-        result.diagnostics.extend(check(xml, graphs, version, duplicates=duplicates))
+        result.diagnostics.extend(
+            check(xml, graphs, version, duplicates=duplicates, more_names=options.top_scope_names)
+        )
         result.diagnostics.extend(merged_joint_checks(graphs))
         if "<plugin" in result.text:  # the plugin catalogue is read only for a document that has one
             from .checks.plugins import check_plugins

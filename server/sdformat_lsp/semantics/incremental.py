@@ -64,6 +64,7 @@ from ..text import LineIndex, Span
 from ..xml import XmlDocument
 from .analysis import Analysis, Options, analyze
 from .checks.suppressions import MARK
+from .frames import Scope
 
 UNIT_TAG = "model"
 _POSE_VALUE = re.compile(r"(<pose\b[^>]*>)[^<]*(</pose>)")
@@ -89,6 +90,52 @@ class Excerpt:
     own_resolved: bool = True  # they all resolve in the excerpt
     resolved: bool = True  # every reference in the element resolves in the excerpt
     context: tuple[tuple[int, int], ...] = ()  # the scope's other children it holds (see _norm)
+    frames: tuple[str, ...] = ()  # the names in the enclosing scope under the element's name (ScopeFrames)
+    held: list[Diagnostic] = field(default_factory=list)  # its diagnostics in the held children (document places)
+    held_refs: dict[int, tuple[frozenset[str], bool]] = field(default_factory=dict)  # per held child: see Other
+
+
+class ScopeFrames:
+    """The names a reference read in the enclosing scope may take (``Scope.nested_frames``) grouped by the
+    child of the scope they are in (their first segment): the nearest name a diagnostic suggests is taken
+    from all of them, and an excerpt holds only a few children. Made from the full analysis's scope the
+    first time a step needs them (made once, shared by the steps after it), with the entries the steps
+    since have changed."""
+
+    def __init__(
+        self,
+        scope: Scope,
+        made: list[dict[str, list[str]]] | None = None,
+        patched: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        self._scope = scope
+        self._made: list[dict[str, list[str]]] = made if made is not None else []
+        self.patched = patched or {}
+
+    def _grouped(self) -> dict[str, list[str]]:
+        if not self._made:
+            grouped: dict[str, list[str]] = {}
+            for n, _ in self._scope.nested_frames():
+                grouped.setdefault(n.split("::", 1)[0], []).append(n)
+            self._made.append(grouped)
+        return self._made[0]
+
+    def patch(self, old: str | None, new: str | None, names: tuple[str, ...]) -> ScopeFrames:
+        """The names after the child named ``old`` is named ``new`` and holds ``names`` (its own included)."""
+        patched = dict(self.patched)
+        if old:
+            patched[old] = ()
+        if new:
+            patched[new] = names
+        return ScopeFrames(self._scope, self._made, patched)
+
+    def beyond(self, keys: frozenset[str], left_out: set[str]) -> tuple[str, ...]:
+        """The names under the children named ``keys`` but those ``left_out``."""
+        grouped = self._grouped()
+        out: list[str] = []
+        for k in sorted(keys - left_out):
+            out.extend(self.patched[k] if k in self.patched else grouped.get(k, ()))
+        return tuple(out)
 
 
 class Unit(NamedTuple):
@@ -150,6 +197,8 @@ class Base:
     duplicates: frozenset[str] = frozenset()  # names two or more of the scope's children have
     scope_resolves: bool = False  # every reference read in the enclosing scope resolves (no message names the nearest)
     last: Excerpt | None = None  # the last unit checked through an excerpt, as it is now
+    units_resolve: bool = False  # every reference written in a unit and read in the scope (its pose's) resolves
+    frames: ScopeFrames | None = None  # the scope's names, for the suggestions of a reference that fails
 
 
 @dataclass
@@ -212,15 +261,18 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     other_ok = [True] * len(others)
     referenced: set[str] = set()
     outer: set[str] = set()
-    scope_resolves = True
+    scope_resolves = units_resolve = True
     graphs = analysis.graphs
     for r in graphs.resolutions if graphs is not None else ():
         first = r.ref.text.split("::", 1)[0]
         at = r.ref.span.start
-        if r.scope.parent is None and (r.target is None or r.problem is not None):
+        fails = r.scope.parent is None and (r.target is None or r.problem is not None)
+        if fails:
             scope_resolves = False
         i = bisect.bisect_right(starts, at) - 1
         if i >= 0 and at < units[i].end:
+            if fails:
+                units_resolve = False
             if units[i].name != first:
                 referenced.add(first)
             continue
@@ -246,6 +298,8 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
         frozenset(outer),
         frozenset(n for n, c in counts.items() if c > 1 and n),
         scope_resolves,
+        units_resolve=units_resolve,
+        frames=ScopeFrames(graphs.root) if graphs is not None else None,
     )
 
 
@@ -313,17 +367,33 @@ def _unit_context(base: Base, i: int) -> list[tuple[int, int]]:
 
 
 def _excerpt(
-    base: Base, start: int, unit: str, tag: str, parts: list[tuple[int, int]], options: Options
+    base: Base,
+    start: int,
+    unit: str,
+    tag: str,
+    parts: list[tuple[int, int]],
+    options: Options,
+    held: frozenset[tuple[int, int]] = frozenset(),
 ) -> Excerpt | None:
     """Analyse the excerpt holding ``unit`` (at ``start`` in the document) and the scope's children ``parts``
     (from ``base.text``: an edit inside the unit leaves them as they were), or None when the unit is not one
-    clean ``<tag>`` element in its scope."""
+    clean ``<tag>`` element in its scope. What it says in the ``held`` parts is returned apart, at their
+    places in ``base.text``."""
     text = base.text
     parts = sorted(parts)
     before = [text[s:e] for s, e in parts if e <= start]
     after = [text[s:e] for s, e in parts if s >= start]
     head = text[: base.head_end] + "\n" + "\n".join(before) + "\n"
     excerpt = head + unit + "\n" + "\n".join(after) + "\n" + text[base.foot_start :]
+    placed: list[tuple[int, int, int]] = []  # (place in the excerpt, its end, place in base.text) of held parts
+    for at, side in (
+        (base.head_end + 1, [p for p in parts if p[1] <= start]),
+        (len(head) + len(unit) + 1, [p for p in parts if p[0] >= start]),
+    ):
+        for s, e in side:
+            if (s, e) in held:
+                placed.append((at, at + e - s, s))
+            at += e - s + 1
     a = analyze(excerpt, base.path, options)
     xml: XmlDocument = a.xml
     if xml.problems or xml.half_typed or a.includes or xml.root is None or len(xml.root.children) != 1:
@@ -335,11 +405,18 @@ def _excerpt(
         return None
     inside: list[Diagnostic] = []
     outside: Counter = Counter()
+    in_held: list[Diagnostic] = []
+    held_starts = [p[0] for p in placed]
     for d in a.diagnostics:
+        k = bisect.bisect_right(held_starts, d.span.start) - 1
         if d.path is None and lo <= d.span.start < hi:
             if not _within(d, lo, hi):
                 return None  # points out of the unit: may be aggregated with others in the document
             inside.append(_moved(d, start - lo))
+        elif d.path is None and k >= 0 and d.span.start < placed[k][1]:
+            if not _within(d, placed[k][0], placed[k][1]):
+                return None  # the same for a held child
+            in_held.append(_moved(d, placed[k][2] - placed[k][0]))
         else:
             if any(lo <= s.start < hi or lo < s.end <= hi for s in _spans(d)):
                 return None  # something outside the unit pointing into it
@@ -350,7 +427,13 @@ def _excerpt(
     texts: set[str] = set()
     own: set[str] = set()
     own_resolved = resolved = True
+    held_refs: dict[int, tuple[set[str], bool]] = {p[2]: (set(), True) for p in placed}
     for r in a.graphs.resolutions if a.graphs is not None else ():
+        k = bisect.bisect_right(held_starts, r.ref.span.start) - 1
+        if k >= 0 and r.ref.span.start < placed[k][1]:
+            refs, ok = held_refs[placed[k][2]]
+            refs.add(r.ref.text.split("::", 1)[0])
+            held_refs[placed[k][2]] = (refs, ok and r.target is not None and r.problem is None)
         if lo <= r.ref.span.start < hi:
             first = r.ref.text.split("::", 1)[0]
             names.add(first)
@@ -367,6 +450,11 @@ def _excerpt(
         start, unit, inside, outside, poses, names, texts, name, el.stag_end - lo, own, own_resolved, resolved
     )
     got.context = _norm(parts, got)
+    got.held = in_held
+    got.held_refs = {s: (frozenset(refs), ok) for s, (refs, ok) in held_refs.items()}
+    scope = a.graphs.root if a.graphs is not None else None
+    if name and scope is not None:
+        got.frames = tuple(n for n, _ in scope.nested_frames() if n == name or n.startswith(name + "::"))
     return got
 
 
@@ -418,6 +506,10 @@ def reanalyze(
     new_unit = text[u_start : u_end + delta]
     if MARK in new_unit or "<include" in new_unit:
         return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
+    if old_end <= u_stag:
+        was, now = _tag_and_name(old, u_start), _tag_and_name(text, u_start)
+        if was is not None and now is not None and was[1] == name != now[1] and not _renamed(base, name, now[1]):
+            return _rename_seen(base, text, i, a, old_end, new_end, now[1], options, lines)
     if name in base.referenced and _skeleton(old_unit) != _skeleton(new_unit):
         return _refuse(Refusal.REFERENCED_UNIT_CHANGED)
     last = base.last
@@ -460,8 +552,110 @@ def reanalyze(
         base.duplicates,
         base.scope_resolves and after.own_resolved,
         last=after,
+        units_resolve=base.units_resolve and after.own_resolved,
+        frames=base.frames.patch(name, after.name or name, after.frames) if base.frames is not None else None,
     )
     return QuickAnalysis(text, path, list(merged), _lines=lines), new_base
+
+
+def _rename_seen(
+    base: Base,
+    text: str,
+    i: int,
+    a: int,
+    old_end: int,
+    new_end: int,
+    new: str,
+    options: Options,
+    lines: LineIndex | None,
+) -> tuple[QuickAnalysis, Base] | None:
+    """Unit ``i`` renamed to ``new`` (only its start tag changed) when a reference read in the scope names it
+    by its old or new name, or one fails: what the document says changes in the unit and in the scope's
+    other children that name it, directly or through each other (*held*; a frame is out of every other
+    scope's reach). The excerpt holds those, what they name and the children a unit's excerpt holds; a
+    reference that fails is told the nearest of the whole scope's names (the excerpt is given the names of
+    the children it leaves out: ``Options.top_scope_names``), so every reference that fails must be held.
+    What the excerpt said in the held children before the edit must be what the document says there; it is
+    exchanged for what it says after it."""
+    old = base.text
+    u_start, u_stag, u_end, name = base.units[i]
+    frames = base.frames
+    if not new or "&" in new or new in base.scope_names or base.duplicates or not base.units_resolve or frames is None:
+        return _refuse(Refusal.NAME_SEEN)
+    written = [
+        {v.strip().split("::", 1)[0] for pair in _VALUES.findall(old, o.start, o.end) for v in pair if v.strip()}
+        for o in base.others
+    ]
+    own = [_tag_and_name(old, o.start) for o in base.others]
+    held = {k for k, o in enumerate(base.others) if not o.resolves}  # told the nearest names: held
+    names = {name, new} | {t[1] for k in held if (t := own[k]) is not None and t[1]}
+    grown = True
+    while grown:
+        grown = False
+        for k in range(len(base.others)):
+            if k not in held and written[k] & names:
+                held.add(k)
+                tag = own[k]
+                if tag is not None and tag[1]:
+                    names.add(tag[1])
+                grown = True
+    if names & base.referenced:
+        return _refuse(Refusal.NAME_SEEN)  # a unit's own pose names a held child
+    named = set().union(*(written[k] for k in held)) if held else set()
+    spans = frozenset((base.others[k].start, base.others[k].end) for k in held)
+    parts = set(_unit_context(base, i)) | spans
+    parts |= {(u.start, u.end) for j, u in enumerate(base.units) if j != i and u.name in named}
+    left_out = {name, new} | {u.name for u in base.units if (u.start, u.end) in parts}
+    left_out |= {t[1] for o, t in zip(base.others, own) if t is not None and (o.start, o.end) in parts}
+    given = replace(options, top_scope_names=frames.beyond(base.scope_names, left_out))
+    delta = new_end - old_end
+    ordered = sorted(parts)
+    before = _excerpt(base, u_start, old[u_start:u_end], UNIT_TAG, ordered, given, spans)
+    if before is None:
+        return _refuse(Refusal.NO_EXCERPT)
+    after = _excerpt(base, u_start, text[u_start : u_end + delta], UNIT_TAG, ordered, given, spans)
+    if after is None or after.outside != before.outside or after.poses != before.poses:
+        return _refuse(Refusal.SCOPE_VIEW_CHANGED)
+    if (before.texts | after.texts) & (base.scope_names - {name}):
+        return _refuse(Refusal.NAMES_A_SIBLING)
+    was = [d for d in base.diagnostics if any(s <= d.span.start < e for s, e in spans)]
+    if Counter(map(_key, was)) != Counter(map(_key, before.held)):
+        return _refuse(Refusal.UNEXPLAINED_DIAGNOSTIC)
+    gone = set(map(id, was))
+    merged = _exchange(
+        replace(base, diagnostics=[d for d in base.diagnostics if id(d) not in gone]), before, after, a, old_end, delta
+    )
+    if merged is None:
+        return None
+    merged += [d if d.span.start < u_start else _moved(d, delta) for d in after.held]
+    units = base.units[:i] + [Unit(u_start, u_start + after.stag, u_end + delta, new)]
+    units += [Unit(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
+    unit_names = {u.name for u in units}
+    others: list[Other] = []
+    for o in base.others:
+        if (o.start, o.end) in spans:
+            refs, ok = after.held_refs[o.start]
+            o = Other(o.start, o.end, frozenset(refs & unit_names), ok)
+        others.append(o if o.end <= u_start else o._replace(start=o.start + delta, end=o.end + delta))
+    new_base = Base(
+        text,
+        base.path,
+        base.options,
+        merged,
+        base.head_end,
+        base.foot_start + delta,
+        units,
+        others,
+        base.referenced,
+        base.scope_names - {name} | {new},
+        base.outer_refs,
+        base.duplicates,
+        base.units_resolve and all(o.resolves for o in others),
+        last=None,  # its excerpt was given the names of the rest: not one a later step may reuse
+        units_resolve=base.units_resolve,
+        frames=frames.patch(name, new, after.frames),
+    )
+    return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
 
 
 def _own_pose_exact(base: Base, before: Excerpt, after: Excerpt) -> bool:
@@ -551,6 +745,8 @@ def _in_other(
         base.duplicates,
         base.scope_resolves,
         last=after,
+        units_resolve=base.units_resolve,
+        frames=base.frames.patch(before.name, after.name, after.frames) if base.frames is not None else None,
     )
     return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
 

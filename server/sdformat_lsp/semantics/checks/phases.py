@@ -12,6 +12,8 @@ puts them together in order. ``ROOT_ONLY``, ``ROOT_NOT_STATIC`` and
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ...diagnostics import Diagnostic
 from ...xml import XmlDocument
 from .base import UNKNOWN_REFERENCE, ROOT_NOT_STATIC, ROOT_ONLY, top_level_scope
@@ -44,7 +46,9 @@ def check(
     version: tuple[int, int],
     names: bool = True,
     duplicates: list[Diagnostic] | None = None,
+    more_names: Sequence[str] = (),
 ) -> list[Diagnostic]:
     """Every phase over ``graphs``; ``names=False`` leaves out the name phase (done elsewhere);
-    ``duplicates``: the repeated sibling names, when the schema check's walk found them."""
-    return Checker(xml, graphs, version).run(names, duplicates)
+    ``duplicates``: the repeated sibling names, when the schema check's walk found them; ``more_names``:
+    names of the top scope its text leaves out (``Options.top_scope_names``), offered as suggestions."""
+    return Checker(xml, graphs, version, more_names).run(names, duplicates)
