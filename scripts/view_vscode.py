@@ -10,6 +10,7 @@ SDFORMAT_LSP_E2E=1 bash scripts/test.sh installs code-server, chromium and Playw
 - the page's own draw time (the first frames message to the last mesh drawn, as the extension logs it) and the
   time from the command to that log line;
 - the workbench's long tasks (over 50 ms: the editor frozen) while the view draws;
+- the mesh files parsed in the mesh worker, and the milliseconds of parsing left on the page's thread;
 - the orbiting frames per second in the webview (software WebGL: chromium's SwiftShader), the first turn and the
   second, and the files the webview fetched;
 - the CPU of chromium's processes (by chromium's process type: browser, renderer, gpu-process, utility) and of
@@ -99,6 +100,8 @@ def main() -> int:
         )
         first = frame.evaluate(f"() => window.__sdfViewApi.orbit({args.orbit_steps})")
         again = frame.evaluate(f"() => window.__sdfViewApi.orbit({args.orbit_steps})")
+        parsed = frame.evaluate("() => [window.__sdfView.workerFiles, window.__sdfView.parseMs]")
+        print(f"mesh files parsed in the mesh worker: {parsed[0]}; on the page's thread: {parsed[1]} ms of parsing")
         print(
             f"orbit {first:.1f} frames/s the first turn, "
             f"{again:.1f} frames/s the second ({args.orbit_steps} steps a turn); files fetched by the webview: {fetched}"

@@ -40,8 +40,12 @@ const preview = {
   logLevel: 'info',
 };
 
+// The mesh worker the preview starts (COLLADA parsed off the webview's thread, which in VS Code for the Web and
+// code-server is the workbench's): its own script, read by the page and started from a blob: URL.
+const meshWorker = { ...preview, entryPoints: ['../server/sdformat_lsp/viewer/page/meshworker.js'], outfile: 'dist/meshworker.js' };
+
 if (watch) {
-  for (const o of [options, preview]) await (await esbuild.context(o)).watch();
+  for (const o of [options, preview, meshWorker]) await (await esbuild.context(o)).watch();
 } else {
-  await Promise.all([esbuild.build(options), esbuild.build(preview)]);
+  await Promise.all([esbuild.build(options), esbuild.build(preview), esbuild.build(meshWorker)]);
 }

@@ -218,6 +218,7 @@ export class FramePreview implements vscode.Disposable {
     this.ready = false;
     this.queued = [];
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'preview.js'));
+    const worker = panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'meshworker.js'));
     const n = nonce();
     const csp = [
       "default-src 'none'",
@@ -225,6 +226,7 @@ export class FramePreview implements vscode.Disposable {
       `style-src ${panel.webview.cspSource} 'unsafe-inline'`,
       `script-src 'nonce-${n}'`,
       `connect-src ${panel.webview.cspSource}`,
+      'worker-src blob:', // the mesh worker, started from its script read by the page (vscode.js)
     ].join('; ');
     panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -232,7 +234,7 @@ export class FramePreview implements vscode.Disposable {
 <style>html,body{margin:0;padding:0;overflow:hidden;height:100%;background:var(--vscode-editor-background);color:var(--vscode-editor-foreground);font-family:var(--vscode-font-family)}
 #status{position:absolute;left:8px;bottom:6px;font-size:11px;opacity:.75;pointer-events:none}
 canvas{display:block}</style></head>
-<body><script nonce="${n}" src="${script}"></script></body></html>`;
+<body><script nonce="${n}" src="${script}" data-worker="${worker}"></script></body></html>`;
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.ready = false;

@@ -8,6 +8,8 @@ page the VS Code webview shows (``viewer/page``, with three.js vendored in
 What it serves, and nothing else:
 
 * ``/`` and ``/static/...``: the page and its scripts (files of this package);
+  ``/static/worker/...`` the same scripts for the mesh worker, their imports of
+  ``three`` pointed at the vendored files (a module worker has no import map);
 * ``/api/frames`` and ``/api/wait?version=N`` (a long poll answered when the
   file or a file it reads changes on disk, or after 25 s): the frames;
 * ``/f/<token>/<absolute path>``: the document, the files it includes and the
@@ -47,6 +49,16 @@ NAMED = re.compile(rb"\.(?:png|jpe?g|tga|bmp|gif|webp|ktx2|mtl|bin|tiff?)(?![A-Z
 NAME_START = re.compile(rb"[\r\n\t<>\"'=/\\]")  # what comes before a name (a space may be in one)
 WAIT_SECONDS = 25.0
 POLL_SECONDS = 0.5
+# A module worker has no import map: in the scripts it loads, the page's map (index.html) is applied by the server.
+# Only three.js's core goes to the worker: the classes a parser uses, not the renderer.
+WORKER_IMPORT = re.compile(rb"""(\bfrom\s*|\bimport\s*)(['"])three(/addons/[^'"]*)?\2""")
+
+
+def worker_import(m: re.Match[bytes]) -> bytes:
+    target = b"/static/worker/vendor/three" + (m.group(3) or b"/three.core.js")
+    return m.group(1) + m.group(2) + target + m.group(2)
+
+
 TYPES = {
     ".js": "text/javascript",
     ".html": "text/html",
@@ -249,6 +261,11 @@ class Handler(BaseHTTPRequestHandler):
         query = urllib.parse.parse_qs(url.query)
         if path in ("/", "/index.html"):
             return self._static("page", "index.html")
+        if path.startswith("/static/worker/"):
+            parts = path[len("/static/worker/") :].split("/", 1)
+            if len(parts) == 2 and parts[0] in STATIC:
+                return self._static(parts[0], parts[1], for_worker=True)
+            return self._refuse()
         if path.startswith("/static/"):
             parts = path[len("/static/") :].split("/", 1)
             if len(parts) == 2 and parts[0] in STATIC:
@@ -265,13 +282,15 @@ class Handler(BaseHTTPRequestHandler):
             return self._file("/" + rest)
         return self._refuse()
 
-    def _static(self, kind: str, rel: str) -> None:
+    def _static(self, kind: str, rel: str, for_worker: bool = False) -> None:
         base = os.path.realpath(STATIC[kind])
         real = os.path.realpath(os.path.join(base, rel))
         if not real.startswith(base + os.sep) or not os.path.isfile(real):
             return self._refuse()
         with open(real, "rb") as f:
             body = f.read()
+        if for_worker and real.endswith(".js"):
+            body = WORKER_IMPORT.sub(worker_import, body)
         self._send(HTTPStatus.OK, body, TYPES.get(os.path.splitext(real)[1], "application/octet-stream"))
 
     def _api(self, what: str, query: dict) -> None:

@@ -17,7 +17,9 @@ import { STLLoader } from 'three/addons/loaders/STLLoader.js';
 import { OBJLoader } from 'three/addons/loaders/OBJLoader.js';
 import { MTLLoader } from 'three/addons/loaders/MTLLoader.js';
 import { ColladaLoader } from 'three/addons/loaders/ColladaLoader.js';
+import { TGALoader } from 'three/addons/loaders/TGALoader.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { colladaOpacities } from './collada_opacity.js';
 
 export const MESH_EXTENSIONS = ['stl', 'obj', 'dae', 'gltf', 'glb'];
 const templates = new Map(); // url#version -> Promise<Object3D>
@@ -26,8 +28,9 @@ export function extensionOf(v) {
   return ((v.meshUri || v.mesh || '').split(/[?#]/)[0].split('.').pop() || '').toLowerCase();
 }
 
-/** Where the page's time goes while meshes load: milliseconds spent parsing on the page's thread, files read. */
-export const loadTimes = { parseMs: 0, files: 0 };
+/** Where the page's time goes while meshes load: milliseconds spent parsing on the page's thread, files read,
+ * files parsed in a mesh worker. */
+export const loadTimes = { parseMs: 0, files: 0, workerFiles: 0 };
 
 /** The images COLLADA and MTL materials name load after their mesh is parsed (three.js's loaders give the texture
  * at once and fill it later): they are counted here, and `listener` is called as each one arrives or fails, so
@@ -50,50 +53,6 @@ async function fetchOk(url, kind) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
   return kind === 'text' ? r.text() : r.arrayBuffer();
-}
-
-/** gz-common's opacity of each COLLADA material (by name and id), from the file's effects. */
-export function colladaOpacities(text) {
-  // only the effects and materials are read (a small part of a large file): not a second parse of the geometry
-  const part = (tag) => {
-    const a = text.indexOf(`<${tag}`);
-    const b = text.indexOf(`</${tag}>`, a);
-    return a >= 0 && b > a ? text.slice(a, b + tag.length + 3) : '';
-  };
-  const doc = new DOMParser().parseFromString(`<c>${part('library_effects')}${part('library_materials')}</c>`, 'application/xml');
-  const effects = new Map();
-  for (const effect of doc.getElementsByTagName('effect')) {
-    let opacity = 1;
-    const technique = [...effect.getElementsByTagName('technique')].find((t) => t.parentElement && t.parentElement.localName === 'profile_COMMON');
-    const shading = technique && [...technique.children].find((c) => ['phong', 'lambert', 'blinn', 'constant'].includes(c.localName));
-    const transparent = shading && [...shading.children].find((c) => c.localName === 'transparent');
-    if (transparent && transparent.getAttribute('opaque') && !transparent.getElementsByTagName('texture').length) {
-      const colorEl = transparent.getElementsByTagName('color')[0];
-      const c = colorEl ? colorEl.textContent.trim().split(/\s+/).map(Number) : [1, 1, 1, 1];
-      const tEl = [...shading.children].find((x) => x.localName === 'transparency');
-      const tf = tEl && tEl.getElementsByTagName('float')[0];
-      const t = tf ? Number(tf.textContent) : 1;
-      const lum = 0.212671 * c[0] + 0.71516 * c[1] + 0.072169 * c[2];
-      const a = c.length > 3 ? c[3] : 1;
-      switch (transparent.getAttribute('opaque')) {
-        case 'RGB_ZERO': opacity = 1 - lum * t; break;
-        case 'RGB_ONE': opacity = lum * t; break;
-        case 'A_ONE': opacity = a * t; break;
-        case 'A_ZERO': opacity = 1 - a * t; break;
-        default: opacity = 1;
-      }
-    }
-    effects.set(effect.getAttribute('id'), Math.min(1, Math.max(0, opacity)));
-  }
-  const out = new Map();
-  for (const m of doc.getElementsByTagName('material')) {
-    const inst = m.getElementsByTagName('instance_effect')[0];
-    const url = inst ? (inst.getAttribute('url') || '').replace(/^#/, '') : '';
-    if (!effects.has(url)) continue;
-    if (m.getAttribute('name')) out.set(m.getAttribute('name'), effects.get(url));
-    if (m.getAttribute('id')) out.set(m.getAttribute('id'), effects.get(url));
-  }
-  return out;
 }
 
 async function load(url, ext) {
@@ -121,8 +80,21 @@ async function load(url, ext) {
     return timed(() => loader.parse(text));
   }
   if (ext === 'dae') {
-    const text = await fetchOk(url, 'text');
     const base = url.slice(0, url.lastIndexOf('/') + 1);
+    let bytes = await fetchOk(url, 'buffer');
+    const pool = workers();
+    if (pool) {
+      try {
+        const holder = new THREE.Group();
+        holder.add(built(await pool.parse(bytes), base));
+        loadTimes.workerFiles++;
+        return holder;
+      } catch (e) {
+        if (!e.retry) throw e;
+        bytes = await fetchOk(url, 'buffer'); // the worker died with the file (it was handed over): read again
+      }
+    }
+    const text = new TextDecoder().decode(bytes);
     const [opacities, collada] = timed(() => [colladaOpacities(text), new ColladaLoader(textureManager).parse(text, base)]);
     const scene = collada.scene;
     scene.rotation.set(0, 0, 0); // gz-common does not apply <up_axis>; three.js turned Z_UP files
@@ -169,6 +141,140 @@ class SpecularGlossiness {
     params.roughness = 1 - (typeof ext.glossinessFactor === 'number' ? ext.glossinessFactor : 1);
     return ext.diffuseTexture !== undefined ? this.parser.assignTexture(params, 'map', ext.diffuseTexture, THREE.SRGBColorSpace) : Promise.resolve();
   }
+}
+
+/** The mesh workers (meshworker.js), made by the page's shell (`setMeshWorkers`): COLLADA files are parsed there,
+ * off the page's thread. Without them (no factory, or a worker that cannot start: a Content-Security-Policy
+ * without worker-src, a browser without module workers) the page parses the files itself, as before. */
+let makeWorker = null;
+let poolSize = 1;
+let pool;
+
+/** `factory()` answers a new Worker running meshworker.js, or a promise of one; `count` workers share the files. */
+export function setMeshWorkers(factory, count = 1) {
+  makeWorker = factory;
+  poolSize = Math.max(1, count);
+  pool = undefined;
+}
+
+/** Workers worth starting: the cores the page's thread leaves (one on a two-core machine), at most 3. */
+export function workerCount() {
+  const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
+  return Math.min(3, Math.max(1, cores - 1));
+}
+
+function workers() {
+  if (pool !== undefined) return pool && !pool.broken ? pool : null;
+  pool = null;
+  if (!makeWorker) return pool;
+  const waiting = new Map(); // id -> {resolve, reject, slot}
+  let next = 0;
+  const giveUp = (slot, why) => {
+    // the worker did not start or died: its files, and every later one, are parsed on the page
+    if (!current.broken) console.warn(`sdformat-lsp view: meshes are parsed on the page's thread (the mesh worker failed: ${why})`);
+    current.broken = true;
+    for (const [id, w] of waiting) if (w.slot === slot) {
+      waiting.delete(id);
+      w.reject({ retry: true });
+    }
+  };
+  const slots = [];
+  for (let i = 0; i < poolSize; i++) {
+    const slot = { load: 0 };
+    slot.ready = Promise.resolve()
+      .then(makeWorker)
+      .then((worker) => {
+        worker.onmessage = (event) => {
+          const { id, scene, error } = event.data;
+          const w = waiting.get(id);
+          if (!w) return;
+          waiting.delete(id);
+          slot.load--;
+          if (error !== undefined) w.reject(new Error(error));
+          else w.resolve(scene);
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          giveUp(slot, event.message || 'it stopped');
+        };
+        return worker;
+      });
+    slot.ready.catch((e) => giveUp(slot, e && e.message));
+    slots.push(slot);
+  }
+  const current = {
+    broken: false,
+    parse(bytes) {
+      const slot = slots.reduce((a, b) => (b.load < a.load ? b : a));
+      slot.load++;
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject, slot });
+        slot.ready.then((worker) => worker.postMessage({ id, bytes }, [bytes]), () => {});
+      });
+    },
+  };
+  pool = current;
+  return pool;
+}
+
+/** The three.js objects of a scene the worker sent (meshworker.js's serialize), textures loaded here. */
+function built(data, base) {
+  const geometries = data.geometries.map((g) => {
+    const geometry = new THREE.BufferGeometry();
+    for (const a of g.attributes) geometry.setAttribute(a.name, new THREE.BufferAttribute(a.array, a.itemSize, a.normalized));
+    if (g.index) geometry.setIndex(new THREE.BufferAttribute(g.index.array, 1));
+    for (const x of g.groups) geometry.addGroup(x.start, x.count, x.materialIndex);
+    return geometry;
+  });
+  let images;
+  let tgaImages;
+  const texture = (t) => {
+    // as three.js's ColladaLoader: the image's path is taken relative to the file's folder
+    if (t.tga) tgaImages = tgaImages || new TGALoader(textureManager).setPath(base);
+    else images = images || new THREE.TextureLoader(textureManager).setPath(base);
+    const out = (t.tga ? tgaImages : images).load(t.image);
+    out.wrapS = t.wrapS;
+    out.wrapT = t.wrapT;
+    out.offset.fromArray(t.offset);
+    out.repeat.fromArray(t.repeat);
+    out.colorSpace = t.colorSpace;
+    return out;
+  };
+  const materials = data.materials.map((m) => {
+    const material = new THREE[m.type]();
+    material.name = m.name;
+    if (m.color) material.color.fromArray(m.color);
+    if (m.specular && material.specular) material.specular.fromArray(m.specular);
+    if (m.emissive && material.emissive) material.emissive.fromArray(m.emissive);
+    if (m.shininess !== undefined && material.shininess !== undefined) material.shininess = m.shininess;
+    material.side = m.side;
+    material.vertexColors = m.vertexColors;
+    material.opacity = m.opacity;
+    material.transparent = m.transparent;
+    material.depthWrite = m.depthWrite;
+    if (m.normalScale && material.normalScale) material.normalScale.fromArray(m.normalScale);
+    for (const [key, t] of Object.entries(m.maps)) material[key] = texture(t);
+    return material;
+  });
+  const objects = data.nodes.map((n) => {
+    let o;
+    if (n.kind === 'group') o = new THREE.Group();
+    else {
+      const material = Array.isArray(n.material) ? n.material.map((i) => materials[i]) : materials[n.material];
+      const geometry = geometries[n.geometry];
+      const kind = { mesh: THREE.Mesh, lineSegments: THREE.LineSegments, line: THREE.Line, points: THREE.Points }[n.kind];
+      o = new kind(geometry, material);
+    }
+    o.name = n.name;
+    o.matrix.fromArray(n.matrix);
+    o.matrix.decompose(o.position, o.quaternion, o.scale);
+    return o;
+  });
+  data.nodes.forEach((n, i) => {
+    for (const c of n.children) objects[i].add(objects[c]);
+  });
+  return objects[0];
 }
 
 async function timedLoad(url, ext) {

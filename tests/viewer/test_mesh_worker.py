@@ -1,0 +1,149 @@
+"""COLLADA files parsed off the page's thread (page/meshworker.js): in VS Code's webview the page runs on the
+workbench's thread, and parsing a large .dae there froze the editor for up to a second and a half.
+
+The worker reads the XML with page/xmldom.js (workers have no DOMParser). Its scene must be the one the page
+got with the browser's DOMParser: compared here on real files of the corpus (when present) and on generated
+ones, node by node, every typed array, material and texture. The page must parse its COLLADA files in the
+worker, and still draw them where no worker can start."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from . import meshgen
+from .test_browser_view import BLENDER, CM_HI, LO, assert_box, box_of, ids, open_view
+
+CORPUS = Path(os.environ.get("SDFORMAT_LSP_CORPUS", "/work/corpus/src"))
+SAMPLE = 40  # real files compared (spread over the sorted list of the corpus' COLLADA files under 400 kB)
+
+# both parses of one text, reduced to what the page draws: the node tree and matrices, each typed array's
+# length and sums (exact: the same parser code runs on both trees), materials and the images they name
+COMPARE = """async (texts) => {
+  const { parseCollada } = await import('/static/page/meshworker.js');
+  const { XmlDomParser } = await import('/static/page/xmldom.js');
+  const digest = (m) => JSON.stringify(m, (k, v) => ArrayBuffer.isView(v)
+    ? [v.constructor.name, v.length, v.reduce((s, x) => s + x, 0), v.reduce((s, x, i) => s + x * ((i % 7) + 1), 0)] : v);
+  const out = [];
+  for (const text of texts) {
+    let browser, ours;
+    try { browser = digest(parseCollada(text).message); } catch (e) { browser = 'error: ' + e.message; }
+    const saved = window.DOMParser;
+    window.DOMParser = XmlDomParser;
+    try { ours = digest(parseCollada(text).message); } catch (e) { ours = 'error: ' + e.message; } finally { window.DOMParser = saved; }
+    out.push([browser === ours, browser.length, browser.startsWith('error') ? browser : ours.slice(0, 300), browser.slice(0, 300)]);
+  }
+  return out;
+}"""
+
+
+def real_collada_files() -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    found = sorted(p for p in CORPUS.rglob("*") if p.suffix.lower() == ".dae" and p.stat().st_size < 400_000)
+    step = max(1, len(found) // SAMPLE)
+    return found[::step][:SAMPLE]
+
+
+def test_the_workers_collada_scene_equals_the_browsers(browser, view_server, tmp_path):
+    (tmp_path / "m.sdf").write_text('<sdf version="1.11"><model name="m"><link name="l"/></model></sdf>')
+    texts = [
+        meshgen.dae(LO, CM_HI, unit=0.01, up="Z_UP", transparency=BLENDER).decode(),
+        meshgen.dae(LO, CM_HI, unit=0.01, up="Y_UP").decode(),
+        # entities, CDATA, comments, single quotes, a prefixed element: read as the browser reads them
+        meshgen.dae(LO, CM_HI)
+        .decode()
+        .replace('<?xml version="1.0" encoding="utf-8"?>', "<?xml version='1.0'?><!-- a &lt; -->")
+        .replace(
+            "<asset>",
+            "<asset><x:extra xmlns:x='urn:x'><![CDATA[<not a tag>]]></x:extra><title>a &amp; b &#x41;</title>",
+        ),
+    ]
+    real = real_collada_files()
+    texts += [p.read_text(errors="replace") for p in real]
+    server = view_server(tmp_path / "m.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        results = page.evaluate(COMPARE, texts)
+    finally:
+        page.close()
+    names = ["generated z-up", "generated y-up", "generated, XML's odd corners"] + [str(p) for p in real]
+    # where the browser refuses a file (a '<' in an attribute value: VLP16_base_1.dae of osrf/subt), the worker's
+    # tolerant reader may read it, as Gazebo's tinyxml2 does: not a difference
+    differing = [(n, r[2], r[3]) for n, r in zip(names, results) if not r[0] and not r[3].startswith("error")]
+    assert not differing, differing
+    assert not errors
+    # the comparison compared scenes, not two errors
+    assert all(not r[2].startswith("error") for r in results[:3])
+    if CORPUS.is_dir():
+        assert (
+            len(real) >= 10 and sum(not r[2].startswith("error") for r in results[3:]) >= len(real) * 3 // 4
+        )  # most real files parse (a few are not XML)
+
+
+MODEL = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="m">
+  <link name="dae"><pose>2 0 0 0 0 0</pose>
+    <visual name="v"><geometry><mesh><uri>meshes/cm_zup.dae</uri><scale>2 2 2</scale></mesh></geometry></visual></link>
+  <link name="dae_y"><pose>3 0 0 0 0 0</pose><visual name="v"><geometry><mesh><uri>meshes/cm_yup.dae</uri></mesh></geometry></visual></link>
+</model></sdf>
+"""
+
+
+@pytest.mark.parametrize("worker", ["started", "refused"])
+def test_collada_files_are_parsed_in_the_worker_or_on_the_page_when_none_starts(browser, view_server, tmp_path, worker):
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "cm_zup.dae").write_bytes(meshgen.dae(LO, CM_HI, unit=0.01, up="Z_UP", transparency=BLENDER))
+    (m / "cm_yup.dae").write_bytes(meshgen.dae(LO, CM_HI, unit=0.01, up="Y_UP"))
+    (tmp_path / "model.sdf").write_text(MODEL)
+    server = view_server(tmp_path / "model.sdf")
+    page, errors = open_view(browser, server) if worker == "started" else open_refused(browser, server)
+    try:
+        by = ids(page)
+        assert_box(box_of(page, by["dae"]), (2, 0, 0), (2.2, 0.4, 0.6))
+        assert_box(box_of(page, by["dae_y"]), (3, 0, 0), (3.1, 0.2, 0.3))
+        assert page.evaluate("(id) => window.__sdfViewApi.opacityOf(id)", by["dae"]) == 1
+        s = page.evaluate("window.__sdfView")
+        assert s["placeholders"] == 0
+        if worker == "started":
+            assert s["workerFiles"] == 2 and s["parseMs"] == 0  # nothing parsed on the page's thread
+        else:
+            assert s["workerFiles"] == 0
+        assert not errors
+    finally:
+        page.close()
+
+
+def open_refused(browser, server):
+    """The page where the worker's script cannot be loaded (as under a policy refusing workers)."""
+    page = browser.new_page(viewport={"width": 900, "height": 600})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route("**/static/worker/**", lambda route: route.fulfill(status=404, body="no"))
+    page.goto(server.url)
+    page.wait_for_function(
+        "window.__sdfView && window.__sdfView.pending === 0 && window.__sdfView.frames > 0", timeout=60000
+    )
+    return page, errors
+
+
+def test_the_view_server_points_a_workers_three_imports_at_the_vendored_files(view_server, tmp_path):
+    import urllib.request
+
+    (tmp_path / "m.sdf").write_text('<sdf version="1.11"><model name="m"><link name="l"/></model></sdf>')
+    server = view_server(tmp_path / "m.sdf")
+    base = server.url.split("?")[0].rstrip("/")
+    worker = urllib.request.urlopen(f"{base}/static/worker/page/meshworker.js").read().decode()
+    assert "from 'three'" not in worker and "from '/static/worker/vendor/three/three.core.js'" in worker
+    assert "'/static/worker/vendor/three/addons/loaders/collada/ColladaParser.js'" in worker
+    composer = (
+        urllib.request.urlopen(f"{base}/static/worker/vendor/three/addons/loaders/collada/ColladaComposer.js")
+        .read()
+        .decode()
+    )
+    assert "from 'three'" not in composer and "'./ColladaParser.js'" in composer
+    # the page's own copy keeps its imports (the import map resolves them)
+    assert "from 'three'" in urllib.request.urlopen(f"{base}/static/page/meshworker.js").read().decode()
