@@ -155,6 +155,37 @@ XACRO = """<?xml version="1.0"?>
 """
 
 
+def test_a_texture_is_found_where_gz_common_looks_after_the_path_written(tmp_path):
+    """gz-common's Material::SetTextureImage looks for a texture at the path a mesh names, then for the same
+    reference from <mesh directory>/../materials/textures: AWS's small_house portraits name their photos
+    '../../../../photos/X.jpg', one directory above the repository, and Gazebo finds them in the repository's
+    photos/. The page asks for the path as written (its browser resolved it) and is given that file; a
+    reference no mesh makes, or whose second place has no file, is still refused. Fails before: 403."""
+    meshes = tmp_path / "repo" / "models" / "portrait" / "meshes"
+    meshes.mkdir(parents=True)
+    (tmp_path / "repo" / "photos").mkdir()
+    (tmp_path / "repo" / "photos" / "me.jpg").write_bytes(b"photo")
+    (tmp_path / "repo" / "photos" / "other.jpg").write_bytes(b"not named")
+    (meshes / "frame.dae").write_text(
+        "<COLLADA><library_images><image id='i'><init_from>../../../../photos/me.jpg</init_from></image>"
+        "<image id='j'><init_from>../../../../photos/gone.jpg</init_from></image></library_images></COLLADA>"
+    )
+    doc = tmp_path / "repo" / "models" / "portrait" / "model.sdf"
+    doc.write_text(MODEL.replace("meshes/part.stl", "meshes/frame.dae"))
+    server = ViewServer(str(doc), Options(schema=False))
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    try:
+        as_written = os.path.normpath(os.path.join(meshes, "../../../../photos/me.jpg"))
+        assert not os.path.exists(as_written)
+        assert get(server, server.document.file_url(as_written)) == (200, b"photo")
+        for refused in ("../../../../photos/other.jpg", "../../../../photos/gone.jpg"):
+            path = os.path.normpath(os.path.join(meshes, refused))
+            assert get(server, server.document.file_url(path))[0] == 403, refused
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_a_xacro_document_is_served_with_the_frames_of_its_expansion(tmp_path):
     """`sdformat-lsp view robot.urdf.xacro` showed nothing ('<robot> holds no model or world to draw'): the shell
     asked for frames only when the document itself had a frame graph, which a xacro document has in its

@@ -47,6 +47,8 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 NAMING = (".dae", ".obj", ".mtl", ".gltf", ".glb")
 NAMED = re.compile(rb"\.(?:png|jpe?g|tga|bmp|gif|webp|ktx2|mtl|bin|tiff?)(?![A-Za-z0-9_])", re.IGNORECASE)
 NAME_START = re.compile(rb"[\r\n\t<>\"'=/\\]")  # what comes before a name (a space may be in one)
+REF_START = re.compile(rb"[\r\n\t<>\"'=]")  # what comes before a reference with its directories
+IMAGES = (".png", ".jpg", ".jpeg", ".tga", ".bmp", ".gif", ".webp", ".ktx2", ".tif", ".tiff")
 WAIT_SECONDS = 25.0
 POLL_SECONDS = 0.5
 # A module worker has no import map: in the scripts it loads, the page's map (index.html) is applied by the server.
@@ -83,7 +85,8 @@ class Document:
         self.watched: dict[str, int | None] = {}
         self.allowed: set[str] = set()
         self.mesh_dirs: set[str] = set()
-        self.named: dict[str, tuple[int | None, frozenset[str]]] = {}  # naming file -> (mtime, names in it)
+        # naming file -> (mtime, the file names it names, the references as written with their directories)
+        self.named: dict[str, tuple[int | None, frozenset[str], frozenset[str]]] = {}
         self.naming_lock = threading.Lock()
         self.changed = threading.Condition()
         self.load()
@@ -163,28 +166,55 @@ class Document:
                     return True
         return False
 
+    def texture_fallback(self, real: str) -> str | None:
+        """Where gz-common finds a texture a mesh names at a path that does not exist: Material::SetTextureImage
+        tries the path from the mesh's directory, then (after its resource paths) the same reference from
+        ``<mesh directory>/../materials/textures``. AWS's small_house names its portraits'
+        photos ``../../../../photos/X.jpg``, one directory too high, which that second place finds in the
+        repository. The page asks for the first place (the browser resolved the reference); it is given the
+        second. None: no mesh names ``real`` that way, or the second place has no file either."""
+        if os.path.exists(real) or not real.lower().endswith(IMAGES):
+            return None
+        with self.naming_lock:
+            for namer in [p for p in self.allowed if p.lower().endswith(NAMING)]:
+                here = os.path.dirname(namer)
+                for ref in self._named_in(namer)[1]:
+                    if os.path.normpath(os.path.join(here, ref)) != real:
+                        continue
+                    alt = os.path.realpath(os.path.join(here, "..", "materials", "textures", ref))
+                    if os.path.isfile(alt):
+                        self.allowed = self.allowed | {alt}
+                        return alt
+        return None
+
     def _names_in(self, path: str) -> frozenset[str]:
+        return self._named_in(path)[0]
+
+    def _named_in(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
         """The file names (lower case, without directories, %-decoded) of images, material files and buffers a
-        mesh or material file names, read once per modification."""
+        mesh or material file names, and the references as written (with their directories, %-decoded), read
+        once per modification."""
         stamp = _mtime(path)
         known = self.named.get(path)
         if known is not None and known[0] == stamp:
-            return known[1]
+            return known[1], known[2]
         try:
             with open(path, "rb") as f:
                 data = f.read(MAX_FILE_BYTES)
         except OSError:
             data = b""
         names: set[str] = set()
+        refs: set[str] = set()
         for m in NAMED.finditer(data):
             start = m.start()
             before = data[max(0, start - 1024) : start]
-            cut = max((x.end() for x in NAME_START.finditer(before)), default=0)
-            words = (before[cut:].decode("utf-8", "replace") + m.group().decode()).split(" ")
-            # a name with spaces (an MTL map, an <init_from>): every tail of the words before the extension
-            names.update(urllib.parse.unquote(" ".join(words[i:]).strip()).lower() for i in range(len(words)))
-        self.named[path] = (stamp, frozenset(names))
-        return self.named[path][1]
+            for starts, out in ((NAME_START, names), (REF_START, refs)):
+                cut = max((x.end() for x in starts.finditer(before)), default=0)
+                words = (before[cut:].decode("utf-8", "replace") + m.group().decode()).split(" ")
+                # a name with spaces (an MTL map, an <init_from>): every tail of the words before the extension
+                out.update(urllib.parse.unquote(" ".join(words[i:]).strip()) for i in range(len(words)))
+        self.named[path] = (stamp, frozenset(n.lower() for n in names), frozenset(refs))
+        return self.named[path][1], self.named[path][2]
 
 
 def _mtime(path: str) -> int | None:
@@ -318,6 +348,8 @@ class Handler(BaseHTTPRequestHandler):
     def _file(self, path: str) -> None:
         doc = self.server.document
         real = os.path.realpath(path)
+        if not os.path.exists(real):
+            real = doc.texture_fallback(real) or real
         if not doc.may_serve(real):
             return self._refuse(HTTPStatus.FORBIDDEN, "only the document, its includes and their meshes are served")
         try:
