@@ -348,13 +348,14 @@ def test_answers_outside_a_sealed_edit_equal_a_fresh_analysis(seed, tmp_path):
     assert sealed >= 3, sealed  # the earlier analysis is actually used
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(5))
 def test_answers_after_a_rename_equal_a_fresh_analysis(seed, tmp_path):
     """A model renamed (checked incrementally): outside it and what names it, the earlier analysis answers
-    as a fresh one does (completion lists naming either name go to the new analysis)."""
+    as a fresh one does (completion lists naming either name go to the new analysis); seeds 3 and 4: world
+    frames name the models and one reference fails."""
     path = str(tmp_path / "w.sdf")
     options = Options()
-    text = random_world(seed, models=12)
+    text = random_world(seed, models=12) if seed < 3 else referenced_world(seed, models=12)
     earlier = analyze(text, path, options)
     base = base_of(earlier, options)
     renamed = compared = 0

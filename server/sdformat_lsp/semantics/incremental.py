@@ -305,20 +305,29 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
 
 def changed_region(old: str, new: str) -> tuple[int, int, int]:
     """``(a, old_end, new_end)``: ``old[a:old_end]`` became ``new[a:new_end]``, the rest is equal.
-    Compared a chunk at a time (C comparisons), then a character at a time."""
+    Compared a chunk at a time (C comparisons), then in halves of the chunk that differs: a character at
+    a time, the last chunk took up to 65,536 steps of the interpreter (5-10 ms on a 100,000-line world)."""
     n = min(len(old), len(new))
     a = 0
     while a + _CHUNK <= n and old[a : a + _CHUNK] == new[a : a + _CHUNK]:
         a += _CHUNK
-    while a < n and old[a] == new[a]:
-        a += 1
+    step = _CHUNK
+    while step:
+        if a + step <= n and old[a : a + step] == new[a : a + step]:
+            a += step
+        else:
+            step //= 2
     m = n - a  # the common suffix may not overlap the common prefix
     lo, ln = len(old), len(new)
     b = 0
     while b + _CHUNK <= m and old[lo - b - _CHUNK : lo - b] == new[ln - b - _CHUNK : ln - b]:
         b += _CHUNK
-    while b < m and old[lo - b - 1] == new[ln - b - 1]:
-        b += 1
+    step = _CHUNK
+    while step:
+        if b + step <= m and old[lo - b - step : lo - b] == new[ln - b - step : ln - b]:
+            b += step
+        else:
+            step //= 2
     return a, lo - b, ln - b
 
 
@@ -920,9 +929,9 @@ def _tag_and_name(text: str, start: int) -> tuple[str, str] | None:
 def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None:
     """How ``base``'s text differs from ``earlier``'s (``uses`` is earlier's), when every difference lies
     inside one child of the scope whose tag did not change. What the features answer elsewhere then
-    depends on the edit only in the children that name that one (by its old or new name, when renamed
-    with every reference read in the scope resolving), directly or through each other (a frame is out of
-    every other scope's reach): the
+    depends on the edit only in the children that name that one (by its old or new name, when renamed),
+    directly or through each other (a frame is out of every other scope's reach; the features do not
+    suggest names, so a reference that fails elsewhere is answered as before): the
     earlier analysis answers outside those, its places moved by the edit (none when the texts are the
     same). None otherwise."""
     old, now = earlier.text, base.text
@@ -941,8 +950,8 @@ def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None
     if tag is None or was is None or tag[0] != was[0] or was[1] != name:
         return None  # no longer one element of the same kind
     names = {name} if name else set()
-    if tag[1] != name:  # renamed: both names held; no reference read in the scope fails (its nearest names)
-        if not (name and tag[1] and base.scope_resolves):
+    if tag[1] != name:  # renamed: both names held (what fails elsewhere names neither: it fails as before)
+        if not (name and tag[1]):
             return None
         names.add(tag[1])
     held = {i}

@@ -9,12 +9,12 @@ turn an unresolved reference into a diagnostic; the phases themselves live in
 
 from __future__ import annotations
 
-import itertools
 import re
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Severity, error
 from ...text import Span
+from ...text_memo import TextMemo
 from ...xml import XmlDocument
 from ..frames import WORLD, FrameGraphs, FrameNode, Resolution, Scope
 
@@ -48,9 +48,24 @@ def top_level_scope(scope: Scope | None) -> bool:
     return scope is None or scope.kind == "world" or scope.parent is None or scope.parent.kind == "world"
 
 
-def nearest_name(text: str, candidates: Iterable[str]) -> str | None:
-    """The name nearest ``text`` among ``candidates``: ``difflib.get_close_matches(text, pool, n=1,
-    cutoff=0.6)`` over the candidates other than ``text``, found without computing the ratio of every one.
+def nearest_name(text: str, candidates: Iterable[str], more: tuple[str, ...] = ()) -> str | None:
+    """The name nearest ``text`` among ``candidates`` and ``more``: ``difflib.get_close_matches(text, pool,
+    n=1, cutoff=0.6)`` over those other than ``text``, found without computing the ratio of every one.
+    The best of ``more`` (an excerpt's ``Options.top_scope_names``: the same thousands of names step after
+    step) is remembered; the best of a union is the better of the bests of its parts."""
+    best = _nearest(text, candidates)
+    if more:
+        key = (text, more)
+        got = _NEAREST_IN_MORE.get(key, _NONE)
+        if got is _NONE:
+            got = _NEAREST_IN_MORE.keep(key, _nearest(text, more))
+        if isinstance(got, tuple) and (best is None or got > best):
+            best = got
+    return best[1] if best is not None else None
+
+
+def _nearest(text: str, candidates: Iterable[str]) -> tuple[float, str] | None:
+    """The ratio and the name of :func:`nearest_name`.
 
     A world of 3,000 models offers 24,000 names, and get_close_matches took 150-190 ms to go through
     them. The ratio ``2*M/T`` counts matched characters, which are at most those the two names have in
@@ -88,10 +103,12 @@ def nearest_name(text: str, candidates: Iterable[str]) -> str | None:
         ratio = matcher.ratio()
         if ratio >= _CUTOFF and (best is None or (ratio, c) > best):
             best = (ratio, c)
-    return best[1] if best is not None else None
+    return best
 
 
 _CUTOFF = 0.6  # difflib.get_close_matches' default: a suggestion at least this close
+_NONE = object()
+_NEAREST_IN_MORE: TextMemo[tuple[str, tuple[str, ...]], tuple[float, str] | None] = TextMemo(16)
 
 
 def node_span(node: FrameNode) -> Span:
@@ -108,7 +125,7 @@ class CheckerBase:
     """The state of one run over a document's frame graphs and the helpers every phase reports with."""
 
     def __init__(
-        self, xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int], more_names: Sequence[str] = ()
+        self, xml: XmlDocument, graphs: FrameGraphs, version: tuple[int, int], more_names: tuple[str, ...] = ()
     ) -> None:
         self.xml = xml
         self.g = graphs
@@ -223,9 +240,7 @@ class CheckerBase:
                 "the model they are written in: move the element, or refer to a frame of this model",
                 ref.span,
             )
-        if scope.parent is None and self.more_names:
-            candidates = itertools.chain(candidates, self.more_names)
-        hint = nearest_name(ref.text, candidates)
+        hint = nearest_name(ref.text, candidates, self.more_names if scope.parent is None else ())
         fixes: tuple[Fix, ...] = ()
         if hint is not None:
             msg += f"; did you mean '{hint}'?"

@@ -12,8 +12,6 @@ puts them together in order. ``ROOT_ONLY``, ``ROOT_NOT_STATIC`` and
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from ...diagnostics import Diagnostic
 from ...xml import XmlDocument
 from .base import UNKNOWN_REFERENCE, ROOT_NOT_STATIC, ROOT_ONLY, top_level_scope
@@ -46,7 +44,7 @@ def check(
     version: tuple[int, int],
     names: bool = True,
     duplicates: list[Diagnostic] | None = None,
-    more_names: Sequence[str] = (),
+    more_names: tuple[str, ...] = (),
 ) -> list[Diagnostic]:
     """Every phase over ``graphs``; ``names=False`` leaves out the name phase (done elsewhere);
     ``duplicates``: the repeated sibling names, when the schema check's walk found them; ``more_names``:
