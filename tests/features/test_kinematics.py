@@ -278,3 +278,33 @@ def test_a_document_without_frames_says_why():
         assert why_no_frames(broken).startswith("line ")
     nothing = analyze("", None, Options(schema=False))
     assert frame_view(nothing) is None and why_no_frames(nothing)
+
+
+RVIZ_URDF = """<robot name="rviz_only">
+  <link name="base"><visual><geometry><box size="0.2 0.2 0.1"/></geometry></visual>
+    <collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="arm"><visual><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.05 0.05"/></geometry></visual></link>
+  <joint name="shoulder" type="revolute"><origin xyz="0 0 0.1"/><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def test_a_urdf_without_inertials_is_drawn_as_it_is_described():
+    """libsdformat leaves a link without mass out of the converted model, with every link below it: a robot
+    described for rviz, or franka's fr3.urdf.xacro (its inertials behind an argument), was an empty 3D view and
+    tree ('nothing to draw'). The view draws it as the URDF describes it (issue 23: 'from the document itself
+    where it does not convert'), each link Gazebo does not load saying so; check keeps its warning."""
+    a = analyze(RVIZ_URDF, None, Options(schema=False))
+    assert any(d.data.get("urdf") == "massless" for d in a.diagnostics)
+    v = frame_view(a, (), {"shoulder": math.pi / 2})
+    by = {e.name: e for e in v.frames}
+    assert [by[n].kind for n in ("rviz_only", "base", "shoulder", "arm")] == ["model", "link", "joint", "link"]
+    assert [v.size for v in by["base"].visuals] == [(0.2, 0.2, 0.1)] and by["base"].collisions
+    assert close(by["arm"].visuals[0].pose.p, (0, 0.25, 0.1))  # moved by the joint
+    for name in ("base", "arm"):
+        assert "Gazebo does not load it; drawn as the URDF describes it" in by[name].problem
+    assert by["shoulder"].problem is None
+    # a URDF libsdformat converts whole is drawn from its conversion, without notes
+    whole = view(URDF)
+    assert not [e for e in whole.values() if e.kind == "link" and e.problem]

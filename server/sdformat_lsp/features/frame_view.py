@@ -169,9 +169,14 @@ def frame_view(
         expanded = facts.expanded
         view = frame_view(expanded, resource_paths, joint_positions) if expanded is not None else None
         return _in_xacro_sources(view, facts, analysis.path) if view is not None else None
-    g = analysis.graphs
-    if g is None:
+    if analysis.graphs is None:
         return None
+    described = _as_described(analysis)
+    dropped: dict[str, str] = {}
+    if described is not None:
+        analysis, dropped = described
+    g = analysis.graphs
+    assert g is not None
     root = g.root
     base = root.node
     if base is None:
@@ -226,7 +231,50 @@ def frame_view(
     moved = any(v != 0.0 for vs in values.values() for v in vs)
     deltas = body_motions(walk.motions, values) if moved else {}
     frames = [_moved(e, deltas.get(walk.bodies.get(e.id)), values.get(e.name)) for e in frames]
+    if dropped:
+        frames = [replace(e, problem=dropped[e.name]) if e.kind == "link" and e.name in dropped else e for e in frames]
     return FrameView(root.kind, root.name, frames, truncated)
+
+
+_DESCRIBED = "features.frame_view.urdf_as_described"  # key of FrameGraphs.memo: (analysis, dropped) or None
+
+
+def _as_described(analysis: Analysis) -> tuple[Analysis, dict[str, str]] | None:
+    """A URDF whose links without mass libsdformat leaves out (with every link below them) is drawn as the URDF
+    describes it: a robot written for rviz, or a xacro whose inertials an argument turns on (franka's fr3), would
+    be an empty view. The analysis of its conversion keeping those links, and each such link's note (its frame
+    entry's ``problem``, shown in the tree); None when nothing is left out. Kept in the memo of the analysis's
+    frame graphs (derived data, freed with them)."""
+    root = analysis.xml.root
+    if root is None or root.tag != "robot":
+        return None
+    causes = [d for d in analysis.diagnostics if d.data and d.data.get("urdf") == "massless"]
+    if not causes:
+        return None
+    memo = analysis.graphs.memo  # type: ignore[union-attr]
+    if _DESCRIBED not in memo:
+        import copy
+
+        from ..formats.urdf import URDF_SDF_VERSION, urdf_to_model
+        from ..semantics.frames.graphs import FrameGraphs
+        from ..model import version_tuple
+
+        model, _ = urdf_to_model(analysis.xml, analysis.path, keep_massless=True)
+        if model is None or not model.links:
+            memo[_DESCRIBED] = None
+        else:
+            kept = copy.copy(analysis)
+            kept.graphs = FrameGraphs(model, version_tuple(URDF_SDF_VERSION), None)
+            dropped: dict[str, str] = {}
+            for d in causes:
+                for name in sorted(d.data.get("gone", ())):
+                    dropped.setdefault(
+                        name,
+                        "libsdformat leaves this link out of the converted model (a link above it, or itself, has no "
+                        "mass): Gazebo does not load it; drawn as the URDF describes it",
+                    )
+            memo[_DESCRIBED] = (kept, dropped)
+    return memo[_DESCRIBED]
 
 
 def why_no_frames(analysis: Analysis) -> str:

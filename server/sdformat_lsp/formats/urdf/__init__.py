@@ -37,8 +37,11 @@ def xacro_elements(robot: XmlElement) -> list[XmlElement]:
     return [el for el in robot.iter() if el.prefix in prefixes]
 
 
-def urdf_to_model(xml: XmlDocument, path: str | None = None) -> tuple[Model | None, list[Diagnostic]]:
-    """Convert the ``<robot>`` of ``xml`` as libsdformat does.
+def urdf_to_model(
+    xml: XmlDocument, path: str | None = None, keep_massless: bool = False
+) -> tuple[Model | None, list[Diagnostic]]:
+    """Convert the ``<robot>`` of ``xml`` as libsdformat does (``keep_massless``: but keep the links without
+    mass that libsdformat leaves out, with those below them, for a view of the robot as described).
 
     The model is built even when the URDF has errors (they are in the
     diagnostics): what could not be read is left out. None when the root
@@ -64,7 +67,7 @@ def urdf_to_model(xml: XmlDocument, path: str | None = None) -> tuple[Model | No
             )
         ]
     conv = Reader(xml)
-    model = ModelMaker(conv).convert()
+    model = ModelMaker(conv, keep_massless=keep_massless).convert()
     check_scoped_names(conv)
     if leftovers:
         first = leftovers[0]

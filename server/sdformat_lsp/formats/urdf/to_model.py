@@ -50,9 +50,12 @@ from .values import (
 class ModelMaker:
     """libsdformat's conversion of what a ``Reader`` read: lumping, then CreateSDF."""
 
-    def __init__(self, reader: Reader, lump: bool = True) -> None:
+    def __init__(self, reader: Reader, lump: bool = True, keep_massless: bool = False) -> None:
         self.r = reader
         self.lump = lump  # False: keep every fixed joint (``convert --to sdf --no-lump``)
+        # True: a link without mass is kept with the links below it, where libsdformat leaves them out (the 3D
+        # view draws a robot described without inertials, features/frame_view.py); never for checking
+        self.keep_massless = keep_massless
         self.links = reader.links
         self.described: dict[int, str] = {}  # id of a converted member -> how to name it in messages
 
@@ -174,11 +177,12 @@ class ModelMaker:
             j = link.parent_joint
             massless = link.name != WORLD and (not link.has_inertial or link.total_mass <= 0)
             parent_reduced = j is not None and self.reducible(j)
-            if massless and not parent_reduced:
+            if massless and not parent_reduced and not self.keep_massless:
                 self._massless(link)
                 continue
-            if not link.lumped and not massless:
-                self._check_inertia(link)
+            if not link.lumped and (not massless or self.keep_massless):
+                if not massless:
+                    self._check_inertia(link)
                 if j is not None:
                     joint = self._sdf_joint(link, j)
                     if joint is not None:

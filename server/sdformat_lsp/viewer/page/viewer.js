@@ -661,6 +661,12 @@ export function start(host) {
     if (render) requestRender();
   }
 
+  // links drawn that Gazebo does not load (a URDF's links without mass, drawn as the URDF describes them)
+  function notLoaded() {
+    const links = rest ? rest.frames.filter((f) => f.kind === 'link' && f.pose && f.problem) : [];
+    return links.length ? `\n${links.length} link${links.length > 1 ? 's' : ''} drawn that Gazebo does not load (${links[0].name}: ${links[0].problem})` : '';
+  }
+
   function report() {
     const done = stats.pending === 0 && textureLoads.pending === 0;
     const message = {
@@ -674,7 +680,7 @@ export function start(host) {
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') + (textureLoads.pending ? `, loading ${textureLoads.pending} textures…` : '') +
       (stats.placeholders ? `, ${stats.placeholders} meshes not drawn (red boxes)` : '') + (rest && rest.truncated ? ' (truncated)' : '') + problems +
-      (rest && !rest.root && rest.problem ? `\nnothing to draw: ${rest.problem}` : '');
+      (rest && !rest.root && rest.problem ? `\nnothing to draw: ${rest.problem}` : '') + notLoaded();
     if (done) firstDrawStart = 0;
   }
 
