@@ -147,3 +147,53 @@ def test_the_view_server_points_a_workers_three_imports_at_the_vendored_files(vi
     assert "from 'three'" not in composer and "'./ColladaParser.js'" in composer
     # the page's own copy keeps its imports (the import map resolves them)
     assert "from 'three'" in urllib.request.urlopen(f"{base}/static/page/meshworker.js").read().decode()
+
+
+# every animation-frame callback: the texture uploads and draw calls it made
+FRAMES_SPY = """
+window.__frames = [];
+let current = null;
+const raf = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (cb) => raf((t) => {
+  current = { uploads: 0, draws: 0, links: 0 };
+  try { cb(t); } finally { if (current.uploads || current.draws || current.links) window.__frames.push(current); current = null; }
+});
+for (const C of [WebGL2RenderingContext, WebGLRenderingContext]) for (const [k, what] of [
+  ['texImage2D', 'uploads'], ['texSubImage2D', 'uploads'], ['drawArrays', 'draws'], ['drawElements', 'draws'],
+  ['drawArraysInstanced', 'draws'], ['drawElementsInstanced', 'draws'], ['linkProgram', 'links']]) {
+  const f = C.prototype[k];
+  C.prototype[k] = function (...a) { if (current) current[what]++; return f.apply(this, a); };
+}
+"""
+
+
+def test_a_draw_uploads_no_texture_and_links_no_shader(browser, view_server, tmp_path):
+    """With software WebGL and software compositing (code-server's chromium) each drawn frame is read back on the
+    page's thread, which waits for every WebGL command queued before it: a frame that also sent the textures and
+    compiled the shaders held the editor's thread 1.5-3 s on small_house. Textures and shaders go to the GPU in
+    tasks of their own, and the frame is drawn once the GPU has them (page/uploads.js). Fails before: the first
+    frame drawing the textured box also uploads its image and links its program."""
+    from .test_browser_view import TEXTURED, _colour_at_the_middle_of, _png, _textured_obj
+
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "green.png").write_bytes(_png((0, 255, 0)))
+    _textured_obj(m, "green.png")
+    (tmp_path / "model.sdf").write_text(TEXTURED)
+    server = view_server(tmp_path / "model.sdf")
+    page = browser.new_page(viewport={"width": 900, "height": 600})
+    page.add_init_script(FRAMES_SPY)
+    try:
+        page.goto(server.url)
+        page.wait_for_function(
+            "window.__sdfView && window.__sdfView.drawMs !== null && window.__sdfView.pending === 0", timeout=60000
+        )
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        r, g, b = _colour_at_the_middle_of(page, ids(page)["box"])
+        assert g > 2 * r and g > 2 * b, (r, g, b)  # the texture is drawn
+        frames = page.evaluate("window.__frames")
+        drawing = [f for f in frames if f["draws"]]
+        assert drawing, frames
+        assert all(f["uploads"] == 0 and f["links"] == 0 for f in drawing), frames
+    finally:
+        page.close()

@@ -14,6 +14,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
+import { createUploads } from './uploads.js';
 import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey, textureLoads } from './meshes.js';
 import { createInstances, instanceParts } from './instances.js';
 import { createTriads } from './triads.js';
@@ -95,6 +96,7 @@ export function start(host) {
 
   // -- drawing on demand -------------------------------------------------------------------------
   let scheduled = false;
+  const afterDraw = []; // called once the next frame is drawn
   let renders = 0;
   let renderMs = 0; // time spent drawing (for the measurement of a large world's first draw)
   let drawCalls = 0; // WebGL draw calls of the last draw
@@ -103,16 +105,19 @@ export function start(host) {
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
-      renders++;
       const t0 = performance.now();
       instances.sync();
       triads.sync();
+      if (!uploads.ready(requestRender)) return; // drawn once the GPU has its new textures and shaders
+      renders++;
       renderer.render(scene, camera);
       renderMs += performance.now() - t0;
       drawCalls = renderer.info.render.calls;
       if (window.__sdfView) Object.assign(window.__sdfView, { renders, drawCalls });
+      for (const f of afterDraw.splice(0)) f();
     });
   }
+  const uploads = createUploads(renderer, scene, camera, TEXTURE_SLOTS);
   controls.addEventListener('change', requestRender);
   window.addEventListener('resize', () => {
     camera.aspect = window.innerWidth / window.innerHeight;
@@ -265,8 +270,9 @@ export function start(host) {
       if (progressTimer) clearTimeout(progressTimer);
       progressTimer = null;
       dropUnreadTextures();
+      // said drawn once the last frame is on the screen (its textures and shaders are sent first: uploads.js)
+      afterDraw.push(report);
       requestRender();
-      report();
     } else if (!progressTimer) {
       progressTimer = setTimeout(() => {
         progressTimer = null;

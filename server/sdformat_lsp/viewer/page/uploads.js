@@ -1,0 +1,96 @@
+// Textures sent to the GPU before the draw that shows them, a few per task, and the draw held until the GPU has
+// taken them in. With software WebGL (SwiftShader) and software compositing, as in code-server's chromium, each
+// drawn frame is read back from the GPU process on the page's thread, which waits there for every WebGL command
+// queued before it: a draw that also uploaded small_house's 85 images (decode, copy, mipmaps) held the page's
+// thread, which in VS Code's webview is the workbench's, for 1.5-3 s. Here the images are decoded off the thread
+// (HTMLImageElement.decode), uploaded in slices of about UPLOAD_SLICE_MS, and a WebGL2 fence tells when the GPU is
+// done; only then is the frame drawn, and its read-back waits for the draw alone. New materials' shaders are
+// compiled ahead too (renderer.compileAsync), so that the draw does not wait for them.
+const UPLOAD_SLICE_MS = 25;
+const POLL_MS = 10;
+
+export function createUploads(renderer, scene, camera, slots) {
+  const gl = renderer.getContext();
+  const fences = typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext;
+  const sent = new WeakMap(); // texture -> the version uploaded
+  const compiled = new WeakSet(); // materials whose shaders were compiled ahead of a draw
+  let fence = null;
+  let busy = false; // uploading or waiting for a fence
+
+  let newMaterials = false;
+  function pendingTextures() {
+    const out = new Set();
+    newMaterials = false;
+    scene.traverse((o) => {
+      if (!o.material || !o.visible) return;
+      for (const m of [].concat(o.material)) {
+        if (!compiled.has(m)) newMaterials = true;
+      }
+      for (const m of [].concat(o.material)) for (const slot of slots) {
+        const t = m[slot];
+        if (t && t.isTexture && t.image && t.version > 0 && sent.get(t) !== t.version) out.add(t);
+      }
+    });
+    return [...out];
+  }
+
+  function gpuDone() {
+    if (!fence) return true;
+    if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) return false;
+    gl.deleteSync(fence);
+    fence = null;
+    return true;
+  }
+
+  function fenceNow() {
+    if (!fences) return;
+    if (fence) gl.deleteSync(fence);
+    fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+  }
+
+  async function decoded(list) {
+    await Promise.all(list.map((t) => (t.image instanceof HTMLImageElement && t.image.decode ? t.image.decode().catch(() => {}) : null)));
+  }
+
+  async function upload(list, then) {
+    if (newMaterials) {
+      // shaders compiled and linked without waiting for them (KHR_parallel_shader_compile), not in the draw
+      const materials = renderer.compile(scene, camera);
+      for (const m of materials) compiled.add(m);
+      await renderer.compileAsync(scene, camera);
+      scene.traverse((o) => {
+        if (o.material) for (const m of [].concat(o.material)) compiled.add(m);
+      });
+    }
+    await decoded(list);
+    while (list.length) {
+      const t0 = performance.now();
+      while (list.length && performance.now() - t0 < UPLOAD_SLICE_MS) {
+        const t = list.shift();
+        renderer.initTexture(t);
+        sent.set(t, t.version);
+      }
+      fenceNow();
+      await new Promise((res) => setTimeout(res, 0));
+    }
+    while (!gpuDone()) await new Promise((res) => setTimeout(res, POLL_MS));
+    then();
+  }
+
+  return {
+    /** True when the scene can be drawn now; else textures are sent (or the GPU is still busy with them) and
+     * `then` is called once it can be. */
+    ready(then) {
+      if (busy) return false;
+      const list = pendingTextures();
+      if (list.length === 0 && !newMaterials && gpuDone()) return true;
+      busy = true;
+      upload(list, () => {
+        busy = false;
+        then();
+      });
+      return false;
+    },
+  };
+}
