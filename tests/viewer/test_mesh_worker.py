@@ -195,5 +195,115 @@ def test_a_draw_uploads_no_texture_and_links_no_shader(browser, view_server, tmp
         drawing = [f for f in frames if f["draws"]]
         assert drawing, frames
         assert all(f["uploads"] == 0 and f["links"] == 0 for f in drawing), frames
+        # software WebGL (here SwiftShader) draws without multisampling: half a frame's cost, read back on the thread
+        renderer = page.evaluate(
+            "() => { const gl = document.querySelector('canvas').getContext('webgl2'); "
+            "const i = gl.getExtension('WEBGL_debug_renderer_info'); "
+            "return [gl.getParameter(i.UNMASKED_RENDERER_WEBGL), gl.getContextAttributes().antialias]; }"
+        )
+        assert "SwiftShader" in renderer[0] and renderer[1] is False, renderer
     finally:
         page.close()
+
+
+def _quadrants_png() -> bytes:
+    """A 2x2 image: red, green / blue, white (top row first): any turn or mirror of it shows."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = [bytes((255, 0, 0, 0, 255, 0)), bytes((0, 0, 255, 255, 255, 255))]
+    raw = b"".join(b"\x00" + r for r in rows)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _textured_dae(image: str) -> bytes:
+    """A 1 m box, each face mapped on the whole image (u, v along the face's two other axes)."""
+    tris = meshgen._triangles((0, 0, 0), (1, 1, 1))
+    pos, uv = [], []
+    for tri in tris:
+        (ax, ay, az), (bx, by, bz), (cx, cy, cz) = tri
+        flat = [k for k in range(3) if tri[0][k] == tri[1][k] == tri[2][k]][0]
+        u, v = [k for k in range(3) if k != flat]
+        for p in tri:
+            pos += list(p)
+            uv += [p[u], p[v]]
+    n = len(tris) * 3
+    p = " ".join(f"{i} {i}" for i in range(n))
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>
+  <library_images><image id="img"><init_from>{image}</init_from></image></library_images>
+  <library_effects><effect id="fx"><profile_COMMON>
+    <newparam sid="surf"><surface type="2D"><init_from>img</init_from></surface></newparam>
+    <newparam sid="samp"><sampler2D><source>surf</source><magfilter>NEAREST</magfilter></sampler2D></newparam>
+    <technique sid="common"><lambert><diffuse><texture texture="samp" texcoord="UV"/></diffuse></lambert></technique>
+  </profile_COMMON></effect></library_effects>
+  <library_materials><material id="mat" name="mat"><instance_effect url="#fx"/></material></library_materials>
+  <library_geometries><geometry id="g"><mesh>
+    <source id="g-pos"><float_array id="g-pos-a" count="{len(pos)}">{" ".join(map(str, pos))}</float_array>
+      <technique_common><accessor source="#g-pos-a" count="{n}" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+    <source id="g-uv"><float_array id="g-uv-a" count="{len(uv)}">{" ".join(map(str, uv))}</float_array>
+      <technique_common><accessor source="#g-uv-a" count="{n}" stride="2"><param name="S" type="float"/><param name="T" type="float"/></accessor></technique_common></source>
+    <vertices id="g-v"><input semantic="POSITION" source="#g-pos"/></vertices>
+    <triangles material="m" count="{len(tris)}"><input semantic="VERTEX" source="#g-v" offset="0"/>
+      <input semantic="TEXCOORD" source="#g-uv" offset="1" set="0"/><p>{p}</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"><bind_material><technique_common>
+    <instance_material symbol="m" target="#mat"><bind_vertex_input semantic="UV" input_semantic="TEXCOORD" input_set="0"/></instance_material>
+  </technique_common></bind_material></instance_geometry></node></visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+""".encode()
+
+
+# the colours drawn at a 7x7 grid of points over the box's screen area
+SAMPLES = """(id) => { const api = window.__sdfViewApi; const bx = api.boxOf(id);
+  const c = document.querySelector('canvas'); const t = document.createElement('canvas'); t.width = c.width; t.height = c.height;
+  const g = t.getContext('2d'); g.drawImage(c, 0, 0); const r = c.getBoundingClientRect(); const out = [];
+  const corners = []; for (const x of [0, 1]) for (const y of [0, 1]) for (const z of [0, 1])
+    corners.push(api.screenOfPoint([bx[x][0], bx[y][1], bx[z][2]]));
+  const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) {
+    const x = x0 + (x1 - x0) * i / 8, y = y0 + (y1 - y0) * j / 8;
+    out.push([...g.getImageData(Math.round((x - r.left) * c.width / r.width), Math.round((y - r.top) * c.height / r.height), 1, 1).data].slice(0, 3));
+  }
+  return out; }"""
+
+
+def test_a_collada_texture_from_the_worker_is_drawn_as_three_js_draws_it(browser, view_server, tmp_path):
+    """The worker's COLLADA textures are decoded off the page's thread as ImageBitmaps (turned when decoded: WebGL
+    does not flip them): the box must look exactly as three.js's own loader draws it on the page (the worker's
+    script refused), quadrant image and all, at 49 points of the screen."""
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "quadrants.png").write_bytes(_quadrants_png())
+    (m / "box.dae").write_bytes(_textured_dae("quadrants.png"))
+    (tmp_path / "model.sdf").write_text(
+        '<sdf version="1.11"><model name="m"><link name="box"><visual name="v"><geometry><mesh>'
+        "<uri>meshes/box.dae</uri></mesh></geometry></visual></link></model></sdf>"
+    )
+    server = view_server(tmp_path / "model.sdf")
+    seen = []
+    for opener in (open_view, open_refused):
+        page, errors = opener(browser, server)
+        try:
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            s = page.evaluate("window.__sdfView")
+            assert s["workerFiles"] == (1 if opener is open_view else 0)
+            seen.append(page.evaluate(SAMPLES, ids(page)["box"]))
+            assert not errors
+        finally:
+            page.close()
+    worker, page_own = seen
+    assert len({tuple(c) for c in page_own}) >= 3, page_own  # the image's colours are on the screen
+    differing = [(a, b) for a, b in zip(worker, page_own) if max(abs(x - y) for x, y in zip(a, b)) > 8]
+    assert not differing, differing
