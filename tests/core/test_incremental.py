@@ -181,9 +181,10 @@ def _edit(rng: random.Random, text: str) -> str:
     return text[:at] + text[at + 1 :]
 
 
-def _run(text: str, seed: int, steps: int, path: str) -> tuple[int, int]:
+def _run(text: str, seed: int, steps: int, path: str, options: Options | None = None, edit=None) -> tuple[int, int]:
     rng = random.Random(seed)
-    options = Options()
+    options = options or Options()
+    edit = edit or _edit
     full = analyze(text, path, options)
     base = base_of(full, options)
     fast = 0
@@ -192,7 +193,7 @@ def _run(text: str, seed: int, steps: int, path: str) -> tuple[int, int]:
         if previous is not None:  # the user repairs what the last edit broke
             text, previous = previous, None
         else:
-            before, text = text, _edit(rng, text)
+            before, text = text, edit(rng, text)
             if rng.random() < 0.8:
                 previous = before
         full = analyze(text, path, options)
@@ -304,7 +305,13 @@ def _answers(analysis, offset: int, move, shift=None) -> tuple:
         raise incremental.Unmappable(offset)  # as server/handlers.completion does
     return (
         None if hover is None else (hover.text, Span(move(hover.span.start), move(hover.span.end))),
-        [(loc.path, Span(move(loc.span.start), move(loc.span.end))) for loc in found],
+        [  # (a place in an included file is not moved: server/convert.Place.location places it in its file)
+            (
+                loc.path,
+                Span(move(loc.span.start), move(loc.span.end)) if loc.path in (None, analysis.path) else loc.span,
+            )
+            for loc in found
+        ],
         [repr(item) for item in listed.items],
         Span(move(listed.replace_span.start), move(listed.replace_span.end)),
     )
@@ -315,15 +322,25 @@ def test_answers_outside_a_sealed_edit_equal_a_fresh_analysis(seed, tmp_path):
     """Requests right after an incremental edit are answered from the earlier full analysis outside the
     edited element (server/requests.with_snapshot's ``earlier``): hover, definition and completion there,
     places moved through the edit, equal a fresh analysis of the new text at every probed position."""
-    path = str(tmp_path / "w.sdf")
-    options = Options()
-    rng = random.Random(300 + seed)
-    text = random_world(seed, models=10)
+    _sealed_answers(random_world(seed, models=10), str(tmp_path / "w.sdf"), Options(), random.Random(300 + seed), _edit)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_answers_outside_a_sealed_edit_of_a_world_with_includes_equal_a_fresh_analysis(seed, tmp_path):
+    """As above, in worlds with includes (an include's pose and name edited among the rest): the earlier
+    analysis, with the included models it placed, answers outside the edited element as a fresh one does."""
+    path, options = included_tree(tmp_path)
+    _sealed_answers(
+        random_world_with_includes(seed), str(path), options, random.Random(500 + seed), _edit_with_includes
+    )
+
+
+def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, edit) -> None:
     earlier = analyze(text, path, options)
     base = base_of(earlier, options)
     sealed = 0
     for _step in range(100):
-        new = _edit(rng, text)
+        new = edit(rng, text)
         got = reanalyze(base, new, path, options) if base is not None else None
         if got is None:
             full = analyze(new, path, options)
@@ -344,7 +361,7 @@ def test_answers_outside_a_sealed_edit_equal_a_fresh_analysis(seed, tmp_path):
                 mapped = _answers(earlier, before, shift.to_current, shift)
             except incremental.Unmappable:
                 continue  # the server asks the new analysis then
-            assert mapped == _answers(fresh, at, lambda o: o), (seed, _step, at, text[at - 30 : at + 30])
+            assert mapped == _answers(fresh, at, lambda o: o), (_step, at, text[at - 30 : at + 30])
     assert sealed >= 3, sealed  # the earlier analysis is actually used
 
 
@@ -454,3 +471,110 @@ def test_a_rename_that_breaks_a_world_frame_takes_the_fast_path(tmp_path):
         assert Counter(map(_key, got[0].diagnostics)) == Counter(map(_key, expected))
         base = got[1]
     assert any(d.code == "FRAME_ATTACHED_TO_INVALID" and "did you mean" in d.message for d in expected)
+
+
+INCLUDED = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="{name}">
+    <link name="base"><inertial><mass>1</mass></inertial></link>
+    <link name="arm"><pose relative_to="base">0 0 0.5 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+    <joint name="j" type="revolute"><parent>base</parent><child>arm</child><axis><xyz>0 0 1</xyz></axis></joint>
+    <frame name="mount" attached_to="arm"><pose>0 0 0.1 0 0 0</pose></frame>
+  </model>
+</sdf>
+"""
+
+
+def included_tree(root: Path) -> tuple[Path, Options]:
+    """Two models found through a resource path (``model://``) and one file beside the world (a relative
+    URI), all without a diagnostic of their own."""
+    for name in ("crate", "robot"):
+        d = root / "models" / name
+        d.mkdir(parents=True)
+        (d / "model.sdf").write_text(INCLUDED.format(name=name))
+        (d / "model.config").write_text(
+            f"<?xml version='1.0'?><model><name>{name}</name><sdf version='1.9'>model.sdf</sdf></model>"
+        )
+    (root / "world").mkdir()
+    (root / "world" / "part.sdf").write_text(INCLUDED.format(name="part"))
+    return root / "world" / "w.sdf", Options(resource_paths=(str(root / "models"),))
+
+
+def random_world_with_includes(seed: int) -> str:
+    """``random_world`` with ``<include>``s among its models: named or not, posed relative to world frames,
+    models and each other, with placement frames; world frames attached to frames of included models."""
+    rng = random.Random(seed)
+    text = random_world(seed, models=8)
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if re.match(r'<model name="m\d+"', line)]  # world-level models
+    names: list[str] = []
+    for k, i in enumerate(reversed(at[1:])):
+        uri = rng.choice(["model://crate", "model://robot", "part.sdf"])
+        name = f"inc{k}" if rng.random() < 0.85 or not names else ""
+        ref = rng.choice([None, None, "m0", "m0::L0", *names[-2:]])
+        block = ["<include>", f"  <uri>{uri}</uri>"]
+        if name:
+            block.append(f"  <name>{name}</name>")
+        if rng.random() < 0.3:
+            block.append("  <placement_frame>mount</placement_frame>")
+        block.append("  " + _pose(rng, ref))
+        block.append("</include>")
+        if name and rng.random() < 0.4:
+            block.append(f'<frame name="at_{name}" attached_to="{name}::mount"/>')
+        lines[i:i] = block
+        names += [name] if name else []
+    return "\n".join(lines)
+
+
+def _edit_with_includes(rng: random.Random, text: str) -> str:
+    """An include renamed or its pose typed into (both often), or any edit of ``_edit``."""
+    kind = rng.random()
+    if kind < 0.2:
+        ms = list(re.finditer(r"<name>([^<]*)</name>", text))
+        if ms:
+            m = rng.choice(ms)
+            s, e = m.span(1)
+            new = rng.choice([m.group(1) + "x", m.group(1)[:-1], "m1", "inc0", "", m.group(1) + "_b"])
+            return text[:s] + new + text[e:]
+    if kind < 0.4:
+        ms = list(re.finditer(r"<include>\n  <uri>[^<]*</uri>\n(?:.*\n)*?  <pose[^>]*>([^<]*)</pose>", text))
+        if ms:
+            m = rng.choice(ms)
+            s, e = m.span(1)
+            return text[:s] + rng.choice(["1 2 3 0 0 0", "x", "", "0 0 1 0 0 0.5"]) + text[e:]
+    return _edit(rng, text)
+
+
+@pytest.mark.parametrize("seed", range(1, 5))  # (seed 0 leaves its text broken early)
+def test_random_edits_of_worlds_with_includes_equal_full_analysis(seed, tmp_path):
+    """Worlds with includes are checked incrementally too (an include is a unit, re-placed from the
+    include cache, not read again), and equal a full analysis after every edit."""
+    path, options = included_tree(tmp_path)
+    text = random_world_with_includes(seed)
+    base = base_of(analyze(text, str(path), options), options)
+    assert base is not None and any(u.name.startswith("inc") for u in base.units)
+    fast, _steps = _run(text, 400 + seed, 100, str(path), options, _edit_with_includes)
+    assert fast >= 10, (fast, incremental.refusals)
+
+
+def test_include_edits_take_the_fast_path(tmp_path):
+    """An include's pose and name, and a world-level value, in a world of includes: all incremental."""
+    path, options = included_tree(tmp_path)
+    text = random_world_with_includes(5)
+    base = base_of(analyze(text, str(path), options), options)
+    assert base is not None
+    name = next(  # an include no other element names (renaming one that is named is refused, as for models)
+        m for m in re.finditer(r"<name>(inc\d+)</name>", text) if len(re.findall(rf"\b{m.group(1)}\b", text)) == 1
+    )
+    pose = re.search(r"<include>\n  <uri>[^<]*</uri>\n(?:.*\n)*?  <pose[^>]*>([^<]*)</pose>", text)
+    step = text.index("<max_step_size>") + len("<max_step_size>")
+    edits = [
+        text[: name.end(1)] + "_b" + text[name.end(1) :],
+        text[: pose.start(1)] + "7 7 7 0 0 0" + text[pose.end(1) :],
+        text[:step] + "0.002" + text[step + len("0.001") :],
+    ]
+    for new in edits:
+        got = reanalyze(base, new, str(path), options)
+        assert got is not None, incremental.refusals
+        expected = Counter(map(_key, analyze(new, str(path), options).diagnostics))
+        assert Counter(map(_key, got[0].diagnostics)) == expected

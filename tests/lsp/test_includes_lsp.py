@@ -357,3 +357,46 @@ async def test_file_watchers_are_registered_for_clients_that_allow_it(lsp: Langu
     else:  # Neovim 0.11 on Linux declares dynamicRegistration: false
         await asyncio.sleep(0.2)
         assert registrations == []
+
+
+async def test_an_edit_after_an_included_file_changed_is_checked_against_the_new_file(
+    lsp: LanguageClient, editor: str, ws: Workspace
+):
+    """Edits of a document with includes are checked incrementally (semantics/incremental.py), from the
+    last result; an included file changed on disk makes that result stale: the next check reads it again,
+    and so does every edit after it."""
+    s = await start(lsp, editor, ws, open_robot=False)
+    if s.pull:
+        pytest.skip("the published versions tell the checks apart")
+    text = ROBOT.replace('<include merge="true">\n      <uri>model://finger</uri>\n    </include>\n', "")
+    text = text.replace('    <frame name="pad" attached_to="nail"/>\n', "")
+    s.open(ws.uri, text)
+    value = s.texts[ws.uri].index("0 0 1 0 0 0")
+
+    async def published(version: int) -> list[types.Diagnostic]:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            got = [p for p in s.client.published if p.uri == ws.uri and p.version == version]  # type: ignore[attr-defined]
+            if got:
+                return list(got[-1].diagnostics)
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"version {version} never published")
+
+    def changed(path: Path) -> None:
+        s.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Changed)]
+            )
+        )
+
+    assert await published(1) == []
+    assert await published(s.replace(ws.uri, value, value + 1, "2")) == []  # a pose value: incremental
+    ws.gripper.write_text(GRIPPER.replace('attached_to="palm"', 'attached_to="plam"'), encoding="utf-8")
+    changed(ws.gripper)
+    await eventually(s, ws.uri, on_uri(s, ws.uri))
+    for digit in "345":  # each edit after it: the gripper as it is now
+        assert on_uri(s, ws.uri)(await published(s.replace(ws.uri, value, value + 1, digit)))
+    ws.gripper.write_text(GRIPPER, encoding="utf-8")
+    changed(ws.gripper)
+    await eventually(s, ws.uri, clean)
+    assert await published(s.replace(ws.uri, value, value + 1, "6")) == []

@@ -18,8 +18,18 @@ checked to hold, so the result always equals a full analysis
 random sequences):
 
 * the document was analysed in full with the same options; it has one
-  ``<world>`` (or a root ``<model>``), no XML problem, no ``<include>``, no
-  suppression comment, and the edited unit neither had nor gets one;
+  ``<world>`` (or a root ``<model>``), no XML problem, no suppression comment
+  (and the edited unit neither had nor gets one), and no diagnostic in
+  another file;
+* an ``<include>`` that is a child of the enclosing element is a unit too
+  (the model it brings is a closed scope, known by the name the include
+  gives it), when every include of the document is such a child, loaded and
+  not merged: its excerpt places the model again from the include cache
+  (the file is not read again) and its ``<pose>``, ``<name>`` or
+  ``<placement_frame>`` may change, not its ``<uri>``; a unit's own pose may
+  be relative to another unit, which the excerpt then holds; included files
+  changed since are the server's to notice (``Document.touch``: the next
+  check is a full analysis);
 * the edit lies after the unit's ``<`` and before its end tag, and the new
   unit is one well-formed ``<model>`` element (comments and markup inside
   it may change);
@@ -61,7 +71,7 @@ from typing import NamedTuple, NoReturn, Optional
 
 from ..diagnostics import Diagnostic, Fix, Related
 from ..text import LineIndex, Span
-from ..xml import XmlDocument
+from ..xml import XmlDocument, XmlElement
 from .analysis import Analysis, Options, analyze
 from .checks.suppressions import MARK
 from .frames import Scope
@@ -226,11 +236,11 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     """The base for incremental steps after ``analysis`` (made with ``options``), or None when none may follow it."""
     xml = analysis.xml
     text = analysis.text
-    if xml.root is None or xml.problems or xml.half_typed or analysis.includes or analysis.document is None:
+    if xml.root is None or xml.problems or xml.half_typed or analysis.document is None:
         return None
     if analysis.path is not None and analysis.path.endswith("model.config"):
         return None
-    if MARK in text or "<include" in text:
+    if MARK in text:
         return None
     if any(d.path is not None or any(r.path is not None for r in d.related) for d in analysis.diagnostics):
         return None
@@ -243,11 +253,14 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     enclosing = kids[0]
     if enclosing.etag_start < 0:
         return None
+    included = included_units(analysis, enclosing)
+    if included is None:
+        return None
     units: list[Unit] = []
     others: list[tuple[int, int]] = []
     unit_names = set()
     for c in enclosing.children:
-        name = c.get("name") if c.tag == UNIT_TAG else None
+        name = c.get("name") if c.tag == UNIT_TAG else included.get(id(c))
         if name and c.closed and c.etag_start >= 0:
             units.append(Unit(c.ts - 1, c.stag_end, c.end, name))
             unit_names.add(name)
@@ -263,7 +276,7 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
     outer: set[str] = set()
     scope_resolves = units_resolve = True
     graphs = analysis.graphs
-    for r in graphs.resolutions if graphs is not None else ():
+    for r in own_resolutions(analysis):
         first = r.ref.text.split("::", 1)[0]
         at = r.ref.span.start
         fails = r.scope.parent is None and (r.target is None or r.problem is not None)
@@ -283,7 +296,7 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
                 other_refs[k].add(first)
             if r.target is None or r.problem is not None:
                 other_ok[k] = False
-    counts = Counter(c.get("name") or "" for c in enclosing.children)
+    counts = Counter((c.get("name") if c.tag != "include" else included.get(id(c))) or "" for c in enclosing.children)
     return Base(
         text,
         analysis.path,
@@ -301,6 +314,57 @@ def base_of(analysis: Analysis, options: Options) -> Base | None:
         units_resolve=units_resolve,
         frames=ScopeFrames(graphs.root) if graphs is not None else None,
     )
+
+
+def included_units(analysis: Analysis, enclosing: XmlElement) -> dict[int, str] | None:
+    """The names of the ``<include>``s that are children of ``enclosing`` (by id of their element), each a
+    closed scope like a model child; None when an include is not one: merged into its scope, written
+    elsewhere (inside a model: that model's excerpt would read it), not loaded (what it brings is not
+    known), or so many that the document's limit on included instances may be reached."""
+    graphs = analysis.graphs
+    if not analysis.includes:
+        return {}
+    limit = analysis.options.max_included_instances if analysis.options is not None else 0
+    if graphs is None or len(graphs.included) >= limit:
+        return None
+    names: dict[int, str] = {}
+    for inc, scope in graphs.included:
+        el = inc.element
+        if el.parent is enclosing:
+            if inc.merge or not scope.name:
+                return None
+            names[id(el)] = scope.name
+    loaded = [r for r in analysis.includes if r.include.element.parent is enclosing and r.analysis is not None]
+    if len(names) != len(loaded) or len(analysis.includes) != len(loaded):
+        return None
+    return names
+
+
+def own_resolutions(analysis: Analysis) -> list:
+    """The frame graphs' resolutions of references written in this document (those of included files,
+    with places in their own files, left out)."""
+    graphs = analysis.graphs
+    if graphs is None:
+        return []
+    if not analysis.includes:
+        return graphs.resolutions
+    root = analysis.xml.root
+    out = []
+    for r in graphs.resolutions:
+        el = r.ref.element
+        while el.parent is not None:
+            el = el.parent
+        if el is root:
+            out.append(r)
+    return out
+
+
+_URI = re.compile(r"<uri\b[^>]*>([^<]*)</uri>")
+
+
+def _uri(unit: str) -> list[str]:
+    """The ``<uri>`` texts of an element: an include that reads another file is another unit."""
+    return _URI.findall(unit)
 
 
 def changed_region(old: str, new: str) -> tuple[int, int, int]:
@@ -375,6 +439,17 @@ def _unit_context(base: Base, i: int) -> list[tuple[int, int]]:
     return [(o.start, o.end) for o in base.others if not (o.resolves and o.names and name not in o.names)]
 
 
+_REFERENCE = re.compile(r'(?:relative_to|attached_to)\s*=\s*"([^"]*)"')
+
+
+def _named_units(base: Base, i: int, texts: str) -> list[tuple[int, int]]:
+    """The other units that a reference in ``texts`` (the unit before and after the edit) starts with: the
+    unit's own pose may be relative to a sibling (an include placed relative to a model), which the excerpt
+    then holds, so that it resolves there as in the document (any other reference to a sibling is refused)."""
+    first = {m.group(1).split("::", 1)[0] for m in _REFERENCE.finditer(texts)}
+    return [(u.start, u.end) for k, u in enumerate(base.units) if k != i and u.name in first]
+
+
 def _excerpt(
     base: Base,
     start: int,
@@ -405,8 +480,11 @@ def _excerpt(
             at += e - s + 1
     a = analyze(excerpt, base.path, options)
     xml: XmlDocument = a.xml
-    if xml.problems or xml.half_typed or a.includes or xml.root is None or len(xml.root.children) != 1:
+    if xml.problems or xml.half_typed or xml.root is None or len(xml.root.children) != 1:
         return None
+    names_of = included_units(a, xml.root.children[0]) if a.includes else {}
+    if names_of is None or any(d.path is not None or any(r.path for r in d.related) for d in a.diagnostics):
+        return None  # an include the document does not take as a unit, or a problem in an included file
     lo, hi = len(head), len(head) + len(unit)
     found = [c for c in xml.root.children[0].children if c.ts - 1 >= lo and c.end <= hi]
     el = found[0] if len(found) == 1 else None
@@ -437,7 +515,7 @@ def _excerpt(
     own: set[str] = set()
     own_resolved = resolved = True
     held_refs: dict[int, tuple[set[str], bool]] = {p[2]: (set(), True) for p in placed}
-    for r in a.graphs.resolutions if a.graphs is not None else ():
+    for r in own_resolutions(a):
         k = bisect.bisect_right(held_starts, r.ref.span.start) - 1
         if k >= 0 and r.ref.span.start < placed[k][1]:
             refs, ok = held_refs[placed[k][2]]
@@ -454,7 +532,7 @@ def _excerpt(
             else:
                 own.add(first)
                 own_resolved = own_resolved and ok
-    name = el.get("name")
+    name = el.get("name") if el.tag != "include" else names_of.get(id(el))
     got = Excerpt(
         start, unit, inside, outside, poses, names, texts, name, el.stag_end - lo, own, own_resolved, resolved
     )
@@ -513,7 +591,8 @@ def reanalyze(
     delta = new_end - old_end
     old_unit = old[u_start:u_end]
     new_unit = text[u_start : u_end + delta]
-    if MARK in new_unit or "<include" in new_unit:
+    tag = "include" if old_unit.startswith("<include") else UNIT_TAG
+    if MARK in new_unit or new_unit.count("<include") != (tag == "include") or _uri(old_unit) != _uri(new_unit):
         return _refuse(Refusal.SUPPRESSION_OR_INCLUDE)
     if old_end <= u_stag:
         was, now = _tag_and_name(old, u_start), _tag_and_name(text, u_start)
@@ -522,15 +601,15 @@ def reanalyze(
     if name in base.referenced and _skeleton(old_unit) != _skeleton(new_unit):
         return _refuse(Refusal.REFERENCED_UNIT_CHANGED)
     last = base.last
-    parts = _unit_context(base, i)
+    parts = _unit_context(base, i) + _named_units(base, i, old_unit + new_unit)
     before = (
         last
         if last is not None and last.start == u_start and last.unit == old_unit and last.context == _norm(parts, last)
-        else _excerpt(base, u_start, old_unit, UNIT_TAG, parts, options)
+        else _excerpt(base, u_start, old_unit, tag, parts, options)
     )
     if before is None:
         return _refuse(Refusal.NO_EXCERPT)
-    after = _excerpt(base, u_start, new_unit, UNIT_TAG, parts, options)
+    after = _excerpt(base, u_start, new_unit, tag, parts, options)
     if after is None or after.outside != before.outside:
         return _refuse(Refusal.SCOPE_VIEW_CHANGED)
     if after.poses != before.poses and not _own_pose_exact(base, before, after):
@@ -893,10 +972,12 @@ def scope_uses(analysis: Analysis) -> ScopeUses | None:
     if root is None or root.tag != "sdf" or len(root.children) != 1:
         return None
     kids = root.children[0].children
+    included = included_units(analysis, root.children[0])
+    if included is None:
+        return None
     starts = [c.ts - 1 for c in kids]
     uses: list[set[str]] = [set() for _ in kids]
-    graphs = analysis.graphs
-    for r in graphs.resolutions if graphs is not None else ():
+    for r in own_resolutions(analysis):
         at = r.ref.span.start
         i = bisect.bisect_right(starts, at) - 1
         if i < 0 or at >= kids[i].end:
@@ -909,7 +990,12 @@ def scope_uses(analysis: Analysis) -> ScopeUses | None:
     for c, u in zip(kids, uses):
         if c.tag != UNIT_TAG:  # not every reference is a frame graph's (a light's pose): every name it writes
             u.update(v.strip().split("::", 1)[0] for pair in _VALUES.findall(text, c.ts - 1, c.end) for v in pair)
-    return ScopeUses(tuple((c.ts - 1, c.end, c.get("name") or "", frozenset(u)) for c, u in zip(kids, uses)))
+    return ScopeUses(
+        tuple(
+            (c.ts - 1, c.end, (c.get("name") if c.tag != "include" else included.get(id(c))) or "", frozenset(u))
+            for c, u in zip(kids, uses)
+        )
+    )
 
 
 _NAME_ATTRIBUTE = re.compile(r"""\sname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -924,6 +1010,19 @@ def _tag_and_name(text: str, start: int) -> tuple[str, str] | None:
     found = _NAME_ATTRIBUTE.search(tag.group())
     written = "" if found is None else found.group(1) if found.group(1) is not None else found.group(2)
     return tag.group().split(None, 1)[0].rstrip("/>"), written
+
+
+_INCLUDE_NAME = re.compile(r"<name>([^<]*)</name>")
+
+
+def _include_name(element: str, loaded: str) -> tuple[str, str] | None:
+    """``("include", its name)`` for the text of an include whose model was loaded as ``loaded``: its
+    ``<name>``, or ``loaded`` without one; None when it names another file, has several ``<name>``s, or its
+    ``<uri>`` is not the one loaded (what it brings is then not known here)."""
+    names = _INCLUDE_NAME.findall(element)
+    if len(names) > 1 or len(_uri(element)) != 1:
+        return None
+    return "include", names[0].strip() if names else loaded
 
 
 def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None:
@@ -947,6 +1046,10 @@ def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None
         return None
     start, end, name = kids[i][0], kids[i][1] + delta, kids[i][2]
     tag, was = _tag_and_name(now, start), _tag_and_name(old, start)
+    if tag is not None and was is not None and tag[0] == was[0] == "include":
+        tag, was = _include_name(now[start:end], name), _include_name(old[start : kids[i][1]], name)
+        if tag is None or was is None or _uri(now[start:end]) != _uri(old[start : kids[i][1]]):
+            return None  # another file read, or the name no longer plain
     if tag is None or was is None or tag[0] != was[0] or was[1] != name:
         return None  # no longer one element of the same kind
     names = {name} if name else set()

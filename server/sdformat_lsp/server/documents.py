@@ -80,6 +80,9 @@ class Document:
     version: int | None
     language_id: str = "sdformat"
     revision: int = field(default_factory=next_revision)
+    # the revision of the last touch: what was checked before it (with the files its includes read then,
+    # or other settings) is no base for an incremental check (server/scheduler._incremental)
+    fresh_from: int = -1
     _lines: LineIndex | None = None
 
     @property
@@ -107,8 +110,8 @@ class Document:
             self._lines = None
 
     def touch(self) -> None:
-        """Mark the content as needing a fresh analysis (settings changed)."""
-        self.revision = next_revision()
+        """Mark the content as needing a fresh analysis (settings changed, or a file its includes read)."""
+        self.revision = self.fresh_from = next_revision()
 
 
 class DocumentStore:

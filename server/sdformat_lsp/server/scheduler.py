@@ -139,6 +139,7 @@ class _Slot:
     settled_revision: int = -1
     last_edit: float = float("-inf")  # loop time of the last scheduled change
     base: Base | None = None  # for incremental checks: the last result checked, as plain offsets and diagnostics
+    base_fresh: int = -1  # the document's ``fresh_from`` when ``base`` was made (a touch since: no base)
     # (revision, the last full analysis, how that revision's text differs from it): requests outside the
     # edited element are answered from it while the revision's own full analysis is built (sealed_shift)
     shift: tuple[int, Analysis, Shift] | None = None
@@ -194,6 +195,23 @@ def _consume(fut: asyncio.Future) -> None:
     """Mark a future's exception as seen (nobody may be waiting for it)."""
     if not fut.cancelled():
         fut.exception()
+
+
+def _source(slot: _Slot, fresh: int) -> Base | Analysis | None:
+    """What an incremental check of a document last touched at revision ``fresh`` starts from: the slot's
+    base or full analysis, if made since (a file its includes read changed: only a full analysis reads it)."""
+    if slot.revision < fresh:
+        return None
+    if slot.base_fresh != fresh:
+        slot.base = None
+    if slot.base is None and isinstance(slot.analysis, Analysis) and slot.analysis.options is not None:
+        return slot.analysis
+    return slot.base
+
+
+def _touched(doc: Document | None, revision: int) -> int:
+    """The document's last touch, for a base made from its analysis of ``revision`` (-2, no touch, if older)."""
+    return doc.fresh_from if doc is not None and revision >= doc.fresh_from else -2
 
 
 def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str = "") -> Analysis:
@@ -361,16 +379,16 @@ class Scheduler:
         options_of = self._options
         if slot is None or not self.gate.is_open or options_of is None:
             return None
-        source: Base | Analysis | None = slot.base
-        if source is None and isinstance(slot.analysis, Analysis) and slot.analysis.options is not None:
-            source = slot.analysis
+        fresh = doc.fresh_from
+        source = _source(slot, fresh)
         if source is None:
             return None
         earlier, uses = slot.earlier()
         got = await asyncio.get_running_loop().run_in_executor(
             self.executor, _step, options_of, source, doc.text, doc.path, doc.lines, earlier, uses
         )
-        slot.base = got[1] if got is not None else None
+        got = got if doc.fresh_from == fresh else None  # touched meanwhile: what the step read may be stale
+        slot.base, slot.base_fresh = (got[1] if got is not None else None), fresh
         if got is not None and earlier is not None:
             slot.keep(doc.revision, earlier, got[2], got[3])
         return got[0] if got is not None else None
@@ -513,7 +531,7 @@ class Scheduler:
             slot.analysis = fut.result()
             slot.revision = revision
             slot.shift = slot.uses = None  # the earlier analysis is no longer needed
-            if slot.base is not None and slot.base.text != slot.analysis.text:
+            if slot.base is not None and (slot.base.text != slot.analysis.text or slot.base_fresh != doc.fresh_from):
                 slot.base = None  # the next incremental check starts from this analysis
             # else: the base of the same text, made by the incremental check of this revision, is kept
             # (with the excerpt of the unit being edited): starting afresh from the full analysis would
@@ -541,4 +559,4 @@ class Scheduler:
             and slot.revision == revision
             and slot.analysis is analysis
         ):
-            slot.base = base
+            slot.base, slot.base_fresh = base, _touched(self.store.get(uri), revision)
