@@ -5,7 +5,9 @@
 // thread, which in VS Code's webview is the workbench's, for 1.5-3 s. Here the images are decoded off the thread
 // (HTMLImageElement.decode), uploaded in slices of about UPLOAD_SLICE_MS, and a WebGL2 fence tells when the GPU is
 // done; only then is the frame drawn, and its read-back waits for the draw alone. New materials' shaders are
-// compiled ahead too (renderer.compileAsync), so that the draw does not wait for them.
+// compiled ahead too, in slices (linking waits for the GPU process where KHR_parallel_shader_compile is missing,
+// as in code-server's SwiftShader), so that the frame does not wait for them. Still in the frame: software
+// WebGL builds a program's pipeline at its first draw.
 const UPLOAD_SLICE_MS = 25;
 const POLL_MS = 10;
 
@@ -13,7 +15,8 @@ export function createUploads(renderer, scene, camera, slots) {
   const gl = renderer.getContext();
   const fences = typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext;
   const sent = new WeakMap(); // texture -> the version uploaded
-  const compiled = new WeakSet(); // materials whose shaders were compiled ahead of a draw
+  const compiled = new Set(); // the materials (and whether instanced) whose shaders were compiled ahead of a draw
+  const variant = (o, m) => `${m.uuid}:${o.isInstancedMesh ? 1 : 0}:${o.isMesh ? 1 : 0}`;
   let fence = null;
   let busy = false; // uploading or waiting for a fence
 
@@ -24,7 +27,7 @@ export function createUploads(renderer, scene, camera, slots) {
     scene.traverse((o) => {
       if (!o.material || !o.visible) return;
       for (const m of [].concat(o.material)) {
-        if (!compiled.has(m)) newMaterials = true;
+        if (!compiled.has(variant(o, m))) newMaterials = true;
       }
       for (const m of [].concat(o.material)) for (const slot of slots) {
         const t = m[slot];
@@ -55,13 +58,23 @@ export function createUploads(renderer, scene, camera, slots) {
 
   async function upload(list, then) {
     if (newMaterials) {
-      // shaders compiled and linked without waiting for them (KHR_parallel_shader_compile), not in the draw
-      const materials = renderer.compile(scene, camera);
-      for (const m of materials) compiled.add(m);
-      await renderer.compileAsync(scene, camera);
-      scene.traverse((o) => {
-        if (o.material) for (const m of [].concat(o.material)) compiled.add(m);
+      // the objects with a material not compiled yet are compiled in slices of about UPLOAD_SLICE_MS, each its own
+      // task: without KHR_parallel_shader_compile (SwiftShader in code-server) linking waits for the GPU process
+      const fresh = [];
+      scene.traverseVisible((o) => {
+        if (o.material && [].concat(o.material).some((m) => !compiled.has(variant(o, m)))) fresh.push(o);
       });
+      let t0 = performance.now();
+      for (const o of fresh) {
+        if (![].concat(o.material).some((m) => !compiled.has(variant(o, m)))) continue; // compiled with another
+        if (performance.now() - t0 > UPLOAD_SLICE_MS) {
+          await new Promise((res) => setTimeout(res, 0));
+          t0 = performance.now();
+        }
+        renderer.compile(o, camera, scene);
+        for (const m of [].concat(o.material)) compiled.add(variant(o, m));
+      }
+      await renderer.compileAsync(scene, camera); // with the extension: until the GPU has linked them
     }
     await decoded(list);
     while (list.length) {
