@@ -220,6 +220,9 @@ async def test_the_incremental_base_of_a_full_analysis_is_made_before_the_first_
     await h.until(lambda: h.published)
     await h.until(lambda: h.scheduler._slots[URI].base is not None)  # made in a worker, no edit needed
     assert h.scheduler._slots[URI].base.text == _world("1")
+    slot = h.scheduler._slots[URI]
+    await h.until(lambda: slot.uses is not None)  # so are its scope uses (the first step's sealed_shift)
+    assert slot.uses[0] is slot.analysis and slot.earlier()[1] is slot.uses[1]
     h.change(2, _world("2"))
     await h.until(lambda: len(h.published) == 2)
     assert isinstance(h.published[1][1], QuickAnalysis)

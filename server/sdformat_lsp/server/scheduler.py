@@ -228,10 +228,12 @@ def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str 
     return result
 
 
-def _prepare(analysis: Analysis, want_base: bool) -> Base | None:
-    """In a worker: the features' lookups of a new full analysis, and its incremental base if wanted."""
+def _prepare(analysis: Analysis, want_base: bool) -> tuple[Base | None, ScopeUses | None]:
+    """In a worker: the features' lookups of a new full analysis, its incremental base if wanted, and its
+    scope uses (what the first incremental step after it would make: 40 ms on a 100k-line world)."""
     features.prepare(analysis)
-    return base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
+    base = base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
+    return base, scope_uses(analysis) if analysis.options is not None else None
 
 
 def _step(
@@ -547,11 +549,13 @@ class Scheduler:
         # after the run's diagnostics have gone out (the loop's next work): no contention with them
         await asyncio.sleep(0.01)
         try:
-            base = await asyncio.get_running_loop().run_in_executor(self.executor, _prepare, analysis, want_base)
+            base, uses = await asyncio.get_running_loop().run_in_executor(self.executor, _prepare, analysis, want_base)
         except Exception as exc:  # the next request or edit makes them, and meets the same fault there
             log_fault(f"preparing {analysis.path or 'an unsaved document'}", exc)
             return
         slot = self._slots.get(uri)
+        if uses is not None and slot is not None and slot.analysis is analysis and slot.uses is None:
+            slot.uses = (analysis, uses)  # read by Slot.earlier while this analysis is the earlier one
         if (
             base is not None
             and slot is not None
