@@ -330,15 +330,18 @@ def test_answers_outside_a_sealed_edit_of_a_world_with_includes_equal_a_fresh_an
     """As above, in worlds with includes (an include's pose and name edited among the rest): the earlier
     analysis, with the included models it placed, answers outside the edited element as a fresh one does."""
     path, options = included_tree(tmp_path)
-    _sealed_answers(
+    in_includes = _sealed_answers(
         random_world_with_includes(seed), str(path), options, random.Random(500 + seed), _edit_with_includes
     )
+    assert in_includes >= 1  # an edit inside an include answered from the earlier analysis
 
 
-def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, edit) -> None:
+def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, edit) -> int:
+    """Random edits of ``text``: after each one checked incrementally and sealed in one element, the earlier
+    analysis's answers equal a fresh one's; how many of those elements were includes."""
     earlier = analyze(text, path, options)
     base = base_of(earlier, options)
-    sealed = 0
+    sealed = in_includes = 0
     for _step in range(100):
         new = edit(rng, text)
         got = reanalyze(base, new, path, options) if base is not None else None
@@ -352,6 +355,7 @@ def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, 
         if shift is None:
             continue
         sealed += 1
+        in_includes += text.startswith("<include", shift.start)
         fresh = analyze(text, path, options)
         for at in [m.start() + 1 for m in re.finditer(r'"|>[^<\s]', text)][:: max(1, len(text) // 4000)]:
             before = shift.to_earlier(at)
@@ -363,6 +367,7 @@ def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, 
                 continue  # the server asks the new analysis then
             assert mapped == _answers(fresh, at, lambda o: o), (_step, at, text[at - 30 : at + 30])
     assert sealed >= 3, sealed  # the earlier analysis is actually used
+    return in_includes
 
 
 @pytest.mark.parametrize("seed", range(5))

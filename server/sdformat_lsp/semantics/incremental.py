@@ -1016,13 +1016,13 @@ _INCLUDE_NAME = re.compile(r"<name>([^<]*)</name>")
 
 
 def _include_name(element: str, loaded: str) -> tuple[str, str] | None:
-    """``("include", its name)`` for the text of an include whose model was loaded as ``loaded``: its
+    """``("<include", its name)`` (as :func:`_tag_and_name` gives them) for the text of an include whose model was loaded as ``loaded``: its
     ``<name>``, or ``loaded`` without one; None when it names another file, has several ``<name>``s, or its
     ``<uri>`` is not the one loaded (what it brings is then not known here)."""
     names = _INCLUDE_NAME.findall(element)
     if len(names) > 1 or len(_uri(element)) != 1:
         return None
-    return "include", names[0].strip() if names else loaded
+    return "<include", names[0].strip() if names else loaded
 
 
 def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None:
@@ -1046,7 +1046,7 @@ def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None
         return None
     start, end, name = kids[i][0], kids[i][1] + delta, kids[i][2]
     tag, was = _tag_and_name(now, start), _tag_and_name(old, start)
-    if tag is not None and was is not None and tag[0] == was[0] == "include":
+    if tag is not None and was is not None and tag[0] == was[0] == "<include":
         tag, was = _include_name(now[start:end], name), _include_name(old[start : kids[i][1]], name)
         if tag is None or was is None or _uri(now[start:end]) != _uri(old[start : kids[i][1]]):
             return None  # another file read, or the name no longer plain
