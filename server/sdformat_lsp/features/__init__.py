@@ -57,6 +57,7 @@ def prepare(analysis: Analysis) -> None:
     """Make now, in the caller's thread, what the first request on ``analysis`` would otherwise make
     (the server calls it in a worker thread on an analysis built in the background)."""
     prepare_lookups(analysis)
+    analysis.name_spans()  # node_defined_at's index (hover, definition on a name)
     if analysis.xacro is not None:
         prepare_xacro(analysis)
 

@@ -8,6 +8,7 @@ resolution of every frame reference.
 
 from __future__ import annotations
 
+import bisect
 import os
 import sys
 import threading
@@ -40,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .xacro_documents import XacroFacts
 
 LATEST = (1, 12)
+_NAME_SPANS = "analysis.name_spans"  # graphs.memo: the local nodes' name spans, sorted (node_defined_at)
 # A diagnostic's data key: the version of a document libsdformat no longer converts, which print converts
 # by libsdformat's own rules (cli/print.py prints it in spite of that error).
 CONVERTS_FROM = "converts_from"
@@ -158,16 +160,38 @@ class Analysis:
         return list(self.graphs.root.iter_scopes()) if self.graphs else []
 
     def node_defined_at(self, offset: int) -> FrameNode | None:
-        """The frame whose name attribute value contains ``offset``."""
-        if self.graphs is None:
+        """The frame whose name attribute value contains ``offset`` (the first in ``graphs.nodes``). Found by
+        bisection in the name spans, sorted once per analysis (``graphs.memo``): a walk over every node took
+        5 ms a hover on 3k_shapes.sdf. Names written in different places never overlap, so only the span
+        starting last at or before ``offset`` can hold it (nodes named by one text share its span)."""
+        index = self.name_spans()
+        if index is None:
             return None
-        for n in self.graphs.nodes:
-            sp = n.name_span
-            if sp is None or (n.scope is None and n.kind != "model"):
-                continue  # no name, or the world (named by its <world>, not a frame of its own)
-            if sp.start <= offset <= sp.end and self._local(n):
-                return n
-        return None
+        starts, found = index
+        k = bisect.bisect_right(starts, offset)
+        if k == 0:
+            return None
+        first = bisect.bisect_left(starts, starts[k - 1])  # the same span's nodes: the first in order
+        return found[first][3] if found[first][1] >= offset else None
+
+    def name_spans(self) -> tuple[list[int], list[tuple[int, int, int, FrameNode]]] | None:
+        """The index :meth:`node_defined_at` reads: the starts, and (start, end, order, node) of the local
+        nodes' name spans, sorted; made once (``features.prepare`` makes it ahead of the first hover)."""
+        graphs = self.graphs
+        if graphs is None:
+            return None
+        index = graphs.memo.get(_NAME_SPANS)
+        if index is None:
+            found = []
+            for order, n in enumerate(graphs.nodes):
+                sp = n.name_span
+                if sp is None or (n.scope is None and n.kind != "model"):
+                    continue  # no name, or the world (named by its <world>, not a frame of its own)
+                if self._local(n):
+                    found.append((sp.start, sp.end, order, n))
+            found.sort(key=lambda e: (e[0], e[2]))
+            index = graphs.memo[_NAME_SPANS] = ([e[0] for e in found], found)
+        return index
 
     def _local(self, node: FrameNode) -> bool:
         s = node.inner if node.inner is not None else node.scope

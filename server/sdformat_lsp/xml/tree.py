@@ -9,6 +9,7 @@ Every span is a :class:`~sdformat_lsp.text.Span` of code-point offsets.
 
 from __future__ import annotations
 
+import bisect
 from collections import abc
 from types import MappingProxyType
 from typing import Callable, Iterator, Mapping, Sequence, cast
@@ -366,6 +367,13 @@ class XmlElement:
         return f"<XmlElement {self.tag} {self.span}>"
 
 
+_BISECT_FROM = 8  # children beyond which element_at looks one up by bisection (a world of 3,000 models)
+
+
+def _lt(el: XmlElement) -> int:
+    return el.ts - 1  # where its '<' is: the start of its span
+
+
 class XmlDocument:
     """A parsed document: its text, line index, tree and XML-level problems.
 
@@ -405,12 +413,21 @@ class XmlDocument:
         if node is None or not node.span.contains(offset):
             return None
         while True:
-            for c in node.children:
-                if c.span.start <= offset <= c.span.end:
-                    node = c
-                    break
+            kids = node.children
+            found = None
+            if len(kids) > _BISECT_FROM:
+                # children are in document order and do not overlap: the one starting last at or before
+                # ``offset`` (or the one before it, when it ends just there) is the only one that can hold it
+                k = bisect.bisect_right(kids, offset, key=_lt) - 1
+                if k > 0 and kids[k - 1].end >= offset:
+                    k -= 1
+                if k >= 0 and kids[k].ts - 1 <= offset <= kids[k].end:
+                    found = kids[k]
             else:
+                found = next((c for c in kids if c.ts - 1 <= offset <= c.end), None)
+            if found is None:
                 return node
+            node = found
 
     def iter(self) -> Iterator[XmlElement]:
         return self.root.iter() if self.root is not None else iter(())
