@@ -929,6 +929,9 @@ class Shift:
     end: int
     names_held: frozenset[str] = frozenset()
     held: tuple[tuple[int, int], ...] = ()
+    # the edit changed only the value of a <pose>: no frame's name, kind or relative_to/attached_to changed,
+    # so a completion list (names, kinds, which may be chosen) is the same but for the details (poses)
+    pose_value: bool = False
 
     @property
     def delta(self) -> int:
@@ -1068,7 +1071,8 @@ def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None
                     names.add(kid_name)
                 grown = True
     spans = tuple((kids[k][0], kids[k][1]) for k in sorted(held) if k != i)
-    return Shift(a, old_end, new_end, start, end, frozenset(names), spans)
+    pose_value = _in_pose_value(old, now, a, old_end, new_end, start, kids[i][1])
+    return Shift(a, old_end, new_end, start, end, frozenset(names), spans, pose_value)
 
 
 __all__ = [

@@ -239,7 +239,8 @@ def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     )
     lazy = _resolves_detail(server)  # thousands of frames: poses are worked out only for the item the user looks at
     result = features.complete(analysis, offset, snippets, details=not lazy)
-    if req.earlier_names(label for i in result.items for label in (i.label, i.filter_text or "", i.insert_text or "")):
+    labels = (label for i in result.items for label in (i.label, i.filter_text or "", i.insert_text or ""))
+    if req.earlier_names(labels, details=not lazy):
         raise Unmappable(offset)  # frames of the edited element listed: the new analysis answers
     at, length = req.current(offset, analysis.text)  # resolved against the analysis of the current text
     data = {"uri": params.text_document.uri, "offset": at, "text": length} if lazy else None

@@ -50,11 +50,15 @@ class Request:
         self.place = place
         self.version = version
 
-    def earlier_names(self, labels: Iterable[str]) -> bool:
+    def earlier_names(self, labels: Iterable[str], details: bool = True) -> bool:
         """Whether an earlier analysis answers (see :func:`with_snapshot`) and one of ``labels`` names the
-        element edited since: the answer is then the new analysis's to give (raise ``Unmappable``)."""
+        element edited since: the answer is then the new analysis's to give (raise ``Unmappable``). Without
+        ``details`` (poses, resolved later against the current analysis), an edit of a pose value changes
+        nothing the labels say (``Shift.pose_value``)."""
         lines = self.place.lines
-        return isinstance(lines, MovedLines) and any(lines.shift.names(label) for label in labels)
+        if not isinstance(lines, MovedLines) or (not details and lines.shift.pose_value):
+            return False
+        return any(lines.shift.names(label) for label in labels)
 
     def current(self, offset: int, text: str) -> tuple[int, int]:
         """``offset`` of the analysed ``text`` as an offset of the document's current text, and that text's
