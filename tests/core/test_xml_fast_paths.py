@@ -266,7 +266,7 @@ def test_no_thread_outlives_a_parse_even_when_the_scan_fails(ahead_from_zero, mo
     parse("<sdf><model name='m'/></sdf>")
     assert threading.active_count() == before
 
-    def broken(text, stop=None):
+    def broken(text):
         raise MemoryError("scan")
 
     monkeypatch.setattr(parser, "scan", broken)

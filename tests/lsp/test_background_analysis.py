@@ -297,30 +297,3 @@ def test_the_collector_counts_what_it_froze_only_when_asked():
     finally:
         collector.close()
         gc.unfreeze()
-
-
-def test_a_set_stop_ends_the_run_inside_the_parse_of_a_large_world(monkeypatch):
-    """The parse of a 100,000-line world is the longest phase, and a background run of a text an edit
-    replaced shared the interpreter with the next edit's incremental check until its end: the scanner
-    looks at the stop event every few thousand turns."""
-    import sdformat_lsp.xml.scanner as scanner
-    from sdformat_lsp.xml import ScanStopped
-
-    text = "<sdf version='1.10'><world name='w'>" + "<frame name='f'/>" * 20_000 + "</world></sdf>"
-    turns = 0
-    real = threading.Event.is_set
-
-    def counted(self):
-        nonlocal turns
-        turns += 1
-        return real(self) or turns >= 2  # set from the scanner's second look on
-
-    monkeypatch.setattr(threading.Event, "is_set", counted)
-    stop = threading.Event()
-    with pytest.raises(ScanStopped):
-        scanner.scan(text, stop)
-    assert turns == 2  # stopped at its second look, long before the end of the text
-    assert scanner.scan(text).root is not None  # without an event: to its end
-    turns = 0
-    with cancellable(stop), pytest.raises(AnalysisCancelled):
-        analyze(text)

@@ -20,7 +20,7 @@ from ..files import DEFAULT_MAX_BYTES, size_text
 from ..model import Document, Include, Model, build, version_tuple
 from ..records import record
 from ..text import LineIndex, Span
-from ..xml import ScanStopped, XmlDocument, parse
+from ..xml import XmlDocument, parse
 from .checks.phases import check
 from ..collector_pause import collector_paused
 from .checks.reserved_names import reserved_entity_names
@@ -430,10 +430,7 @@ def analyze(
         with collector_paused():  # large trees and no cyclic garbage: collector passes would dominate the run time
             try:
                 if xml is None:
-                    try:
-                        xml = parse(text, stop)  # the longest phase of a large world: stopped inside
-                    except ScanStopped:
-                        raise AnalysisCancelled() from None
+                    xml = parse(text)
                 _checkpoint(stop)
                 result = Analysis(text=text, path=path, xml=xml, options=options)
                 result.diagnostics.extend(extra or ())

@@ -272,12 +272,11 @@ def _lxml_problems(text: str, lines: LineIndex, depth: int = 0, log: list | None
     return out
 
 
-def parse(text: str, stop: threading.Event | None = None) -> XmlDocument:
-    """Parse ``text`` into a tree with spans, plus its XML-level diagnostics; ``stop`` set, raises
-    :class:`~.scanner.ScanStopped` (see :func:`~.scanner.scan`)."""
+def parse(text: str) -> XmlDocument:
+    """Parse ``text`` into a tree with spans, plus its XML-level diagnostics."""
     ahead = _Ahead(text) if len(text) >= _AHEAD_FROM else None
     try:
-        return _parse(text, ahead, stop=stop)
+        return _parse(text, ahead)
     finally:
         if ahead is not None:
             ahead.log()  # joined on every path: no thread outlives the parse
@@ -295,12 +294,10 @@ def parse_built(text: str, root: XmlElement, depth: int) -> XmlDocument:
     return document if not document.problems else parse(text)
 
 
-def _parse(
-    text: str, ahead: _Ahead | None, scanned: ScanResult | None = None, stop: threading.Event | None = None
-) -> XmlDocument:
+def _parse(text: str, ahead: _Ahead | None, scanned: ScanResult | None = None) -> XmlDocument:
     lines = LineIndex(text)
     if scanned is None:
-        scanned = scan(text, stop)
+        scanned = scan(text)
     problems: list[Diagnostic] = []
     checked = text
     if scanned.doctype_span is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import sys
-import threading
 from typing import Mapping
 from weakref import ref
 
@@ -158,14 +157,7 @@ def _leaf_text(body: str) -> tuple[str, int, int]:
 _SHARED_TEXT = 64  # element texts up to this long are shared between elements that repeat them
 
 
-class ScanStopped(Exception):
-    """The scan was stopped (its ``stop`` event set): nobody wants the tree of this text any more."""
-
-
-_STOP_EVERY = 4096  # loop turns between two looks at the stop event: a few ms of a 100,000-line world
-
-
-def scan(text: str, stop: threading.Event | None = None) -> ScanResult:
+def scan(text: str) -> ScanResult:
     """Build the element tree of ``text``, whatever state it is in.
 
     A document that leaves elements open at its end is scanned a second time
@@ -173,18 +165,17 @@ def scan(text: str, stop: threading.Event | None = None) -> ScanResult:
     element typed unclosed inside another of the same tag (a ``<model>`` in a
     model) otherwise takes the enclosing element's end tag, and the error lands
     at the end of the file instead of at the typing. A well-formed document
-    is scanned once and never judged by its indentation. ``stop``: set, the scan raises
-    :class:`ScanStopped` (a background analysis of a text an edit replaced: see semantics.analysis.cancellable).
+    is scanned once and never judged by its indentation.
     """
-    result = _scan(text, False, stop)
+    result = _scan(text, False)
     if result.suspect:
-        second = _scan(text, True, stop)
+        second = _scan(text, True)
         if len(second.unclosed) <= len(result.unclosed):
             return second
     return result
 
 
-def _scan(text: str, by_indent: bool, stop: threading.Event | None = None) -> ScanResult:
+def _scan(text: str, by_indent: bool) -> ScanResult:
     """One pass (see :func:`scan`).
 
     A well-formed tag takes one regex match, with its attributes and the
@@ -213,13 +204,7 @@ def _scan(text: str, by_indent: bool, stop: threading.Event | None = None) -> Sc
     # Repeated subtrees (see repeats.py), in the first scan only
     templates = None if by_indent else repeats.Templates(text)
     pending: list = [] if templates is None else templates.pending  # cleared in place wherever not clean
-    countdown = _STOP_EVERY if stop is not None else 0  # 0: never looks (counts below zero)
     while pos < n:
-        countdown -= 1
-        if not countdown:
-            if stop is not None and stop.is_set():
-                raise ScanStopped()
-            countdown = _STOP_EVERY
         m = token()
         if m is not None:
             name, attr_src, slash, body, body_space, end_name, end_space, chars = m.groups()
