@@ -438,6 +438,16 @@ def _textured_obj(m: Path, image: str, kd: str = "1 1 1") -> None:
     )
 
 
+def green_textured_model(tmp_path: Path) -> Path:
+    """model.sdf in ``tmp_path``: the box of :func:`_textured_obj` with a green PNG as its texture."""
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (m / "green.png").write_bytes(_png((0, 255, 0)))
+    _textured_obj(m, "green.png")
+    (tmp_path / "model.sdf").write_text(TEXTURED)
+    return tmp_path / "model.sdf"
+
+
 def _colour_at_the_middle_of(page, ident) -> list[int]:
     """The colour drawn on the screen at the middle of an entry's drawn box."""
     return page.evaluate(
@@ -453,12 +463,7 @@ def _colour_at_the_middle_of(page, ident) -> list[int]:
 def test_a_texture_arriving_after_its_mesh_is_drawn(browser, view_server, tmp_path):
     """An MTL (or COLLADA) texture loads after its mesh is parsed: the view is drawn once it is in, and says it is
     drawn only then. The image is held back a second so that it surely arrives after the mesh."""
-    m = tmp_path / "meshes"
-    m.mkdir()
-    (m / "green.png").write_bytes(_png((0, 255, 0)))
-    _textured_obj(m, "green.png")
-    (tmp_path / "model.sdf").write_text(TEXTURED)
-    server = view_server(tmp_path / "model.sdf")
+    server = view_server(green_textured_model(tmp_path))
     page = browser.new_page(viewport={"width": 900, "height": 600})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -173,14 +173,9 @@ def test_a_draw_uploads_no_texture_and_links_no_shader(browser, view_server, tmp
     compiled the shaders held the editor's thread 1.5-3 s on small_house. Textures and shaders go to the GPU in
     tasks of their own, and the frame is drawn once the GPU has them (page/uploads.js). Fails before: the first
     frame drawing the textured box also uploads its image and links its program."""
-    from .test_browser_view import TEXTURED, _colour_at_the_middle_of, _png, _textured_obj
+    from .test_browser_view import _colour_at_the_middle_of, green_textured_model
 
-    m = tmp_path / "meshes"
-    m.mkdir()
-    (m / "green.png").write_bytes(_png((0, 255, 0)))
-    _textured_obj(m, "green.png")
-    (tmp_path / "model.sdf").write_text(TEXTURED)
-    server = view_server(tmp_path / "model.sdf")
+    server = view_server(green_textured_model(tmp_path))
     page = browser.new_page(viewport={"width": 900, "height": 600})
     page.add_init_script(FRAMES_SPY)
     try:

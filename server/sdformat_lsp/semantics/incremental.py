@@ -625,20 +625,18 @@ def reanalyze(
     units = base.units[:i] + [Unit(u_start, u_start + after.stag, u_end + delta, after.name or name)]
     units += [Unit(s + delta, t + delta, e + delta, n) for s, t, e, n in base.units[i + 1 :]]
     others = [o if o.end <= u_start else o._replace(start=o.start + delta, end=o.end + delta) for o in base.others]
-    new_base = Base(
-        text,
-        path,
-        options,
-        merged,
-        base.head_end,
-        base.foot_start + delta,
-        units,
-        others,
-        base.referenced | {n for n in after.names if n != after.name},
-        base.scope_names - {name} | {after.name or name},
-        base.outer_refs,
-        base.duplicates,
-        base.scope_resolves and after.own_resolved,
+    new_base = replace(
+        base,
+        text=text,
+        path=path,
+        options=options,
+        diagnostics=merged,
+        foot_start=base.foot_start + delta,
+        units=units,
+        others=others,
+        referenced=base.referenced | {n for n in after.names if n != after.name},
+        scope_names=base.scope_names - {name} | {after.name or name},
+        scope_resolves=base.scope_resolves and after.own_resolved,
         last=after,
         units_resolve=base.units_resolve and after.own_resolved,
         frames=base.frames.patch(name, after.name or name, after.frames) if base.frames is not None else None,
@@ -725,22 +723,16 @@ def _rename_seen(
             refs, ok = after.held_refs[o.start]
             o = Other(o.start, o.end, frozenset(refs & unit_names), ok)
         others.append(o if o.end <= u_start else o._replace(start=o.start + delta, end=o.end + delta))
-    new_base = Base(
-        text,
-        base.path,
-        base.options,
-        merged,
-        base.head_end,
-        base.foot_start + delta,
-        units,
-        others,
-        base.referenced,
-        base.scope_names - {name} | {new},
-        base.outer_refs,
-        base.duplicates,
-        base.units_resolve and all(o.resolves for o in others),
+    new_base = replace(
+        base,
+        text=text,
+        diagnostics=merged,
+        foot_start=base.foot_start + delta,
+        units=units,
+        others=others,
+        scope_names=base.scope_names - {name} | {new},
+        scope_resolves=base.units_resolve and all(o.resolves for o in others),
         last=None,  # its excerpt was given the names of the rest: not one a later step may reuse
-        units_resolve=base.units_resolve,
         frames=frames.patch(name, new, after.frames),
     )
     return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
@@ -818,22 +810,17 @@ def _in_other(
     scope_names = base.scope_names
     if before.name != after.name:
         scope_names = scope_names - {before.name or ""} | {after.name or ""} - {""}
-    new_base = Base(
-        text,
-        base.path,
-        options,
-        merged,
-        base.head_end,
-        base.foot_start + delta,
-        units,
-        others,
-        base.referenced,
-        scope_names,
-        base.outer_refs | after.names,
-        base.duplicates,
-        base.scope_resolves,
+    new_base = replace(
+        base,
+        text=text,
+        options=options,
+        diagnostics=merged,
+        foot_start=base.foot_start + delta,
+        units=units,
+        others=others,
+        scope_names=scope_names,
+        outer_refs=base.outer_refs | after.names,
         last=after,
-        units_resolve=base.units_resolve,
         frames=base.frames.patch(before.name, after.name, after.frames) if base.frames is not None else None,
     )
     return QuickAnalysis(text, base.path, list(merged), _lines=lines), new_base
