@@ -24,7 +24,7 @@ Runs the whole test suite in a virtual environment (.venvs/) of the oldest Pytho
 this machine has, a quick part of it on the newest, then the VS Code extension's tests when npm
 is present. Tests whose programs are missing skip, and the script says which first.
 
-  --system-packages  apt-get install Neovim, Graphviz, libsdformat 12 and g++ first (root only;
+  --system-packages  apt-get install Neovim, Emacs, Graphviz, libsdformat 12 and g++ first (root only;
                      also SDFORMAT_LSP_SYSTEM_PACKAGES=1)
   --install-tests    also run tests/install: the README's install in a fresh copy, wheel and sdist
                      (needs the package index; also SDFORMAT_LSP_INSTALL_TESTS=1)
@@ -81,10 +81,20 @@ if [ "$system_packages" = 1 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
   command -v nvim >/dev/null 2>&1 || need+=(neovim)
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
   pkg-config --exists sdformat12 2>/dev/null || need+=(libsdformat-dev g++ pkg-config)
-  if [ ${#need[@]} -gt 0 ]; then
-    echo "test.sh: installing Debian packages: ${need[*]}"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null) \
-      || echo "test.sh: could not install ${need[*]}; the tests that need them will skip"
+  # Emacs for its view recipe (tests/editors/test_view_recipes.py): without its recommends, which pull in a mail server
+  lean=()
+  command -v emacs >/dev/null 2>&1 || lean+=(emacs-nox)
+  if [ ${#need[@]} -gt 0 ] || [ ${#lean[@]} -gt 0 ]; then
+    echo "test.sh: installing Debian packages: ${need[*]} ${lean[*]}"
+    apt-get update -qq || true
+    if [ ${#need[@]} -gt 0 ]; then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null \
+        || echo "test.sh: could not install ${need[*]}; the tests that need them will skip"
+    fi
+    if [ ${#lean[@]} -gt 0 ]; then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${lean[@]}" >/dev/null \
+        || echo "test.sh: could not install ${lean[*]}; the tests that need them will skip"
+    fi
   fi
 fi
 
@@ -105,6 +115,8 @@ skips=()
   || skips+=("conformance, oracle and shared-corpus tests: ../shared is absent (libsdformat's test files and the spec beside the checkout; see the README)")
 command -v nvim >/dev/null 2>&1 \
   || skips+=("tests/editors (Neovim end to end): nvim not found; apt-get install neovim, or run with --system-packages")
+command -v emacs >/dev/null 2>&1 \
+  || skips+=("the Emacs recipe of docs/editors/view.md (tests/editors/test_view_recipes.py): apt-get install --no-install-recommends emacs-nox, or run with --system-packages")
 command -v dot >/dev/null 2>&1 \
   || skips+=("the Graphviz rendering of 'sdformat-lsp graph' (tests/features/test_graph_export.py): apt-get install graphviz, or run with --system-packages")
 pkg-config --exists sdformat12 2>/dev/null \

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -249,3 +250,32 @@ def test_the_command_prints_a_local_url_with_a_token_and_stops(tmp_path):
         timeout=60,
     )
     assert missing.returncode == 2 and "not a file" in missing.stderr
+
+
+def test_the_page_is_served_while_the_browser_it_opened_still_runs(tmp_path):
+    # webbrowser waits for a $BROWSER command to exit (a browser not running yet stays until the user quits it)
+    (tmp_path / "model.sdf").write_text(MODEL)
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho $$ > "{opened}.pid"\necho "$1" > "{opened}"\nexec sleep 60\n')
+    browser.chmod(0o755)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "model.sdf")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROWSER": str(browser)},
+    )
+    try:
+        url = p.stdout.readline().split(": ", 1)[1].strip()
+        deadline = time.monotonic() + 30
+        while not (opened.exists() and opened.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert opened.read_text().strip() == url
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert r.status == 200
+    finally:
+        p.terminate()
+        p.wait(30)
+        if (tmp_path / "opened.txt.pid").exists():
+            os.kill(int((tmp_path / "opened.txt.pid").read_text()), signal.SIGTERM)

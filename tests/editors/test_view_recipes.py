@@ -1,6 +1,8 @@
-"""The editor recipes of docs/editors/view.md work as written: Neovim's `:SdfView`, copied from the page, run
-headless on a buffer, starts `sdformat-lsp view` for that file (its URL shown in Neovim's messages, the page
-and the file's frames served), and the server stops with Neovim. Skips without nvim."""
+"""The editor recipes of docs/editors/view.md work as written: Neovim's `:SdfView` and Emacs's `sdformat-view`,
+copied from the page, run headless (nvim --headless, emacs --batch) on a buffer whose file name has spaces and
+non-ASCII letters, start `sdformat-lsp view` for that file (its URL shown in the editor's messages, the page and
+the file's frames served), and the server stops with the editor (and in Emacs with its buffer). Each skips
+without its editor."""
 
 from __future__ import annotations
 
@@ -83,6 +85,108 @@ vim.cmd('qa!')
             time.sleep(0.1)
         else:
             raise AssertionError(f"sdformat-lsp view still listens on {port} after Neovim quit")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+EMACS_DRIVE = """
+(defun drive-wait-for (file)
+  (while (not (file-exists-p file)) (accept-process-output nil 0.1)))
+(let ((mode (getenv "SDF_MODE")) (signals (getenv "SDF_SIGNALS")))
+  ;; a buffer that visits no file is refused; a file not saved yet is the server's error, in the echo area
+  (with-temp-buffer
+    (condition-case err (progn (sdformat-view) (message "DRIVE: no error"))
+      (user-error (message "DRIVE: refused: %s" (error-message-string err)))))
+  (find-file "not saved yet.urdf")
+  (let ((p (sdformat-view)))
+    (while (process-live-p p) (accept-process-output p 0.1)))
+  (kill-buffer)
+  (find-file (getenv "SDF_FILE"))
+  (let ((p (sdformat-view)))
+    ;; the command returned at once: the server runs beside Emacs
+    (message "DRIVE: returned while the server runs: %s" (and (process-live-p p) t)))
+  (drive-wait-for (expand-file-name "checked" signals))
+  (when (equal mode "kill-buffer")
+    (kill-buffer "*sdformat-view*")
+    (with-temp-file (expand-file-name "killed" signals))
+    (drive-wait-for (expand-file-name "quit" signals))))
+(kill-emacs 0)
+"""
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_until(predicate, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+@pytest.mark.parametrize("stopped_by", ["kill-buffer", "exit"])
+def test_the_emacs_recipe_serves_the_current_buffer_and_stops_with_its_buffer_or_emacs(tmp_path, stopped_by):
+    emacs = shutil.which("emacs")
+    if emacs is None:
+        pytest.skip("emacs not installed")
+    exe = Path(sys.executable).with_name("sdformat-lsp")
+    if not exe.exists():
+        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    (tmp_path / "recipe.el").write_text(recipe("Emacs", "elisp"), encoding="utf-8")
+    (tmp_path / "drive.el").write_text(EMACS_DRIVE, encoding="utf-8")
+    folder = tmp_path / "my robots"
+    folder.mkdir()
+    (folder / "bras à 6 axes.urdf").write_text(URDF, encoding="utf-8")
+    signals = tmp_path / "signals"
+    signals.mkdir()
+    log = tmp_path / "emacs.log"
+    env = {
+        **os.environ,
+        "PATH": f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "BROWSER": "true",
+        "LC_ALL": "C.UTF-8",
+        "SDF_FILE": str(folder / "bras à 6 axes.urdf"),
+        "SDF_MODE": stopped_by,
+        "SDF_SIGNALS": str(signals),
+    }
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [emacs, "--batch", "-Q", "-l", "recipe.el", "-l", "drive.el"],
+            cwd=tmp_path,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        pattern = re.compile(r"^sdformat-lsp view: (http://127\.0\.0\.1:(\d+)/\?token=\S+)$", re.M)
+        assert wait_until(lambda: pattern.search(log.read_text(encoding="utf-8")), 40), log.read_text()
+        text = log.read_text(encoding="utf-8")
+        assert "DRIVE: refused: sdformat-view: this buffer visits no local file" in text
+        assert re.search(r"^sdformat-lsp view: .*not saved yet\.urdf: not a file$", text, re.M), text
+        assert "DRIVE: returned while the server runs: t" in text
+        url = pattern.search(text)
+        with urllib.request.urlopen(url.group(1), timeout=30) as r:
+            assert r.status == 200
+        base, token = url.group(1).split("/?token=")
+        with urllib.request.urlopen(f"{base}/api/frames?token={token}", timeout=30) as r:
+            answer = json.loads(r.read())
+        assert answer["uri"].endswith("/my%20robots/bras%20%C3%A0%206%20axes.urdf")
+        assert [f["name"] for f in answer["frames"]] == ["r", "base"]
+        port = int(url.group(2))
+        (signals / "checked").write_text("")
+        if stopped_by == "kill-buffer":
+            assert wait_until(lambda: (signals / "killed").exists(), 30), log.read_text()
+            assert wait_until(lambda: not listening(port), 10), "the server still listens after its buffer was killed"
+            assert proc.poll() is None  # while Emacs runs on
+            (signals / "quit").write_text("")
+        assert proc.wait(30) == 0, log.read_text()
+        assert wait_until(lambda: not listening(port), 10), "the server still listens after Emacs exited"
     finally:
         if proc.poll() is None:
             proc.kill()

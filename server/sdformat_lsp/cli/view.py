@@ -48,9 +48,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"sdformat-lsp view: {server.url}", flush=True)
     if not args.no_browser:
+        import threading
         import webbrowser
 
-        webbrowser.open(server.url)
+        # webbrowser waits for a browser named by $BROWSER (or a console browser) to exit: a browser that was not
+        # running yet would keep the page waiting for a server that never answers. Serve while it opens.
+        threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
     try:
         server.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
