@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -279,3 +280,50 @@ def test_the_page_is_served_while_the_browser_it_opened_still_runs(tmp_path):
         p.wait(30)
         if (tmp_path / "opened.txt.pid").exists():
             os.kill(int((tmp_path / "opened.txt.pid").read_text()), signal.SIGTERM)
+
+
+def test_a_file_named_from_the_home_directory_is_found_where_no_shell_expanded_the_tilde(tmp_path):
+    # Helix's %{buffer_name} gives "~/..." for a file under the home directory, and a quoted ~ stays as written
+    (tmp_path / "my robot.sdf").write_text(MODEL)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "sdformat_lsp", "view", "~/my robot.sdf", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "HOME": str(tmp_path)},
+        cwd="/",
+    )
+    try:
+        url = p.stdout.readline().split(": ", 1)[1].strip()
+        base, token = url.split("/?token=")
+        with urllib.request.urlopen(f"{base}/api/frames?token={token}", timeout=30) as r:
+            assert json.loads(r.read())["uri"] == "file://" + urllib.parse.quote(str(tmp_path / "my robot.sdf"))
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
+class ClosedPipe:
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_failed_reload_with_nobody_reading_the_output_does_not_stop_the_following(served, monkeypatch):
+    # Helix's recipe reads the first line (the URL) and closes the pipe; a later message must not end the watcher
+    server, root = served
+    loads = []
+
+    def failing_load() -> None:
+        loads.append(1)
+        raise RuntimeError("a bad save")
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    monkeypatch.setattr(server.document, "stale", lambda: True)
+    monkeypatch.setattr(server.document, "load", failing_load)
+    deadline = time.monotonic() + 30
+    while len(loads) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(loads) >= 2 and server.watcher.is_alive()

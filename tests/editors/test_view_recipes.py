@@ -2,7 +2,9 @@
 copied from the page, run headless (nvim --headless, emacs --batch) on a buffer whose file name has spaces and
 non-ASCII letters, start `sdformat-lsp view` for that file (its URL shown in the editor's messages, the page and
 the file's frames served), and the server stops with the editor (and in Emacs with its buffer). Each skips
-without its editor."""
+without its editor. Helix's binding cannot run here (no Helix): its shell command is built as Helix 25.07.1's
+source builds it and run with `sh -c`, for files below the working directory, elsewhere under the home
+directory, outside it, and a scratch buffer."""
 
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -162,6 +166,7 @@ def test_the_emacs_recipe_serves_the_current_buffer_and_stops_with_its_buffer_or
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # Emacs and its server in one process group, stopped below if a check fails
         )
     try:
         pattern = re.compile(r"^sdformat-lsp view: (http://127\.0\.0\.1:(\d+)/\?token=\S+)$", re.M)
@@ -188,5 +193,103 @@ def test_the_emacs_recipe_serves_the_current_buffer_and_stops_with_its_buffer_or
         assert proc.wait(30) == 0, log.read_text()
         assert wait_until(lambda: not listening(port), 10), "the server still listens after Emacs exited"
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def helix_shell_line(binding: str, variables: dict[str, str]) -> str:
+    """The line Helix 25.07.1 hands to `sh -c` for a `:sh` key binding, built as its source does: the first
+    positional is tokenized (unquoted, up to a blank), the rest of the line is one raw token (quotes kept) in
+    which `%{variable}` is replaced by its value as is and `%%` by `%`, and the two are joined by a space.
+    Only what the recipe uses is modelled; anything else fails here rather than being guessed."""
+    assert binding.startswith(":"), binding
+    name, _, args = binding[1:].partition(" ")
+    assert name in ("sh", "run-shell-command", "!"), name
+    args = args.lstrip(" \t")
+    first, _, rest = args.partition(" ")
+    assert first and not re.search(r"""["'`%\\]""", first[0] + first) and not first.startswith("-"), first
+    rest = rest.lstrip(" \t")
+
+    def expand(match: re.Match[str]) -> str:
+        if match.group(0) == "%%":
+            return "%"
+        assert match.group(1) in variables, match.group(0)
+        return variables[match.group(1)]
+
+    assert "%" not in re.sub(r"%%|%\{[a-z_]+\}", "", rest), rest
+    return first + (" " + re.sub(r"%%|%\{([a-z_]+)\}", expand, rest) if rest else "")
+
+
+def helix_buffer_name(path: Path, cwd: Path, home: Path) -> str:
+    """helix-stdx's get_relative_path: from the working directory, else from `~/` under the home directory."""
+    for base, prefix in ((cwd, ""), (home, "~/")):
+        try:
+            return prefix + str(path.relative_to(base))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def test_helix_binding_quotes_the_buffer_name_as_helix_expands_it():
+    line = helix_shell_line(':sh echo "%{buffer_name}" 100%%', {"buffer_name": "a b/ü.urdf"})
+    assert line == 'echo "a b/ü.urdf" 100%'
+    assert subprocess.run(["sh", "-c", line], capture_output=True, text=True).stdout == "a b/ü.urdf 100%\n"
+
+
+@pytest.mark.parametrize("where", ["below the working directory", "elsewhere under home", "outside home", "scratch"])
+def test_the_helix_recipe_serves_the_current_buffer_and_returns_at_once(tmp_path, where):
+    tomli = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    exe = Path(sys.executable).with_name("sdformat-lsp")
+    if not exe.exists():
+        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    binding = tomli.loads(recipe("Helix", "toml"))["keys"]["normal"]["space"]["V"]
+    home, cwd, elsewhere = tmp_path / "home", tmp_path / "home" / "project", tmp_path / "elsewhere"
+    file = {
+        "below the working directory": cwd / "robots" / "bras à 6 axes.urdf",
+        "elsewhere under home": home / "my robots" / "bras à 6 axes.urdf",
+        "outside home": elsewhere / "my robots" / "bras à 6 axes.urdf",
+        "scratch": None,
+    }[where]
+    cwd.mkdir(parents=True)
+    if file is not None:
+        file.parent.mkdir(parents=True)
+        file.write_text(URDF, encoding="utf-8")
+    name = "[scratch]" if file is None else helix_buffer_name(file, cwd, home)
+    line = helix_shell_line(binding, {"buffer_name": name})
+    env = {
+        **os.environ,
+        "PATH": f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "BROWSER": "true",
+        "HOME": str(home),
+    }
+    # as helix-term's shell_impl_async: stdin null, stdout and stderr read until the shell and its pipes end
+    proc = subprocess.Popen(
+        ["sh", "-c", line],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # the backgrounded server stays in this process group, to be stopped below
+    )
+    try:
+        out, err = proc.communicate(timeout=40)  # returns at once: the server runs on in the background
+        assert proc.returncode == 0 and err == "", (out, err)
+        if file is None:
+            assert out == "sdformat-lsp view: [scratch]: not a file\n"
+            return
+        url = re.fullmatch(r"sdformat-lsp view: (http://127\.0\.0\.1:\d+/\?token=\S+)\n", out)
+        assert url, out
+        base, token = url.group(1).split("/?token=")
+        with urllib.request.urlopen(f"{base}/api/frames?token={token}", timeout=30) as r:
+            answer = json.loads(r.read())
+        assert answer["uri"] == "file://" + urllib.parse.quote(str(file))
+        assert [f["name"] for f in answer["frames"]] == ["r", "base"]
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass

@@ -20,7 +20,12 @@ def register(sub) -> None:
         "URL, and open it in the default browser. The page follows the file and the files it includes as they "
         "are saved. Only the document, its includes and the meshes they resolve are served.",
     )
-    v.add_argument("file", metavar="FILE")
+    v.add_argument(
+        "file",
+        metavar="FILE",
+        help="the document; a leading ~/ is the home directory even where no shell expanded it (Helix's "
+        "%%{buffer_name} names a file under the home directory so, and a quoted ~ is not expanded)",
+    )
     v.add_argument("--port", type=int, default=0, help="the port to listen on (default: a free one)")
     v.add_argument("--no-browser", action="store_true", help="print the URL without opening a browser")
     v.add_argument(
@@ -33,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from ..semantics import Options
     from ..viewer.http import ViewServer
 
+    if not os.path.isfile(args.file) and args.file.startswith("~"):
+        args.file = os.path.expanduser(args.file)
     if not os.path.isfile(args.file):
         print(f"sdformat-lsp view: {args.file}: not a file", file=sys.stderr)
         return 2

@@ -247,7 +247,10 @@ class ViewServer(ThreadingHTTPServer):
                 if self.document.stale():
                     self.document.load()
             except Exception as exc:  # a bad save must not stop the following
-                print(f"sdformat-lsp view: {exc!r}", flush=True)
+                try:
+                    print(f"sdformat-lsp view: {exc!r}", flush=True)
+                except OSError:  # nobody reads the output any more (a closed pipe): keep following
+                    pass
 
     def server_close(self) -> None:
         self.stopping.set()
