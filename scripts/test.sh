@@ -81,9 +81,11 @@ if [ "$system_packages" = 1 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
   command -v nvim >/dev/null 2>&1 || need+=(neovim)
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
   pkg-config --exists sdformat12 2>/dev/null || need+=(libsdformat-dev g++ pkg-config)
-  # Emacs for its view recipe (tests/editors/test_view_recipes.py): without its recommends, which pull in a mail server
+  # Emacs and Eglot for docs/editors/emacs.md and the view recipe (tests/editors/test_emacs_eglot.py,
+  # test_view_recipes.py), without their recommends, which pull in a mail server
   lean=()
   command -v emacs >/dev/null 2>&1 || lean+=(emacs-nox)
+  dpkg -s elpa-eglot >/dev/null 2>&1 || lean+=(elpa-eglot)
   if [ ${#need[@]} -gt 0 ] || [ ${#lean[@]} -gt 0 ]; then
     echo "test.sh: installing Debian packages: ${need[*]} ${lean[*]}"
     apt-get update -qq || true
@@ -116,7 +118,7 @@ skips=()
 command -v nvim >/dev/null 2>&1 \
   || skips+=("tests/editors (Neovim end to end): nvim not found; apt-get install neovim, or run with --system-packages")
 command -v emacs >/dev/null 2>&1 \
-  || skips+=("the Emacs recipe of docs/editors/view.md (tests/editors/test_view_recipes.py): apt-get install --no-install-recommends emacs-nox, or run with --system-packages")
+  || skips+=("Emacs (tests/editors/test_emacs_eglot.py, the Emacs recipe in test_view_recipes.py): apt-get install --no-install-recommends emacs-nox elpa-eglot, or run with --system-packages")
 command -v dot >/dev/null 2>&1 \
   || skips+=("the Graphviz rendering of 'sdformat-lsp graph' (tests/features/test_graph_export.py): apt-get install graphviz, or run with --system-packages")
 pkg-config --exists sdformat12 2>/dev/null \

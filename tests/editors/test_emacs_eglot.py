@@ -1,0 +1,97 @@
+"""docs/editors/emacs.md works as written: its init code, copied from the page, run in Emacs (batch mode) with
+Eglot, starts sdformat-lsp for an .sdf file and a URDF file (language ids `sdformat` and `urdf`), and the
+server's diagnostic lands in Flymake on the text it is about. Skips without Emacs or Eglot (built into Emacs 29;
+Debian's elpa-eglot for Emacs 28)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "editors" / "emacs.md"
+SDF = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="m">
+    <link name="a"/>
+    <link name="b"><pose relative_to="nope">0 0 0 0 0 0</pose></link>
+  </model>
+</sdf>
+"""
+URDF = """<robot name="r"><link name="base"/><joint name="j" type="fixed"><parent link="base"/>
+<child link="nowhere"/></joint></robot>
+"""
+DRIVE = """
+(package-initialize)
+(unless (require 'eglot nil t) (message "DRIVE: no eglot") (kill-emacs 0))
+(dolist (file (list (getenv "SDF_FILE") (getenv "URDF_FILE")))
+  (find-file file)
+  (run-hooks 'post-command-hook)  ; eglot-ensure connects after the command that opened the file
+  (let ((n 0))
+    (while (and (< n 300) (null (flymake-diagnostics)))
+      (accept-process-output nil 0.1)
+      (setq n (1+ n))))
+  (message "DRIVE: %s %s language-id %s" (file-name-nondirectory file) major-mode
+           (and (eglot-current-server) (eglot--language-id (eglot-current-server))))
+  (dolist (d (flymake-diagnostics))
+    (message "DRIVE: diagnostic %s %s %s" (flymake-diagnostic-beg d) (flymake-diagnostic-end d)
+             (flymake-diagnostic-text d))))
+(kill-emacs 0)
+"""
+
+
+def test_the_eglot_setup_of_the_emacs_page_starts_the_server_and_shows_its_diagnostics(tmp_path):
+    emacs = shutil.which("emacs")
+    if emacs is None:
+        pytest.skip("emacs not installed")
+    exe = Path(sys.executable).with_name("sdformat-lsp")
+    if not exe.exists():
+        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    # the page's init code: the blocks that define the modes (the others are fragments of these)
+    blocks = [
+        b
+        for b in re.findall(r"```elisp\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+        if "define-derived-mode" in b
+    ]
+    assert len(blocks) == 2
+    (tmp_path / "init.el").write_text("\n".join(blocks), encoding="utf-8")
+    (tmp_path / "drive.el").write_text(DRIVE, encoding="utf-8")
+    folder = tmp_path / "mes modèles"
+    folder.mkdir()
+    (folder / "bad robot.sdf").write_text(SDF, encoding="utf-8")
+    (folder / "arm.urdf").write_text(URDF, encoding="utf-8")
+    env = {
+        **os.environ,
+        "PATH": f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "HOME": str(tmp_path),
+        "LC_ALL": "C.UTF-8",
+        "SDF_FILE": str(folder / "bad robot.sdf"),
+        "URDF_FILE": str(folder / "arm.urdf"),
+    }
+    # -q, not -Q: Debian activates its elpa-* packages from site-start
+    run = subprocess.run(
+        [emacs, "--batch", "-q", "-l", "init.el", "-l", "drive.el"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    log = run.stderr
+    if "DRIVE: no eglot" in log:
+        pytest.skip("Eglot is not available to this Emacs (Emacs 28: apt-get install elpa-eglot)")
+    assert run.returncode == 0, log
+    assert "DRIVE: bad robot.sdf sdformat-mode language-id sdformat" in log, log
+    assert "DRIVE: arm.urdf urdf-mode language-id urdf" in log, log
+    start = SDF.index('"nope"') + 2  # Emacs counts characters from 1; the range is the value, not its quotes
+    diagnostics = re.findall(r"^DRIVE: diagnostic (\d+) (\d+) (.*)$", log, re.M)
+    assert (str(start), str(start + 4)) in [
+        (b, e) for b, e, text in diagnostics if "POSE_RELATIVE_TO_INVALID" in text
+    ], log
+    assert any("nowhere" in text for _, _, text in diagnostics), log
