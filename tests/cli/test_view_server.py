@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -327,3 +328,37 @@ def test_a_failed_reload_with_nobody_reading_the_output_does_not_stop_the_follow
     while len(loads) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(loads) >= 2 and server.watcher.is_alive()
+
+
+def test_without_a_display_no_console_browser_is_started_and_the_command_says_how_to_open_the_url(tmp_path):
+    # Python's webbrowser falls back to lynx, w3m, www-browser... where there is no display: none draws WebGL
+    (tmp_path / "model.sdf").write_text(MODEL)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    started = tmp_path / "started.txt"
+    for name in ("www-browser", "links", "elinks", "lynx", "w3m", "xdg-open"):
+        (bin_dir / name).write_text(f'#!/bin/sh\necho {name} >> "{started}"\n')
+        (bin_dir / name).chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", TERM="xterm")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "model.sdf")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        url = p.stdout.readline().split(": ", 1)[1].strip()
+        port = url.split(":")[2].split("/")[0]
+        # the note comes before serving, or not at all (then a browser was started): wait for it, bounded
+        assert select.select([p.stderr], [], [], 30)[0], "no note on stderr"
+        note = p.stderr.readline()
+        assert note.startswith("sdformat-lsp view: no browser opened: no display here"), note
+        assert f"ssh -L {port}:127.0.0.1:{port}" in note
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert r.status == 200
+        assert not started.exists(), started.read_text()
+    finally:
+        p.terminate()
+        p.wait(30)

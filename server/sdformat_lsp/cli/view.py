@@ -54,7 +54,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"sdformat-lsp view: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"sdformat-lsp view: {server.url}", flush=True)
-    if not args.no_browser:
+    if not args.no_browser and not _graphical_session():
+        port = server.server_address[1]
+        print(
+            "sdformat-lsp view: no browser opened: no display here (DISPLAY and WAYLAND_DISPLAY unset, no BROWSER); "
+            f"open the URL in a browser on this machine, or from another one through ssh -L {port}:127.0.0.1:{port}",
+            file=sys.stderr,
+            flush=True,
+        )
+    elif not args.no_browser:
         import threading
         import webbrowser
 
@@ -68,6 +76,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def _graphical_session() -> bool:
+    """Whether a browser that can draw the page (WebGL) may open here. Without a display on Linux and the other
+    X11/Wayland systems, Python's webbrowser falls back to console browsers (lynx, w3m, ...), which draw no WebGL
+    and take over the terminal, or the editor's pipe, of whoever started the view. $BROWSER is the user's own
+    choice and is always used; macOS and Windows open their default browser without a display variable."""
+    if os.environ.get("BROWSER") or sys.platform in ("darwin", "win32", "cygwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def _model_roots(path: str) -> tuple[str, ...]:
