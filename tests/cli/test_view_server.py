@@ -178,6 +178,11 @@ def test_a_texture_is_found_where_gz_common_looks_after_the_path_written(tmp_pat
     server = ViewServer(str(doc), Options(schema=False))
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
     try:
+        # the frames answer names the images found, so that a viewer asks for them with the mesh
+        answer = json.loads(get(server, f"/api/frames?token={server.token}")[1])
+        [textures] = [v["textures"] for f in answer["frames"] for v in f.get("visuals") or []]
+        assert textures == {"../../../../photos/me.jpg": server.document.file_url(str(tmp_path / "repo/photos/me.jpg"))}
+        assert get(server, textures["../../../../photos/me.jpg"]) == (200, b"photo")
         as_written = os.path.normpath(os.path.join(meshes, "../../../../photos/me.jpg"))
         assert not os.path.exists(as_written)
         assert get(server, server.document.file_url(as_written)) == (200, b"photo")

@@ -302,3 +302,37 @@ def test_a_collada_texture_from_the_worker_is_drawn_as_three_js_draws_it(browser
     assert len({tuple(c) for c in page_own}) >= 3, page_own  # the image's colours are on the screen
     differing = [(a, b) for a, b in zip(worker, page_own) if max(abs(x - y) for x, y in zip(a, b)) > 8]
     assert not differing, differing
+
+
+def test_a_collada_texture_is_asked_for_where_the_server_found_it(browser, view_server, tmp_path):
+    """The frames answer names a COLLADA mesh's images (``textures``: <init_from> -> file) found as gz-common finds
+    them, here in <mesh dir>/../materials/textures only: the page asks for that file (in VS Code, which has no
+    view server to fall back there, small_house's 19 portrait photos were not found) and draws it as three.js's
+    own loader does (given the same image by the view server's fallback)."""
+    m = tmp_path / "meshes"
+    m.mkdir()
+    (tmp_path / "materials" / "textures").mkdir(parents=True)
+    (tmp_path / "materials" / "textures" / "quadrants.png").write_bytes(_quadrants_png())
+    (m / "box.dae").write_bytes(_textured_dae("quadrants.png"))
+    (tmp_path / "model.sdf").write_text(
+        '<sdf version="1.11"><model name="m"><link name="box"><visual name="v"><geometry><mesh>'
+        "<uri>meshes/box.dae</uri></mesh></geometry></visual></link></model></sdf>"
+    )
+    server = view_server(tmp_path / "model.sdf")
+    seen = []
+    for opener in (open_view, open_refused):
+        page, errors = opener(browser, server)
+        try:
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            assert page.evaluate("window.__sdfView")["workerFiles"] == (1 if opener is open_view else 0)
+            asked = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+            if opener is open_view:  # three.js's own loader asks where the browser resolves the reference
+                assert any(a.endswith("/materials/textures/quadrants.png") for a in asked), asked
+            seen.append(page.evaluate(SAMPLES, ids(page)["box"]))
+            assert not errors
+        finally:
+            page.close()
+    worker, page_own = seen
+    assert len({tuple(c) for c in worker}) >= 3, worker  # the image's colours are on the screen
+    differing = [(a, b) for a, b in zip(worker, page_own) if max(abs(x - y) for x, y in zip(a, b)) > 8]
+    assert not differing, differing

@@ -14,6 +14,7 @@ export interface Visual {
   size: number[];
   mesh: string | null; // file URI when the mesh resolves
   meshUri: string | null;
+  textures?: Record<string, string> | null; // a COLLADA mesh's images: <init_from> as written -> file URI
   scale: [number, number, number];
   color: [number, number, number, number] | null;
 }

@@ -266,7 +266,14 @@ canvas{display:block}</style></head>
         if (!v.mesh) return v;
         const uri = vscode.Uri.parse(v.mesh);
         meshDirs.push(vscode.Uri.joinPath(uri, '..', '..')); // the mesh's folder and its textures' (../materials)
-        return { ...v, mesh: panel.webview.asWebviewUri(uri).toString() };
+        // the images a COLLADA mesh names, as the server found them (asked for with the mesh, not after it)
+        let textures: Record<string, string> | null = null;
+        for (const [ref, file] of Object.entries(v.textures ?? {})) {
+          const image = vscode.Uri.parse(file);
+          meshDirs.push(vscode.Uri.joinPath(image, '..'));
+          (textures ??= {})[ref] = panel.webview.asWebviewUri(image).toString();
+        }
+        return { ...v, mesh: panel.webview.asWebviewUri(uri).toString(), textures };
       }),
     }));
     if (meshDirs.length > 0) panel.webview.options = { enableScripts: true, localResourceRoots: this.roots(meshDirs) };

@@ -758,12 +758,23 @@ def _geometry_json(v: Visual, file_uri: "Callable[[str], str]") -> dict:
         "meshUri": v.mesh_uri,
         "meshProblem": v.problem,
         "meshVersion": v.mesh_version,
+        "textures": _textures_json(v, file_uri),
         "scale": list(v.scale),
         "color": list(v.color) if v.color is not None else None,
         "material": v.material,
         "transparency": v.transparency,
         "pbr": {_PBR_KEYS[k]: (file_uri(x) if isinstance(x, str) else x) for k, x in v.pbr} if v.pbr else None,
     }
+
+
+def _textures_json(v: Visual, file_uri: "Callable[[str], str]") -> dict[str, str] | None:
+    """A COLLADA mesh's images, ``<init_from>`` text -> file URI, so that a viewer asks for them with the mesh
+    (``semantics.includes.mesh_textures``); None for other meshes and shapes."""
+    from ..semantics.includes.mesh_textures import collada_textures
+
+    if not v.mesh_path or not v.mesh_path.lower().endswith(".dae"):
+        return None
+    return {ref: file_uri(path) for ref, path in collada_textures(v.mesh_path)}
 
 
 # SDFormat's <pbr><metal> children the view draws, and their names in the frames answer

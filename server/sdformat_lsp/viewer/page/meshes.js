@@ -55,7 +55,7 @@ async function fetchOk(url, kind) {
   return kind === 'text' ? r.text() : r.arrayBuffer();
 }
 
-async function load(url, ext) {
+async function load(url, ext, textures) {
   if (ext === 'stl') {
     const data = await fetchOk(url, 'buffer');
     const geometry = timed(() => new STLLoader().parse(data));
@@ -86,7 +86,7 @@ async function load(url, ext) {
     if (pool) {
       try {
         const holder = new THREE.Group();
-        holder.add(built(await pool.parse(bytes), base));
+        holder.add(built(await pool.parse(bytes), base, textures));
         loadTimes.workerFiles++;
         return holder;
       } catch (e) {
@@ -234,8 +234,11 @@ function bitmapTexture(loader, image) {
   return texture;
 }
 
-/** The three.js objects of a scene the worker sent (meshworker.js's serialize), textures loaded here. */
-function built(data, base) {
+/** The three.js objects of a scene the worker sent (meshworker.js's serialize), textures loaded here: an image
+ * from the file the server found for it (`textures`: <init_from> as written -> URL, found where gz-common finds
+ * it: ../materials/textures is not where a browser looks), else from the reference as three.js's ColladaLoader
+ * takes it, relative to the file's folder. */
+function built(data, base, textures) {
   const geometries = data.geometries.map((g) => {
     const geometry = new THREE.BufferGeometry();
     for (const a of g.attributes) geometry.setAttribute(a.name, new THREE.BufferAttribute(a.array, a.itemSize, a.normalized));
@@ -243,21 +246,22 @@ function built(data, base) {
     for (const x of g.groups) geometry.addGroup(x.start, x.count, x.materialIndex);
     return geometry;
   });
-  let images;
-  let tgaImages;
-  const texture = (t) => {
-    // as three.js's ColladaLoader: the image's path is taken relative to the file's folder
-    let out;
-    if (t.tga) {
-      tgaImages = tgaImages || new TGALoader(textureManager).setPath(base);
-      out = tgaImages.load(t.image);
-    } else if (BITMAPS) {
-      images = images || new THREE.ImageBitmapLoader(textureManager).setPath(base).setOptions(BITMAP_OPTIONS);
-      out = bitmapTexture(images, t.image);
-    } else {
-      images = images || new THREE.TextureLoader(textureManager).setPath(base);
-      out = images.load(t.image);
+  const loaders = new Map(); // kind and path -> loader
+  const loader = (kind, path) => {
+    const key = `${kind}:${path}`;
+    if (!loaders.has(key)) {
+      const made = kind === 'tga' ? new TGALoader(textureManager) : kind === 'bitmap' ? new THREE.ImageBitmapLoader(textureManager).setOptions(BITMAP_OPTIONS) : new THREE.TextureLoader(textureManager);
+      loaders.set(key, made.setPath(path));
     }
+    return loaders.get(key);
+  };
+  const texture = (t) => {
+    const found = textures && typeof t.image === 'string' ? textures[t.image.trim()] : undefined;
+    const [path, image] = found ? ['', found] : [base, t.image];
+    let out;
+    if (t.tga) out = loader('tga', path).load(image);
+    else if (BITMAPS) out = bitmapTexture(loader('bitmap', path), image);
+    else out = loader('image', path).load(image);
     out.wrapS = t.wrapS;
     out.wrapT = t.wrapT;
     out.offset.fromArray(t.offset);
@@ -301,8 +305,8 @@ function built(data, base) {
   return objects[0];
 }
 
-async function timedLoad(url, ext) {
-  const out = await load(url, ext);
+async function timedLoad(url, ext, textures) {
+  const out = await load(url, ext, textures);
   loadTimes.files++;
   return out;
 }
@@ -316,12 +320,13 @@ function timed(f) {
   }
 }
 
-/** The shared template of a mesh file (loaded at most once per URL and version). */
-export function meshTemplate(url, version, ext) {
+/** The shared template of a mesh file (loaded at most once per URL and version); `textures`: the images the
+ * server found for a COLLADA file (<init_from> as written -> URL). */
+export function meshTemplate(url, version, ext, textures) {
   const key = `${url}#${version ?? ''}`;
   let p = templates.get(key);
   if (!p) {
-    p = timedLoad(url, ext);
+    p = timedLoad(url, ext, textures || null);
     templates.set(key, p);
     p.catch(() => templates.delete(key)); // a failed load is tried again on the next change
   }

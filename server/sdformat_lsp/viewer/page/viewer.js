@@ -219,7 +219,7 @@ export function start(host) {
       return;
     }
     stats.pending++;
-    meshTemplate(v.mesh, v.meshVersion, ext).then(
+    meshTemplate(v.mesh, v.meshVersion, ext, v.textures).then(
       (template) => {
         if (gen !== generation) return;
         if (!drawsSomething(template)) {
