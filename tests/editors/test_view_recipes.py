@@ -44,7 +44,7 @@ def test_the_neovim_recipe_serves_the_current_buffer_and_stops_with_neovim(tmp_p
     if not exe.exists():
         pytest.skip("sdformat-lsp is not installed beside this interpreter")
     (tmp_path / "recipe.lua").write_text(recipe("Neovim", "lua"))
-    (tmp_path / "my robot.urdf").write_text(URDF)
+    (tmp_path / "my röbot.urdf").write_text(URDF, encoding="utf-8")
     messages = tmp_path / "messages.txt"
     env = {**os.environ, "PATH": f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}", "BROWSER": "true"}
     # Neovim waits (bounded) for the URL in its messages, writes them, checks the page, then quits
@@ -60,7 +60,7 @@ vim.cmd('qa!')
     )
     env["SDF_MESSAGES"] = str(messages)
     proc = subprocess.Popen(
-        [nvim, "--headless", "--clean", "-c", "luafile recipe.lua", "-c", "edit my\\ robot.urdf", "-c", "luafile drive.lua"],
+        [nvim, "--headless", "--clean", "-c", "luafile recipe.lua", "-c", "edit my\\ röbot.urdf", "-c", "luafile drive.lua"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -77,7 +77,7 @@ vim.cmd('qa!')
         base, token = url.group(1).split("/?token=")
         with urllib.request.urlopen(f"{base}/api/frames?token={token}", timeout=30) as r:
             answer = json.loads(r.read())
-        assert answer["uri"].endswith("/my%20robot.urdf") and [f["name"] for f in answer["frames"]] == ["r", "base"]
+        assert answer["uri"].endswith("/my%20r%C3%B6bot.urdf") and [f["name"] for f in answer["frames"]] == ["r", "base"]
         (tmp_path / "messages.txt.done").write_text("")
         proc.wait(30)
         port = int(url.group(2))
