@@ -367,3 +367,29 @@ def test_without_a_display_no_console_browser_is_started_and_the_command_says_ho
     finally:
         p.terminate()
         p.wait(30)
+
+
+def test_the_no_display_note_to_a_closed_pipe_does_not_stop_the_server(tmp_path):
+    # Helix's binding pipes both outputs to `head -n 1`, which may be gone when the note after the URL is written
+    (tmp_path / "model.sdf").write_text(MODEL)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write to stderr now fails with EPIPE
+    try:
+        p = subprocess.Popen(
+            [sys.executable, "-m", "sdformat_lsp", "view", str(tmp_path / "model.sdf")],
+            stdout=subprocess.PIPE,
+            stderr=write_end,
+            text=True,
+            env=env,
+        )
+    finally:
+        os.close(write_end)
+    try:
+        url = p.stdout.readline().split(": ", 1)[1].strip()
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert r.status == 200
+        assert p.poll() is None
+    finally:
+        p.terminate()
+        p.wait(30)

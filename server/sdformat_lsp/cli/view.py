@@ -56,12 +56,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"sdformat-lsp view: {server.url}", flush=True)
     if not args.no_browser and not _graphical_session():
         port = server.server_address[1]
-        print(
-            "sdformat-lsp view: no browser opened: no display here (DISPLAY and WAYLAND_DISPLAY unset, no BROWSER); "
-            f"open the URL in a browser on this machine, or from another one through ssh -L {port}:127.0.0.1:{port}",
-            file=sys.stderr,
-            flush=True,
-        )
+        try:
+            print(
+                "sdformat-lsp view: no browser opened: no display here (DISPLAY and WAYLAND_DISPLAY unset, no BROWSER); "
+                f"open the URL in a browser on this machine, or from another one through ssh -L {port}:127.0.0.1:{port}",
+                file=sys.stderr,
+                flush=True,
+            )
+        except OSError:  # nobody reads it (Helix's binding keeps only the URL line): serve all the same
+            pass
     elif not args.no_browser:
         import threading
         import webbrowser
