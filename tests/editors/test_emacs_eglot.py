@@ -1,6 +1,7 @@
 """docs/editors/emacs.md works as written: its init code, copied from the page, run in Emacs (batch mode) with
-Eglot, starts sdformat-lsp for an .sdf file and a URDF file (language ids `sdformat` and `urdf`), and the
-server's diagnostic lands in Flymake on the text it is about. Skips without Emacs or Eglot (built into Emacs 29;
+Eglot, starts sdformat-lsp for an .sdf file and a URDF file (language ids `sdformat` and `urdf`), the
+server's diagnostic lands in Flymake on the text it is about, and the page's `.dir-locals.el` settings reach
+the server (a world's `model://` include found through its relative `resourcePaths`). Skips without Emacs or Eglot (built into Emacs 29;
 Debian's elpa-eglot for Emacs 28)."""
 
 from __future__ import annotations
@@ -26,14 +27,27 @@ SDF = """<?xml version="1.0"?>
 URDF = """<robot name="r"><link name="base"/><joint name="j" type="fixed"><parent link="base"/>
 <child link="nowhere"/></joint></robot>
 """
+WORLD = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <include><uri>model://box</uri></include>
+    <model name="m"><link name="a"/><link name="b"><pose relative_to="nope"/></link></model>
+  </world>
+</sdf>
+"""
 DRIVE = """
 (package-initialize)
 (unless (require 'eglot nil t) (message "DRIVE: no eglot") (kill-emacs 0))
-(dolist (file (list (getenv "SDF_FILE") (getenv "URDF_FILE")))
+(defun drive-settled-p ()
+  ;; some diagnostics, and none about a model:// include (the world's is found once the settings arrive)
+  (and (flymake-diagnostics)
+       (not (seq-some (lambda (d) (string-match-p "URI_LOOKUP" (flymake-diagnostic-text d)))
+                      (flymake-diagnostics)))))
+(dolist (file (list (getenv "SDF_FILE") (getenv "URDF_FILE") (getenv "WORLD_FILE")))
   (find-file file)
   (run-hooks 'post-command-hook)  ; eglot-ensure connects after the command that opened the file
   (let ((n 0))
-    (while (and (< n 300) (null (flymake-diagnostics)))
+    (while (and (< n 300) (not (drive-settled-p)))
       (accept-process-output nil 0.1)
       (setq n (1+ n))))
   (message "DRIVE: %s %s language-id %s" (file-name-nondirectory file) major-mode
@@ -65,6 +79,24 @@ def test_the_eglot_setup_of_the_emacs_page_starts_the_server_and_shows_its_diagn
     folder.mkdir()
     (folder / "bad robot.sdf").write_text(SDF, encoding="utf-8")
     (folder / "arm.urdf").write_text(URDF, encoding="utf-8")
+    # the page's per-project settings: .dir-locals.el with a resourcePaths entry relative to the project root
+    dir_locals = re.search(r"`(\(\(nil \. \(\(eglot-workspace-configuration .*?)`", DOC.read_text(encoding="utf-8"), re.S)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "worlds").mkdir()
+    # the server finds the project's own models/ by itself: point the page's entry outside the project instead
+    form = dir_locals.group(1)
+    assert form.count('["models"]') == 1, form
+    (project / ".dir-locals.el").write_text(form.replace('["models"]', '["../shared models"]'), encoding="utf-8")
+    box = tmp_path / "shared models" / "box"
+    box.mkdir(parents=True)
+    (box / "model.config").write_text(
+        '<?xml version="1.0"?><model><name>box</name><sdf version="1.9">model.sdf</sdf></model>'
+    )
+    (box / "model.sdf").write_text(
+        '<?xml version="1.0"?><sdf version="1.9"><model name="box"><link name="l"/></model></sdf>'
+    )
+    (project / "worlds" / "w.sdf").write_text(WORLD, encoding="utf-8")
     env = {
         **os.environ,
         "PATH": f"{exe.parent}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -72,6 +104,7 @@ def test_the_eglot_setup_of_the_emacs_page_starts_the_server_and_shows_its_diagn
         "LC_ALL": "C.UTF-8",
         "SDF_FILE": str(folder / "bad robot.sdf"),
         "URDF_FILE": str(folder / "arm.urdf"),
+        "WORLD_FILE": str(project / "worlds" / "w.sdf"),
     }
     # -q, not -Q: Debian activates its elpa-* packages from site-start
     run = subprocess.run(
@@ -95,3 +128,6 @@ def test_the_eglot_setup_of_the_emacs_page_starts_the_server_and_shows_its_diagn
         (b, e) for b, e, text in diagnostics if "POSE_RELATIVE_TO_INVALID" in text
     ], log
     assert any("nowhere" in text for _, _, text in diagnostics), log
+    # the world: its include found through the .dir-locals.el settings, its own mistake reported
+    world = log[log.index("DRIVE: w.sdf sdformat-mode language-id sdformat") :]
+    assert "POSE_RELATIVE_TO_INVALID" in world and "URI_LOOKUP" not in world, world
