@@ -4,7 +4,8 @@ non-ASCII letters, start `sdformat-lsp view` for that file (its URL shown in the
 the file's frames served), and the server stops with the editor (and in Emacs with its buffer). Each skips
 without its editor. Helix's binding cannot run here (no Helix): its shell command is built as Helix 25.07.1's
 source builds it and run with `sh -c`, for files below the working directory, elsewhere under the home
-directory, outside it, and a scratch buffer."""
+directory, outside it, and a scratch buffer. Sublime Text's build system is checked against the page's
+syntaxes only."""
 
 from __future__ import annotations
 
@@ -293,3 +294,12 @@ def test_the_helix_recipe_serves_the_current_buffer_and_returns_at_once(tmp_path
             os.killpg(proc.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
+
+
+def test_the_sublime_build_system_passes_the_file_as_one_argument_for_the_syntaxes_of_the_sublime_page():
+    # no Sublime Text here: the build system is checked against the scopes sublime.md defines
+    build = json.loads(recipe("Sublime Text", "json"))
+    assert build["cmd"] == ["sdformat-lsp", "view", "$file"] and "shell_cmd" not in build
+    scopes = set(re.findall(r"scope: (text\.xml\.\w+)", (DOC.parent / "sublime.md").read_text(encoding="utf-8")))
+    assert scopes == {"text.xml.sdformat", "text.xml.urdf", "text.xml.xacro"}
+    assert {s.strip() for s in build["selector"].split(",")} == scopes
