@@ -187,6 +187,8 @@ export class FramePreview implements vscode.Disposable {
   /** Whether the page said `ready`: until then messages wait in `queued` (a webview drops what it is sent before). */
   private ready = false;
   private queued: unknown[] = [];
+  /** The files the page may ask for by message (`read`): its address for a mesh or a texture -> the file. */
+  private readable = new Map<string, vscode.Uri>();
 
   /** Whether the 3D view is open (it then follows the active document). */
   get isOpen(): boolean {
@@ -237,6 +239,7 @@ canvas{display:block}</style></head>
 <body><script nonce="${n}" src="${script}" data-worker="${worker}"></script></body></html>`;
     panel.onDidDispose(() => {
       this.panel = undefined;
+      this.readable.clear();
       this.ready = false;
       this.queued = [];
     }, undefined, this.subscriptions);
@@ -260,23 +263,28 @@ canvas{display:block}</style></head>
     }
     // Mesh files outside the workspace (model:// paths) become readable by the webview too.
     const meshDirs: vscode.Uri[] = [];
+    const readable = new Map<string, vscode.Uri>();
     const frames = result.frames.map((f) => ({
       ...f,
       visuals: (f.visuals ?? []).map((v) => {
         if (!v.mesh) return v;
         const uri = vscode.Uri.parse(v.mesh);
         meshDirs.push(vscode.Uri.joinPath(uri, '..', '..')); // the mesh's folder and its textures' (../materials)
+        const address = panel.webview.asWebviewUri(uri).toString();
+        readable.set(address, uri);
         // the images a COLLADA mesh names, as the server found them (asked for with the mesh, not after it)
         let textures: Record<string, string> | null = null;
         for (const [ref, file] of Object.entries(v.textures ?? {})) {
           const image = vscode.Uri.parse(file);
           meshDirs.push(vscode.Uri.joinPath(image, '..'));
           (textures ??= {})[ref] = panel.webview.asWebviewUri(image).toString();
+          readable.set(textures[ref], image);
         }
-        return { ...v, mesh: panel.webview.asWebviewUri(uri).toString(), textures };
+        return { ...v, mesh: address, textures };
       }),
     }));
     if (meshDirs.length > 0) panel.webview.options = { enableScripts: true, localResourceRoots: this.roots(meshDirs) };
+    for (const [address, file] of readable) this.readable.set(address, file); // kept: the page may still read older ones
     panel.title = `Frames: ${result.root?.name || vscode.Uri.parse(result.uri).path.split('/').pop()}`;
     this.send({ type: 'frames', root: result.root, frames, truncated: result.truncated, uri: result.uri });
   }
@@ -304,6 +312,8 @@ canvas{display:block}</style></head>
       this.queued = [];
       for (const q of waiting) void this.panel?.webview.postMessage(q);
       if (waiting.length === 0) this.post(); // a reloaded page asks again
+    } else if (m?.type === 'read' && typeof m.id === 'number' && typeof m.url === 'string') {
+      void this.read(m.id, m.url);
     } else if (m?.type === 'reveal') {
       const entry = this.source.current?.frames.find((f) => f.id === m.id);
       void revealFrame(entry);
@@ -312,6 +322,25 @@ canvas{display:block}</style></head>
       this.log(`Preview drew ${m.frames} frames, ${m.visuals} visuals (${m.meshes} meshes, ${m.placeholders ?? m.failedMeshes} not drawn, ${m.joints ?? 0} joint sliders) in ${m.drawMs ?? '?'} ms.`);
       for (const p of (m.problems ?? []).slice(0, 10)) this.log(`  mesh not drawn: ${p}`);
     }
+  }
+
+  /** The bytes of a mesh or texture the frames named, posted to the page: the webview's own reading of its
+   * resources hands every file through the workbench's thread several times (in code-server that thread is the
+   * webview's too), about 10 MB/s for small_house's 45 MB of meshes and images; a message carries them once. */
+  private async read(id: number, url: string): Promise<void> {
+    const file = this.readable.get(url);
+    let reply: { type: string; id: number; data?: Uint8Array; error?: string };
+    if (!file) reply = { type: 'file', id, error: 'not a file the frames name' };
+    else {
+      try {
+        const bytes = await vscode.workspace.fs.readFile(file);
+        // a plain view: a Node Buffer would be sent through its toJSON, as an array of numbers
+        reply = { type: 'file', id, data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+      } catch (e) {
+        reply = { type: 'file', id, error: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    void this.panel?.webview.postMessage(reply);
   }
 
   dispose(): void {

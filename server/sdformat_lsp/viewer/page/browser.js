@@ -2,7 +2,7 @@
 // from /api/frames, asked again when the server says the file changed (/api/wait long-polls: nothing
 // runs while nothing changes); clicking an element shows where it is declared.
 import { start } from './viewer.js';
-import { setMeshWorkers, workerCount } from './meshes.js';
+import { setMeshWorkers, startMeshWorkers, workerCount } from './meshes.js';
 
 const token = new URLSearchParams(location.search).get('token') || '';
 const handlers = [];
@@ -58,4 +58,5 @@ async function follow() {
 // COLLADA files are parsed in module workers (meshworker.js; the server points their three.js imports at the
 // vendored files)
 setMeshWorkers(() => new Worker('/static/worker/page/meshworker.js', { type: 'module' }), workerCount());
+startMeshWorkers(); // started before the frames are asked for, hence before any mesh file
 start(host);

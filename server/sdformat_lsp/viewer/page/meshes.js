@@ -29,8 +29,8 @@ export function extensionOf(v) {
 }
 
 /** Where the page's time goes while meshes load: milliseconds spent parsing on the page's thread, files read,
- * files parsed in a mesh worker. */
-export const loadTimes = { parseMs: 0, files: 0, workerFiles: 0 };
+ * files parsed in a mesh worker, files (meshes and textures) read through the shell's reader (setFileReader). */
+export const loadTimes = { parseMs: 0, files: 0, workerFiles: 0, readFiles: 0 };
 
 /** The images COLLADA and MTL materials name load after their mesh is parsed (three.js's loaders give the texture
  * at once and fill it later): they are counted here, and `listener` is called as each one arrives or fails, so
@@ -49,10 +49,33 @@ textureManager.itemEnd = (url) => {
   if (textureLoads.listener) textureLoads.listener();
 };
 
-async function fetchOk(url, kind) {
+/** How the page reads a file its frames name (a mesh, a texture the server found), set by its shell: in VS Code
+ * the extension posts the bytes (vscode.js), which is several times faster than the webview's own reading of
+ * its resources. Without it, or when it fails, the file is fetched. */
+let reader = null;
+
+export function setFileReader(read) {
+  reader = read;
+}
+
+async function bytesOf(url) {
+  if (reader) {
+    try {
+      const data = await reader(url);
+      loadTimes.readFiles++;
+      return data;
+    } catch {
+      // fetched below
+    }
+  }
   const r = await fetch(url);
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  return kind === 'text' ? r.text() : r.arrayBuffer();
+  return r.arrayBuffer();
+}
+
+async function fetchOk(url, kind) {
+  const data = await bytesOf(url);
+  return kind === 'text' ? new TextDecoder().decode(data) : data;
 }
 
 async function load(url, ext, textures) {
@@ -157,6 +180,13 @@ export function setMeshWorkers(factory, count = 1) {
   pool = undefined;
 }
 
+/** Starts the mesh workers now, so that their script is read before the mesh files are asked for: in VS Code's
+ * webview every file comes through one channel, and the worker's script, asked for after the 62 mesh files of
+ * small_house, arrived with the last of them (1.5 s after the first), so that none was parsed before all were read. */
+export function startMeshWorkers() {
+  workers();
+}
+
 /** Workers worth starting: the cores the page's thread leaves (one on a two-core machine), at most 3. */
 export function workerCount() {
   const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
@@ -224,6 +254,24 @@ function workers() {
 const BITMAPS = typeof createImageBitmap === 'function';
 const BITMAP_OPTIONS = { imageOrientation: 'flipY', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
 
+/** A texture of an image the frames name, read as the meshes are and decoded off the page's thread. */
+function readTexture(url) {
+  const texture = new THREE.Texture();
+  texture.flipY = false; // turned when decoded
+  textureManager.itemStart(url);
+  bytesOf(url)
+    .then((data) => createImageBitmap(new Blob([data]), BITMAP_OPTIONS))
+    .then(
+      (bitmap) => {
+        texture.image = bitmap;
+        texture.needsUpdate = true;
+      },
+      () => textureManager.itemError(url),
+    )
+    .then(() => textureManager.itemEnd(url));
+  return texture;
+}
+
 function bitmapTexture(loader, image) {
   const texture = new THREE.Texture();
   texture.flipY = false; // turned when decoded
@@ -259,7 +307,8 @@ function built(data, base, textures) {
     const found = textures && typeof t.image === 'string' ? textures[t.image.trim()] : undefined;
     const [path, image] = found ? ['', found] : [base, t.image];
     let out;
-    if (t.tga) out = loader('tga', path).load(image);
+    if (found && reader && BITMAPS && !t.tga) out = readTexture(found);
+    else if (t.tga) out = loader('tga', path).load(image);
     else if (BITMAPS) out = bitmapTexture(loader('bitmap', path), image);
     else out = loader('image', path).load(image);
     out.wrapS = t.wrapS;

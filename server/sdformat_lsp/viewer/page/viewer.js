@@ -35,6 +35,10 @@ const STYLE = `
 
 const KIND_SIZE = { world: 1, model: 1, link: 1, joint: 0.7, frame: 0.6 };
 const PROGRESS_MS = 400;
+// While files are still arriving, drawing the meshes read so far may take at most this share of the page's time:
+// a software-WebGL frame (SwiftShader in VS Code, 100-600 ms with its read-back) drawn every PROGRESS_MS took the
+// thread that, in VS Code's webview, also hands the webview its files (small_house: 19 such frames, 1.9 s).
+const PROGRESS_SHARE = 0.15;
 const TEXTURE_SLOTS = ['map', 'normalMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'aoMap', 'bumpMap', 'specularMap', 'alphaMap', 'lightMap', 'displacementMap'];
 const MAX_LINK_LABELS = 40; // a world's hundreds of links would bury the scene in labels: then models only
 
@@ -117,6 +121,7 @@ export function start(host) {
   let renders = 0;
   let renderMs = 0; // time spent drawing (for the measurement of a large world's first draw)
   let drawCalls = 0; // WebGL draw calls of the last draw
+  let frameMs = 0; // what the last drawn frame cost the page's thread
   function requestRender() {
     if (scheduled) return;
     scheduled = true;
@@ -129,6 +134,8 @@ export function start(host) {
       renders++;
       renderer.render(scene, camera);
       renderMs += performance.now() - t0;
+      // the frame's whole cost: until the next animation frame, after the compositor took it (read back)
+      requestAnimationFrame(() => (frameMs = performance.now() - t0));
       drawCalls = renderer.info.render.calls;
       if (window.__sdfView) Object.assign(window.__sdfView, { renders, drawCalls });
       for (const f of afterDraw.splice(0)) f();
@@ -294,7 +301,7 @@ export function start(host) {
       progressTimer = setTimeout(() => {
         progressTimer = null;
         requestRender();
-      }, PROGRESS_MS);
+      }, Math.max(PROGRESS_MS, frameMs / PROGRESS_SHARE));
     }
   }
 
@@ -698,7 +705,7 @@ export function start(host) {
       joints: rest ? movable(rest.frames).length : 0,
       drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
     };
-    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), workerFiles: loadTimes.workerFiles, renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
+    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), workerFiles: loadTimes.workerFiles, readFiles: loadTimes.readFiles, renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') + (textureLoads.pending ? `, loading ${textureLoads.pending} textures…` : '') +
