@@ -112,7 +112,8 @@ def test_missing_model_names_every_directory_searched(tmp_path):
 def test_missing_model_without_any_search_path_says_how_to_add_one(tmp_path):
     a = run_text(tmp_path, world("<include><uri>model://arm</uri></include>"))
     (d,) = errors(a)
-    assert d.code == "URI_LOOKUP" and "--resource-path" in d.message
+    # the editor's setting and the command line's option: the message is read in both
+    assert d.code == "URI_LOOKUP" and "resourcePaths setting" in d.message and "--resource-path" in d.message
 
 
 def test_plain_name_is_looked_up_next_to_the_file_first(tmp_path):

@@ -376,10 +376,11 @@ class IncludeResolver:
 
     def _not_found(self, uri: str, found: Lookup, span: Span) -> Diagnostic:
         if found.scheme == "model" and not found.searched:
+            # the same analysis answers the editor and the command line: name the way to add a directory in both
             where = (
-                "no directories are searched for model:// URIs: pass --resource-path DIR or set "
-                "GZ_SIM_RESOURCE_PATH (or SDF_PATH) to the directory that holds the model (a file inside a model "
-                "directory finds the models beside its own without either)"
+                "no directories are searched for model:// URIs: add the one that holds the model to the editor's "
+                "resourcePaths setting or the command's --resource-path, or set GZ_SIM_RESOURCE_PATH (or SDF_PATH) "
+                "to it (a file inside a model directory finds the models beside its own without either)"
             )
         elif found.package is not None and not found.package.found:
             where = found.package.message()
@@ -389,7 +390,10 @@ class IncludeResolver:
             listed = ", ".join(found.searched)
             where = f"searched {listed}"
             if found.scheme in ("model", "name"):
-                where += "; add the directory holding it with --resource-path or GZ_SIM_RESOURCE_PATH"
+                where += (
+                    "; add the directory holding it to the editor's resourcePaths setting, the command's "
+                    "--resource-path or GZ_SIM_RESOURCE_PATH"
+                )
         else:
             where = "nothing to search"
         return error(
