@@ -228,6 +228,49 @@ def failed_analysis(text: str, path: str | None, exc: BaseException, fault: str 
     return result
 
 
+def _full_run(
+    analyze: Analyze,
+    collector: Collector | None,
+    text: str,
+    path: str | None,
+    stop: threading.Event | None = None,
+    background: bool = False,
+) -> Analysis:
+    """In a worker thread: the core never raises on bad input, but a bug must not kill the server.
+    Raises :class:`AnalysisCancelled` when ``stop`` is set (the run is no longer wanted).
+
+    The features' lookups are made after a run whose result someone awaits, by ``_prepare_next``
+    (its diagnostics go out first), and within a ``background`` run (diagnostics published from an
+    incremental check already): the analysis is delivered with them, so a request answered from it
+    (after the next edit, from ``Scheduler.earlier``) never builds them itself at the same time as
+    ``_prepare_next`` does, each slowed by the other's share of the interpreter."""
+    stopped = False
+    with collector_paused():  # until the analysis is frozen (server/collector.py)
+        try:
+            if stop is None:
+                analysis = analyze(text, path)
+            else:
+                with cancellable(stop):
+                    analysis = analyze(text, path)
+        except AnalysisCancelled:
+            stopped = True
+        except Exception as exc:
+            fault = log_fault(f"analysing {path or 'an unsaved document'}", exc)
+            return failed_analysis(text, path, exc, fault)
+        if stopped:
+            # Raised afresh, out of the handler: the exception caught holds the frames of the run, and
+            # through them the half-built analysis, for as long as the future keeps its exception.
+            raise AnalysisCancelled()
+        if background and not (stop is not None and stop.is_set()):  # (a text gone: not worth it)
+            try:
+                features.prepare(analysis)
+            except Exception as exc:  # the first request makes them, and meets the same fault there
+                log_fault(f"preparing {path or 'an unsaved document'}", exc)
+        if collector is not None:
+            collector.keep(check=False)  # its growth is checked after the publication (_prepare_next)
+    return analysis
+
+
 def _prepare(analysis: Analysis, want_base: bool) -> tuple[Base | None, ScopeUses | None]:
     """In a worker: the features' lookups of a new full analysis, its incremental base if wanted, and its
     scope uses (what the first incremental step after it would make: 40 ms on a 100k-line world)."""
@@ -457,21 +500,28 @@ class Scheduler:
         slot.stop = threading.Event()
         slot.wanted = wanted
         fut: asyncio.Future[Analysis] = loop.create_task(
-            self._start(doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision), slot.stop)
+            self._start(
+                doc.text, doc.path, functools.partial(self._settle_early, doc.uri, revision), slot.stop, not wanted
+            )
         )
         slot.running = (revision, fut)
         fut.add_done_callback(functools.partial(self._finished, doc.uri, revision))
         return fut
 
     async def _start(
-        self, text: str, path: str | None, done: Callable[[asyncio.Future[Analysis]], None], stop: threading.Event
+        self,
+        text: str,
+        path: str | None,
+        done: Callable[[asyncio.Future[Analysis]], None],
+        stop: threading.Event,
+        background: bool = False,
     ) -> Analysis:
         """The text is fixed now; the run waits for settings that are being fetched."""
         if not self.gate.is_open:
             await self.gate.wait()
         if stop.is_set():
             raise AnalysisCancelled()
-        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path, stop)
+        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path, stop, background)
         run.add_done_callback(done)  # before this task's own wake-up: see _settle_early
         return await run
 
@@ -490,30 +540,11 @@ class Scheduler:
         if slot.settled is not None and not slot.settled.done():
             slot.settled.set_result(run.result())
 
-    def _run(self, text: str, path: str | None, stop: threading.Event | None = None) -> Analysis:
-        """In a worker thread: the core never raises on bad input, but a bug must not kill the server.
-        Raises :class:`AnalysisCancelled` when ``stop`` is set (the run is no longer wanted). The
-        features' lookups are made after it, by :meth:`_prepare_next`."""
-        stopped = False
-        with collector_paused():  # until the analysis is frozen (server/collector.py)
-            try:
-                if stop is None:
-                    analysis = self._analyze(text, path)
-                else:
-                    with cancellable(stop):
-                        analysis = self._analyze(text, path)
-            except AnalysisCancelled:
-                stopped = True
-            except Exception as exc:
-                fault = log_fault(f"analysing {path or 'an unsaved document'}", exc)
-                return failed_analysis(text, path, exc, fault)
-            if stopped:
-                # Raised afresh, out of the handler: the exception caught holds the frames of the run, and
-                # through them the half-built analysis, for as long as the future keeps its exception.
-                raise AnalysisCancelled()
-            if self.collector is not None:
-                self.collector.keep(check=False)  # its growth is checked after the publication (_prepare_next)
-        return analysis
+    def _run(
+        self, text: str, path: str | None, stop: threading.Event | None = None, background: bool = False
+    ) -> Analysis:
+        """In a worker thread: :func:`_full_run` with this scheduler's analysis and collector."""
+        return _full_run(self._analyze, self.collector, text, path, stop, background)
 
     def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
         slot = self._slots.get(uri)
