@@ -53,3 +53,43 @@ def test_reaching_equals_the_walk():
             for step in (lambda n: n.attached_to, lambda n: n.relative_to):
                 for _name, target in frames:
                     assert reaching(g, scope, target, step) == _walk((n for _, n in frames), target, step), seed
+
+
+def _scanned(analysis, el):
+    """The former node_for_element: a walk of every node (an include: the first included record's)."""
+    from sdformat_lsp.semantics.frames import WORLD_SENTINEL
+
+    g = analysis.graphs
+    if el.tag == "include":
+        return next((scope.node for inc, scope in g.included if inc.element is el), None)
+    return next((n for n in g.nodes if n is not WORLD_SENTINEL and getattr(n.entity, "element", None) is el), None)
+
+
+def _elements(el):
+    yield el
+    for c in el.children:
+        yield from _elements(c)
+
+
+def test_node_for_element_is_the_walk_of_every_node(tmp_path):
+    """The index made once per analysis (queries.scope_frames.element_nodes) gives, for every element of
+    worlds with nested models, includes (model:// and relative, named or not) and broken references,
+    the node the walk of every node gave."""
+    from sdformat_lsp.queries.scope_frames import node_for_element
+    from tests.core.test_incremental import included_tree, random_world_with_includes
+
+    path, options = included_tree(tmp_path)
+    found = 0
+    for seed in range(1, 6):
+        text = random_world_with_includes(seed)
+        analysis = analyze(text, str(path), options)
+        assert analysis.graphs is not None and analysis.graphs.included
+        for el in _elements(analysis.xml.root):
+            expected = _scanned(analysis, el)
+            assert node_for_element(analysis, el) is expected, (seed, el.tag)
+            found += expected is not None
+    for seed in range(20):
+        analysis = analyze(_document(seed))
+        for el in _elements(analysis.xml.root):
+            assert node_for_element(analysis, el) is _scanned(analysis, el)
+    assert found > 100

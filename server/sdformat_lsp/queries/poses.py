@@ -16,6 +16,7 @@ from ..semantics.analysis import Analysis
 from ..semantics.frames import WORLD_SENTINEL, FrameNode, Scope
 from ..xml import XmlElement
 from .frames import enclosing_scope
+from .scope_frames import node_for_element
 
 
 def relative_pose(analysis: Analysis, node: FrameNode, base: FrameNode | None) -> Transform | None:
@@ -38,27 +39,9 @@ def pose_in_scope(analysis: Analysis, node: FrameNode) -> Transform | None:
 
 
 def node_of(analysis: Analysis, el: XmlElement) -> FrameNode | None:
-    """:func:`node_for_element` through an index built once per analysis: the inlay hints and
-    the frame view ask for every element of a large world, and a scan of every node each
-    time would make them quadratic."""
-    index = analysis.__dict__.get("_element_nodes")
-    if index is None:
-        index = {}
-        g = analysis.graphs
-        if g is not None:
-            for n in g.nodes:
-                if n is not WORLD_SENTINEL:
-                    owner = getattr(n.entity, "element", None)
-                    if owner is not None:
-                        index.setdefault(id(owner), n)
-            for inc, scope in g.included:
-                if inc.element is not None and scope.node is not None:
-                    index[id(inc.element)] = scope.node
-        analysis.__dict__["_element_nodes"] = index  # lives and dies with the analysis
-    if el.tag == "include":
-        return index.get(id(el))
-    node = index.get(id(el))
-    return node if node is not None and getattr(node.entity, "element", None) is el else None
+    """:func:`node_for_element` (indexed once per analysis: the inlay hints and the frame view ask for
+    every element of a large world)."""
+    return node_for_element(analysis, el)
 
 
 def carrier_of(analysis: Analysis, el: XmlElement) -> FrameNode | None:

@@ -24,6 +24,7 @@ Step = Callable[[FrameNode], "FrameNode | None"]
 # keys of FrameGraphs.memo
 _REVERSE = "queries.scope_frames.reverse"
 _FRAMES = "queries.scope_frames.frames"
+_ELEMENTS = "queries.scope_frames.elements"
 
 
 def scope_frames(graphs: FrameGraphs, scope: Scope) -> list[tuple[str, FrameNode]]:
@@ -83,17 +84,27 @@ def reaching(graphs: FrameGraphs, scope: Scope, target: FrameNode, step: Step) -
     return found & _kept(graphs, scope)[2]
 
 
+def element_nodes(g: FrameGraphs) -> dict[int, FrameNode | None]:
+    """Every node by the id of the element declaring it (an include's: its model's), made once per frame
+    graphs (FrameGraphs.memo; ids are safe keys: the elements live as long as the analysis holding them).
+    Hover, completion and the views ask on every request: a walk of every node each time cost a
+    completion on a 100,000-line world most of its time."""
+    index: dict[int, FrameNode | None] | None = g.memo.get(_ELEMENTS)
+    if index is None:
+        index = {}
+        for n in g.nodes:
+            if n is not WORLD_SENTINEL:
+                owner = getattr(n.entity, "element", None)
+                if owner is not None and owner.tag != "include":
+                    index.setdefault(id(owner), n)  # the first node an element declares
+        for inc, scope in g.included:
+            if inc.element is not None:
+                index.setdefault(id(inc.element), scope.node)
+        g.memo[_ELEMENTS] = index
+    return index
+
+
 def node_for_element(analysis: Analysis, el: XmlElement) -> FrameNode | None:
     """The frame an element of this document declares (an include stands for its model)."""
     g = analysis.graphs
-    if g is None:
-        return None
-    if el.tag == "include":
-        for inc, scope in g.included:
-            if inc.element is el:
-                return scope.node
-        return None
-    for n in g.nodes:
-        if n is not WORLD_SENTINEL and getattr(n.entity, "element", None) is el:
-            return n
-    return None
+    return element_nodes(g).get(id(el)) if g is not None else None
