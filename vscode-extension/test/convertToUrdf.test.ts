@@ -22,8 +22,11 @@ const PYTHON = process.env.SDFORMAT_LSP_PYTHON || 'python3';
 const TIMEOUT = 90000;
 
 const withServer = { ...process.env, PYTHONPATH: [SERVER_DIR, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+// The package imports its dependencies lazily, so `import sdformat_lsp` passes on an interpreter without pygls or
+// lxml; the server's own module does not, and a server that cannot start is a skip here, not a failure.
 const unavailable =
-  spawnSync(PYTHON, ['-c', 'import sdformat_lsp'], { env: withServer }).status !== 0 && `${PYTHON} cannot import sdformat_lsp`;
+  spawnSync(PYTHON, ['-c', 'import sdformat_lsp.server.app'], { env: withServer }).status !== 0 &&
+  `${PYTHON} cannot import sdformat_lsp.server.app (set SDFORMAT_LSP_PYTHON to an interpreter with the server's dependencies)`;
 
 const SLIDER = `<?xml version="1.0"?>
 <sdf version="1.11">

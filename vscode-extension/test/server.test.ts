@@ -37,12 +37,12 @@ const FIXTURE = path.join(FIXTURES, 'frames.sdf');
 const TIMEOUT = 30000;
 
 function serverUnavailable(): string | undefined {
-  const probe = spawnSync(PYTHON, ['-c', 'import sdformat_lsp'], { encoding: 'utf8' });
+  const probe = spawnSync(PYTHON, ['-c', 'import sdformat_lsp.server.app'], { encoding: 'utf8' });
   if (probe.error) {
     return `${PYTHON} not runnable: ${probe.error.message}`;
   }
   if (probe.status !== 0) {
-    return `${PYTHON} -c "import sdformat_lsp" failed (set SDFORMAT_LSP_PYTHON to an interpreter that has the server installed)`;
+    return `${PYTHON} -c "import sdformat_lsp.server.app" failed (set SDFORMAT_LSP_PYTHON to an interpreter that has the server installed)`;
   }
   return undefined;
 }
