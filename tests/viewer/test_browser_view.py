@@ -736,3 +736,39 @@ def test_real_collada_obj_and_stl_files_from_gz_common(browser, view_server, tmp
         assert not errors, errors
     finally:
         page.close()
+
+
+SOFTWARE = """(() => { const gl = document.createElement('canvas').getContext('webgl');
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  return /swiftshader|llvmpipe|softpipe|software/i.test(String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER))); })()"""
+DRAWN = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+PIXELS = "document.querySelector('#sdf-view canvas').toDataURL()"
+
+
+def test_a_drag_draws_at_half_resolution_on_software_webgl_and_the_still_frame_is_unchanged(
+    browser, view_server, model_dir
+):
+    server = view_server(model_dir / "model.sdf")
+    page, errors = open_view(browser, server)
+    try:
+        api = "window.__sdfViewApi"
+        full = page.evaluate(f"{api}.bufferSize()")
+        factor = 0.5 if page.evaluate(SOFTWARE) else 1
+        # a drag by OrbitControls: smaller while the mouse moves, full again when it is released
+        page.mouse.move(450, 300)
+        page.mouse.down()
+        page.mouse.move(520, 330, steps=4)
+        page.wait_for_function(f"{api}.bufferSize()[0] === {round(full[0] * factor)}", timeout=5000)
+        assert page.evaluate(f"{api}.bufferSize()") == [round(full[0] * factor), round(full[1] * factor)]
+        page.mouse.up()
+        page.wait_for_function(f"{api}.bufferSize()[0] === {full[0]}", timeout=5000)
+        page.evaluate(DRAWN)
+        before = page.evaluate(PIXELS)
+        # a measured orbit moves the same way, then draws the still picture again: the same pixels as before it
+        assert page.evaluate(f"{api}.orbit(6)") > 0
+        assert page.evaluate(f"{api}.bufferSize()") == full
+        after = page.evaluate(PIXELS)
+        assert len(before) > 1000 and after == before
+        assert not errors, errors
+    finally:
+        page.close()
