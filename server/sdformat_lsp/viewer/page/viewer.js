@@ -781,7 +781,9 @@ export function start(host) {
     });
     const hit = raycaster.intersectObjects(visible, false)[0];
     if (!hit) return undefined;
-    return hit.object.isInstancedMesh ? hit.object.userData.frameIds[hit.instanceId] : hit.object.userData.frameId;
+    const data = hit.object.userData;
+    if (data.frameOfFace) return data.frameOfFace(hit.faceIndex);
+    return hit.object.isInstancedMesh ? data.frameIds[hit.instanceId] : data.frameId;
   }
 
   // for tests: where an entry is on the screen, and the box of its drawn geometry
