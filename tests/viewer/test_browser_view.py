@@ -762,7 +762,10 @@ def test_a_drag_draws_at_half_resolution_on_software_webgl_and_the_still_frame_i
         assert page.evaluate(f"{api}.bufferSize()") == [round(full[0] * factor), round(full[1] * factor)]
         page.mouse.up()
         page.wait_for_function(f"{api}.bufferSize()[0] === {full[0]}", timeout=5000)
+        # a wheel step starts and ends in one event: drawn at full resolution
+        page.mouse.wheel(0, 100)
         page.evaluate(DRAWN)
+        assert page.evaluate(f"{api}.bufferSize()") == full
         before = page.evaluate(PIXELS)
         # a measured orbit moves the same way, then draws the still picture again: the same pixels as before it
         assert page.evaluate(f"{api}.orbit(6)") > 0

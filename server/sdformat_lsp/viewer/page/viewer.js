@@ -136,6 +136,7 @@ export function start(host) {
       triads.sync();
       if (!uploads.ready(requestRender)) return; // drawn once the GPU has its new textures and shaders
       renders++;
+      resolution();
       renderer.render(scene, camera);
       renderMs += performance.now() - t0;
       // the frame's whole cost: until the next animation frame, after the compositor took it (read back)
@@ -152,12 +153,17 @@ export function start(host) {
   // frame's cost grows with its pixels (small_house's orbit() in headless chromium at 1200x800, in the same minute:
   // 7.9-8.0 frames/s at full resolution, 11.7-15.5 at half). Cheaper materials would change the look. With a GPU
   // nothing changes.
+  // The resolution is set when a frame is drawn, not when the camera starts or stops: a wheel step starts, changes
+  // and ends in one event, and resizing the canvas twice for it would cost two new drawing buffers and draw nothing.
   let moving = false;
   function motion(on) {
     if (!software || on === moving) return;
     moving = on;
-    renderer.setPixelRatio((window.devicePixelRatio || 1) * (on ? MOTION_RESOLUTION : 1));
     requestRender();
+  }
+  function resolution() {
+    const ratio = (window.devicePixelRatio || 1) * (moving ? MOTION_RESOLUTION : 1);
+    if (renderer.getPixelRatio() !== ratio) renderer.setPixelRatio(ratio);
   }
   let dragging = false; // a click without a move draws nothing again
   controls.addEventListener('start', () => (dragging = true));
@@ -897,6 +903,7 @@ export function start(host) {
       const start = { position: camera.position.clone(), quaternion: camera.quaternion.clone() };
       motion(true); // as a drag does
       await nextFrame();
+      resolution();
       const t0 = performance.now();
       let elapsed = 0;
       try {
