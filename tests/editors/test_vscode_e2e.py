@@ -223,6 +223,8 @@ def test_preview_draws(window: Window):
     # the mesh was read through the extension (a message), not the webview's own resource loading, which hands
     # every file through the workbench's thread (small_house: 45 MB at about 10 MB/s)
     assert frame.evaluate("() => window.__sdfView.readFiles") >= 1
+    # posted gzipped (a text mesh: fewer bytes through that thread) and inflated in the mesh worker, not on the page
+    assert frame.evaluate("() => [window.__sdfView.gzipFiles, window.__sdfView.workerInflated]") == [1, 1]
     fetched = frame.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
     assert not [u for u in fetched if u.lower().endswith(".dae")], fetched
     box = frame.evaluate("() => window.__sdfViewApi.boxOf(window.__sdfViewApi.frames().find(f => f.name === 'l').id)")

@@ -29,8 +29,9 @@ export function extensionOf(v) {
 }
 
 /** Where the page's time goes while meshes load: milliseconds spent parsing on the page's thread, files read,
- * files parsed in a mesh worker, files (meshes and textures) read through the shell's reader (setFileReader). */
-export const loadTimes = { parseMs: 0, files: 0, workerFiles: 0, readFiles: 0 };
+ * files parsed in a mesh worker, files (meshes and textures) read through the shell's reader (setFileReader), of
+ * them those it sent gzipped, and the gzipped ones inflated in the mesh worker (not on the page's thread). */
+export const loadTimes = { parseMs: 0, files: 0, workerFiles: 0, readFiles: 0, gzipFiles: 0, workerInflated: 0 };
 
 /** The images COLLADA and MTL materials name load after their mesh is parsed (three.js's loaders give the texture
  * at once and fill it later): they are counted here, and `listener` is called as each one arrives or fails, so
@@ -58,19 +59,35 @@ export function setFileReader(read) {
   reader = read;
 }
 
-async function bytesOf(url) {
+/** A file's bytes as read: `{ data, gzip }`, gzip when the reader sent them compressed (`{ gzip: ArrayBuffer }`:
+ * the VS Code extension gzips text meshes, as every byte it posts crosses the workbench's thread). */
+async function rawBytesOf(url) {
   if (reader) {
     try {
       const data = await reader(url);
       loadTimes.readFiles++;
-      return data;
+      if (data && data.gzip instanceof ArrayBuffer) {
+        loadTimes.gzipFiles++;
+        return { data: data.gzip, gzip: true };
+      }
+      return { data, gzip: false };
     } catch {
       // fetched below
     }
   }
   const r = await fetch(url);
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  return r.arrayBuffer();
+  return { data: await r.arrayBuffer(), gzip: false };
+}
+
+/** Gzipped bytes inflated by the browser's own DecompressionStream (on a page, or in the mesh worker). */
+export function gunzip(data) {
+  return new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+}
+
+async function bytesOf(url) {
+  const { data, gzip } = await rawBytesOf(url);
+  return gzip ? gunzip(data) : data;
 }
 
 async function fetchOk(url, kind) {
@@ -104,20 +121,22 @@ async function load(url, ext, textures) {
   }
   if (ext === 'dae') {
     const base = url.slice(0, url.lastIndexOf('/') + 1);
-    let bytes = await fetchOk(url, 'buffer');
-    const pool = workers();
+    // gzipped bytes go to the worker as they came: inflated there, the page's thread never holds the text
+    const { data, gzip } = await rawBytesOf(url);
+    const pool = workers(); // asked after the read: a worker that failed meanwhile is known broken by now
     if (pool) {
       try {
         const holder = new THREE.Group();
-        holder.add(built(await pool.parse(bytes), base, textures));
+        holder.add(built(await pool.parse(data, gzip), base, textures));
         loadTimes.workerFiles++;
+        if (gzip) loadTimes.workerInflated++;
         return holder;
       } catch (e) {
         if (!e.retry) throw e;
-        bytes = await fetchOk(url, 'buffer'); // the worker died with the file (it was handed over): read again
       }
     }
-    const text = new TextDecoder().decode(bytes);
+    // no worker, or it died with the file (it was handed over): read again, inflated and parsed on the page
+    const text = await fetchOk(url, 'text');
     const [opacities, collada] = timed(() => [colladaOpacities(text), new ColladaLoader(textureManager).parse(text, base)]);
     const scene = collada.scene;
     scene.rotation.set(0, 0, 0); // gz-common does not apply <up_axis>; three.js turned Z_UP files
@@ -234,13 +253,13 @@ function workers() {
   }
   const current = {
     broken: false,
-    parse(bytes) {
+    parse(bytes, gzip = false) {
       const slot = slots.reduce((a, b) => (b.load < a.load ? b : a));
       slot.load++;
       const id = next++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject, slot });
-        slot.ready.then((worker) => worker.postMessage({ id, bytes }, [bytes]), () => {});
+        slot.ready.then((worker) => worker.postMessage({ id, bytes, gzip }, [bytes]), () => {});
       });
     },
   };

@@ -118,10 +118,12 @@ function serialize(scene, opacities) {
 }
 
 // a worker's entry point; imported on a page (tests compare its parse with the browser's DOMParser) it waits for nothing
-if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) self.onmessage = (event) => {
-  const { id, bytes } = event.data;
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) self.onmessage = async (event) => {
+  const { id, bytes, gzip } = event.data;
   try {
-    const text = new TextDecoder().decode(bytes);
+    // gzipped by the VS Code extension (text crosses the workbench's thread compressed): inflated here, natively
+    const raw = gzip ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer() : bytes;
+    const text = new TextDecoder().decode(raw);
     const { message, transfer } = parseCollada(text);
     self.postMessage({ id, scene: message }, transfer);
   } catch (e) {

@@ -737,7 +737,7 @@ export function start(host) {
       joints: rest ? movable(rest.frames).length : 0,
       drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
     };
-    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), workerFiles: loadTimes.workerFiles, readFiles: loadTimes.readFiles, renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
+    window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), workerFiles: loadTimes.workerFiles, readFiles: loadTimes.readFiles, gzipFiles: loadTimes.gzipFiles, workerInflated: loadTimes.workerInflated, renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') + (textureLoads.pending ? `, loading ${textureLoads.pending} textures…` : '') +

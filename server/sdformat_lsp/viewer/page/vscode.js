@@ -22,7 +22,8 @@ if (workerUrl) {
 
 const vscode = acquireVsCodeApi();
 
-// The meshes and textures the frames name are read by the extension and posted here (src/frames.ts `read`).
+// The meshes and textures the frames name are read by the extension and posted here (src/frames.ts `read`),
+// text meshes gzipped.
 const reads = new Map(); // id -> {resolve, reject}
 let nextRead = 0;
 window.addEventListener('message', (event) => {
@@ -30,8 +31,11 @@ window.addEventListener('message', (event) => {
   if (!m || m.type !== 'file' || !reads.has(m.id)) return;
   const { resolve, reject } = reads.get(m.id);
   reads.delete(m.id);
-  if (m.data instanceof Uint8Array) resolve(m.data.byteOffset === 0 && m.data.byteLength === m.data.buffer.byteLength ? m.data.buffer : m.data.slice().buffer);
-  else reject(new Error(m.error || 'not read'));
+  if (m.data instanceof Uint8Array) {
+    const data = m.data.byteOffset === 0 && m.data.byteLength === m.data.buffer.byteLength ? m.data.buffer : m.data.slice().buffer;
+    // gzipped text meshes (src/frames.ts): meshes.js inflates them, in the mesh worker when it parses the file
+    resolve(m.encoding === 'gzip' ? { gzip: data } : data);
+  } else reject(new Error(m.error || 'not read'));
 });
 setFileReader((url) => new Promise((resolve, reject) => {
   const id = nextRead++;
