@@ -43,3 +43,34 @@ def test_each_image_is_found_beside_the_mesh_then_in_materials_textures(tmp_path
     os.utime(dae, ns=(1, 1))
     assert collada_textures(str(dae)) == (("beside.png", str(meshes / "beside.png")),)
     assert collada_textures(str(tmp_path / "absent.dae")) == ()
+
+
+def _finishes(call, *args):
+    """Run ``call`` in a thread; its result, or a failure if it has not returned after a minute (a hang guard)."""
+    import threading
+
+    got: list = []
+    t = threading.Thread(target=lambda: got.append(call(*args)), daemon=True)
+    t.start()
+    t.join(60)
+    assert got, f"{call.__name__} did not return"
+    return got[0]
+
+
+def test_a_mesh_path_that_is_not_a_regular_file_names_no_image_and_is_never_read(tmp_path: Path):
+    fifo = tmp_path / "pipe.dae"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    assert _finishes(collada_textures, str(fifo)) == ()
+    assert _finishes(collada_textures, str(tmp_path)) == ()  # a directory
+
+
+def test_unclosed_image_tags_are_read_in_one_pass(tmp_path: Path):
+    # 200,000 <image> tags left open, then one whole image: a scan from each <image> to the next </image> would
+    # read the file once per tag (about 400 GB here); the reader's work is proportional to the file
+    (tmp_path / "t.png").write_bytes(b"1")
+    dae = tmp_path / "m.dae"
+    dae.write_bytes(
+        b"<COLLADA>" + b"<image id='x'>" * 200_000 + b"<image><init_from>t.png</init_from></image>"
+        b"<image><init_from>t.png" + b"<init_from>" * 100_000 + b"</COLLADA>"
+    )
+    assert dict(_finishes(collada_textures, str(dae))) == {"t.png": str(tmp_path / "t.png")}

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+from collections.abc import Iterator
 from functools import lru_cache
 
-# An <image> element (COLLADA 1.4 and 1.5; not <image_...>) and the first <init_from> in it; tags inside it
-# (1.5's <ref>) are dropped, as the text content three.js and tinyxml2 read keeps only the text.
-IMAGE = re.compile(rb"<image\b[^>]*?(?<!/)>(.*?)</image\s*>", re.DOTALL)
-INIT_FROM = re.compile(rb"<init_from\b[^>]*?(?<!/)>(.*?)</init_from\s*>", re.DOTALL)
+# <image> tags (COLLADA 1.4 and 1.5; not <image_...>), opening, closing or empty, and <init_from>'s; tags inside
+# it (1.5's <ref>) are dropped, as the text content three.js and tinyxml2 read keeps only the text. A tag ends at
+# the first '<' or '>': every match stops before the next tag, so the file is read in one linear pass, however
+# many tags are left unclosed (a pattern from each <image> to its </image> took 16 s on 140 KB of unclosed ones).
+IMAGE_TAG = re.compile(rb"<(/?)image\b[^<>]*>")
+INIT_FROM_TAG = re.compile(rb"<init_from\b[^<>]*>")
+INIT_FROM_END = re.compile(rb"</init_from\s*>")
 TAG = re.compile(rb"<[^>]*>")
 ENTITIES = {b"&lt;": b"<", b"&gt;": b">", b"&quot;": b'"', b"&apos;": b"'", b"&amp;": b"&"}
 ENTITY = re.compile(rb"&(?:lt|gt|quot|apos|amp);")
@@ -38,6 +43,8 @@ def collada_textures(path: str) -> tuple[tuple[str, str], ...]:
         st = os.stat(path)
     except OSError:
         return ()
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block the read, or never end it
+        return ()
     return _read(os.path.abspath(path), st.st_mtime_ns, st.st_size)
 
 
@@ -50,11 +57,11 @@ def _read(path: str, _mtime: int, _size: int) -> tuple[tuple[str, str], ...]:
         return ()
     here = os.path.dirname(path)
     out: dict[str, str] = {}
-    for image in IMAGE.finditer(data):
-        init = INIT_FROM.search(image.group(1))
+    for content in _images(data):
+        init = _init_from(content)
         if init is None:
             continue
-        text = ENTITY.sub(lambda m: ENTITIES[m.group()], TAG.sub(b"", init.group(1)))
+        text = ENTITY.sub(lambda m: ENTITIES[m.group()], TAG.sub(b"", init))
         ref = text.decode("utf-8", "replace").strip()
         if not ref or ref in out or "://" in ref or os.path.isabs(ref):
             continue
@@ -64,6 +71,28 @@ def _read(path: str, _mtime: int, _size: int) -> tuple[tuple[str, str], ...]:
             if len(out) >= MAX_IMAGES:
                 break
     return tuple(out.items())
+
+
+def _images(data: bytes) -> Iterator[bytes]:
+    """The content of each ``<image>`` element that has one (an empty ``<image/>`` has none), in order."""
+    start: int | None = None
+    for tag in IMAGE_TAG.finditer(data):
+        if tag.group(1):  # </image>
+            if start is not None:
+                yield data[start : tag.start()]
+            start = None
+        else:
+            start = None if tag.group().endswith(b"/>") else tag.end()
+
+
+def _init_from(content: bytes) -> bytes | None:
+    """The text of the first ``<init_from>`` in an image's content that is closed, tags and all."""
+    for tag in INIT_FROM_TAG.finditer(content):
+        if tag.group().endswith(b"/>"):
+            continue
+        end = INIT_FROM_END.search(content, tag.end())
+        return content[tag.end() : end.start()] if end is not None else None
+    return None
 
 
 def _resolve(here: str, ref: str) -> str | None:
