@@ -61,7 +61,17 @@ vim.cmd('qa!')
     )
     env["SDF_MESSAGES"] = str(messages)
     proc = subprocess.Popen(
-        [nvim, "--headless", "--clean", "-c", "luafile recipe.lua", "-c", "edit my\\ röbot.urdf", "-c", "luafile drive.lua"],
+        [
+            nvim,
+            "--headless",
+            "--clean",
+            "-c",
+            "luafile recipe.lua",
+            "-c",
+            "edit my\\ röbot.urdf",
+            "-c",
+            "luafile drive.lua",
+        ],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -78,7 +88,10 @@ vim.cmd('qa!')
         base, token = url.group(1).split("/?token=")
         with urllib.request.urlopen(f"{base}/api/frames?token={token}", timeout=30) as r:
             answer = json.loads(r.read())
-        assert answer["uri"].endswith("/my%20r%C3%B6bot.urdf") and [f["name"] for f in answer["frames"]] == ["r", "base"]
+        assert answer["uri"].endswith("/my%20r%C3%B6bot.urdf") and [f["name"] for f in answer["frames"]] == [
+            "r",
+            "base",
+        ]
         (tmp_path / "messages.txt.done").write_text("")
         proc.wait(30)
         port = int(url.group(2))
@@ -134,6 +147,11 @@ def wait_until(predicate, seconds: float) -> bool:
     return predicate()
 
 
+def _hangups_default() -> None:
+    """In the child: SIGHUP's default action, as in an Emacs started from a desktop or a terminal."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("stopped_by", ["kill-buffer", "exit"])
 def test_the_emacs_recipe_serves_the_current_buffer_and_stops_with_its_buffer_or_emacs(tmp_path, stopped_by):
     emacs = shutil.which("emacs")
@@ -168,6 +186,7 @@ def test_the_emacs_recipe_serves_the_current_buffer_and_stops_with_its_buffer_or
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Emacs and its server in one process group, stopped below if a check fails
+            preexec_fn=_hangups_default,  # Emacs stops its server with SIGHUP, which a run under nohup passes on ignored
         )
     try:
         pattern = re.compile(r"^sdformat-lsp view: (http://127\.0\.0\.1:(\d+)/\?token=\S+)$", re.M)
