@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.editors.installed import editor, server_command
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "editors" / "emacs.md"
 SDF = """<?xml version="1.0"?>
@@ -60,12 +60,8 @@ DRIVE = """
 
 
 def test_the_eglot_setup_of_the_emacs_page_starts_the_server_and_shows_its_diagnostics(tmp_path):
-    emacs = shutil.which("emacs")
-    if emacs is None:
-        pytest.skip("emacs not installed")
-    exe = Path(sys.executable).with_name("sdformat-lsp")
-    if not exe.exists():
-        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    emacs = editor("emacs")
+    exe = server_command()
     # the page's init code: the blocks that define the modes (the others are fragments of these)
     blocks = [
         b
@@ -80,7 +76,9 @@ def test_the_eglot_setup_of_the_emacs_page_starts_the_server_and_shows_its_diagn
     (folder / "bad robot.sdf").write_text(SDF, encoding="utf-8")
     (folder / "arm.urdf").write_text(URDF, encoding="utf-8")
     # the page's per-project settings: .dir-locals.el with a resourcePaths entry relative to the project root
-    dir_locals = re.search(r"`(\(\(nil \. \(\(eglot-workspace-configuration .*?)`", DOC.read_text(encoding="utf-8"), re.S)
+    dir_locals = re.search(
+        r"`(\(\(nil \. \(\(eglot-workspace-configuration .*?)`", DOC.read_text(encoding="utf-8"), re.S
+    )
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     (project / "worlds").mkdir()

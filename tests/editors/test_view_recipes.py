@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,6 +22,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.editors.installed import editor, server_command
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "editors" / "view.md"
 URDF = """<robot name="r"><link name="base"><inertial><mass value="1"/>
@@ -38,12 +39,8 @@ def recipe(section: str, language: str) -> str:
 
 
 def test_the_neovim_recipe_serves_the_current_buffer_and_stops_with_neovim(tmp_path):
-    nvim = shutil.which("nvim")
-    if nvim is None:
-        pytest.skip("nvim not installed")
-    exe = Path(sys.executable).with_name("sdformat-lsp")
-    if not exe.exists():
-        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    nvim = editor("nvim")
+    exe = server_command()
     (tmp_path / "recipe.lua").write_text(recipe("Neovim", "lua"))
     (tmp_path / "my röbot.urdf").write_text(URDF, encoding="utf-8")
     messages = tmp_path / "messages.txt"
@@ -154,12 +151,8 @@ def _hangups_default() -> None:
 
 @pytest.mark.parametrize("stopped_by", ["kill-buffer", "exit"])
 def test_the_emacs_recipe_serves_the_current_buffer_and_stops_with_its_buffer_or_emacs(tmp_path, stopped_by):
-    emacs = shutil.which("emacs")
-    if emacs is None:
-        pytest.skip("emacs not installed")
-    exe = Path(sys.executable).with_name("sdformat-lsp")
-    if not exe.exists():
-        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    emacs = editor("emacs")
+    exe = server_command()
     (tmp_path / "recipe.el").write_text(recipe("Emacs", "elisp"), encoding="utf-8")
     (tmp_path / "drive.el").write_text(EMACS_DRIVE, encoding="utf-8")
     folder = tmp_path / "my robots"
@@ -261,9 +254,7 @@ def test_helix_binding_quotes_the_buffer_name_as_helix_expands_it():
 @pytest.mark.parametrize("where", ["below the working directory", "elsewhere under home", "outside home", "scratch"])
 def test_the_helix_recipe_serves_the_current_buffer_and_returns_at_once(tmp_path, where):
     tomli = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
-    exe = Path(sys.executable).with_name("sdformat-lsp")
-    if not exe.exists():
-        pytest.skip("sdformat-lsp is not installed beside this interpreter")
+    exe = server_command()
     binding = tomli.loads(recipe("Helix", "toml"))["keys"]["normal"]["space"]["V"]
     home, cwd, elsewhere = tmp_path / "home", tmp_path / "home" / "project", tmp_path / "elsewhere"
     file = {

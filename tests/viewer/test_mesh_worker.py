@@ -274,19 +274,25 @@ SAMPLES = """(id) => { const api = window.__sdfViewApi; const bx = api.boxOf(id)
   return out; }"""
 
 
+def _textured_box_model(tmp_path: Path, image_dir: Path) -> Path:
+    """A model whose one visual is meshes/box.dae, textured with quadrants.png written in ``image_dir``."""
+    (tmp_path / "meshes").mkdir()
+    image_dir.mkdir(parents=True, exist_ok=True)
+    (image_dir / "quadrants.png").write_bytes(_quadrants_png())
+    (tmp_path / "meshes" / "box.dae").write_bytes(_textured_dae("quadrants.png"))
+    model = tmp_path / "model.sdf"
+    model.write_text(
+        '<sdf version="1.11"><model name="m"><link name="box"><visual name="v"><geometry><mesh>'
+        "<uri>meshes/box.dae</uri></mesh></geometry></visual></link></model></sdf>"
+    )
+    return model
+
+
 def test_a_collada_texture_from_the_worker_is_drawn_as_three_js_draws_it(browser, view_server, tmp_path):
     """The worker's COLLADA textures are decoded off the page's thread as ImageBitmaps (turned when decoded: WebGL
     does not flip them): the box must look exactly as three.js's own loader draws it on the page (the worker's
     script refused), quadrant image and all, at 49 points of the screen."""
-    m = tmp_path / "meshes"
-    m.mkdir()
-    (m / "quadrants.png").write_bytes(_quadrants_png())
-    (m / "box.dae").write_bytes(_textured_dae("quadrants.png"))
-    (tmp_path / "model.sdf").write_text(
-        '<sdf version="1.11"><model name="m"><link name="box"><visual name="v"><geometry><mesh>'
-        "<uri>meshes/box.dae</uri></mesh></geometry></visual></link></model></sdf>"
-    )
-    server = view_server(tmp_path / "model.sdf")
+    server = view_server(_textured_box_model(tmp_path, tmp_path / "meshes"))
     seen = []
     for opener in (open_view, open_refused):
         page, errors = opener(browser, server)
@@ -309,16 +315,7 @@ def test_a_collada_texture_is_asked_for_where_the_server_found_it(browser, view_
     them, here in <mesh dir>/../materials/textures only: the page asks for that file (in VS Code, which has no
     view server to fall back there, small_house's 19 portrait photos were not found) and draws it as three.js's
     own loader does (given the same image by the view server's fallback)."""
-    m = tmp_path / "meshes"
-    m.mkdir()
-    (tmp_path / "materials" / "textures").mkdir(parents=True)
-    (tmp_path / "materials" / "textures" / "quadrants.png").write_bytes(_quadrants_png())
-    (m / "box.dae").write_bytes(_textured_dae("quadrants.png"))
-    (tmp_path / "model.sdf").write_text(
-        '<sdf version="1.11"><model name="m"><link name="box"><visual name="v"><geometry><mesh>'
-        "<uri>meshes/box.dae</uri></mesh></geometry></visual></link></model></sdf>"
-    )
-    server = view_server(tmp_path / "model.sdf")
+    server = view_server(_textured_box_model(tmp_path, tmp_path / "materials" / "textures"))
     seen = []
     for opener in (open_view, open_refused):
         page, errors = opener(browser, server)
