@@ -102,13 +102,18 @@ def main() -> int:
         again = frame.evaluate(f"() => window.__sdfViewApi.orbit({args.orbit_steps})")
         parsed = frame.evaluate(
             "() => [window.__sdfView.workerFiles, window.__sdfView.parseMs, window.__sdfView.readFiles,"
-            " window.__sdfView.gzipFiles, window.__sdfView.workerInflated]"
+            " window.__sdfView.gzipFiles, window.__sdfView.workerInflated,"
+            " window.__sdfViewReads ? window.__sdfViewReads.served : 0]"
         )
         print(f"mesh files parsed in the mesh worker: {parsed[0]}; on the page's thread: {parsed[1]} ms of parsing")
+        phases = frame.evaluate("() => window.__sdfView.phases || null")
+        if phases:
+            print("phases (ms from the frames message): " + ", ".join(f"{k} {v}" for k, v in phases.items()))
         print(
             f"orbit {first:.1f} frames/s the first turn, "
             f"{again:.1f} frames/s the second ({args.orbit_steps} steps a turn); files fetched by the webview: {fetched}, "
-            f"read through the extension: {parsed[2]} (gzipped: {parsed[3]}, inflated in the mesh worker: {parsed[4]})"
+            f"read through the extension: {parsed[2]} (fetched from its file server: {parsed[5]}; posted gzipped: {parsed[3]}, "
+            f"inflated in the mesh worker: {parsed[4]})"
         )
         renders = settled_renders(frame)
         time.sleep(1.0)

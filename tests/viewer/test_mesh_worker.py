@@ -333,3 +333,78 @@ def test_a_collada_texture_is_asked_for_where_the_server_found_it(browser, view_
     assert len({tuple(c) for c in worker}) >= 3, worker  # the image's colours are on the screen
     differing = [(a, b) for a, b in zip(worker, page_own) if max(abs(x - y) for x, y in zip(a, b)) > 8]
     assert not differing, differing
+
+
+def _big_quadrants_png(width: int, height: int) -> bytes:
+    """A ``width`` x ``height`` image of four quadrants, red, green / blue, white (top row first)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    top = b"\x00" + bytes((255, 0, 0)) * (width // 2) + bytes((0, 255, 0)) * (width - width // 2)
+    bottom = b"\x00" + bytes((0, 0, 255)) * (width // 2) + bytes((255, 255, 255)) * (width - width // 2)
+    raw = top * (height // 2) + bottom * (height - height // 2)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_a_large_texture_is_decoded_at_most_1024_wide_on_software_webgl(browser, view_server, tmp_path):
+    """On software WebGL every texel is copied and mipmapped by the CPU: small_house's 83 images (96 million
+    pixels) held its drawing 3-4 s in VS Code. The view decodes an image at most 1024 pixels on its longest side
+    there, in proportion, off the page's thread (createImageBitmap's resize), and draws it as before. Fails
+    before: the 2048x512 image is uploaded as it is."""
+    model = _textured_box_model(tmp_path, tmp_path / "meshes")
+    (tmp_path / "meshes" / "quadrants.png").write_bytes(_big_quadrants_png(2048, 512))
+    server = view_server(model)
+    page, errors = open_view(browser, server)
+    try:
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        box = ids(page)["box"]
+        maps = page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", box)
+        assert [m["maps"]["map"]["size"] for m in maps] == [[1024, 256]], maps
+        samples = page.evaluate(SAMPLES, box)
+        drawn = {tuple(c) for c in samples}
+        assert len(drawn) >= 3, samples  # the image's colours are on the screen, scaled down
+        assert not errors
+    finally:
+        page.close()
+
+
+def test_image_sizes_are_read_from_their_headers(browser, view_server, tmp_path):
+    """meshes.js's imageSize, which decides the scaling above before the image is decoded, reads the size of
+    PNG, JPEG, GIF and WebP files as the browser encodes them (JPEG's size is in its frame header, after other
+    segments)."""
+    server = view_server(_textured_box_model(tmp_path, tmp_path / "meshes"))
+    page, errors = open_view(browser, server)
+    try:
+        sizes = page.evaluate(
+            """async () => {
+              const { imageSize } = await import('/static/page/meshes.js');
+              const c = document.createElement('canvas'); c.width = 1500; c.height = 700;
+              c.getContext('2d').fillRect(0, 0, 10, 10);
+              const out = {};
+              for (const type of ['image/png', 'image/jpeg', 'image/webp']) {
+                const blob = await new Promise((done) => c.toBlob(done, type, 0.9));
+                out[type] = [blob.type, imageSize(await blob.arrayBuffer())];
+              }
+              const gif = Uint8Array.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0xdc, 0x05, 0xbc, 0x02, 0, 0, 0]);
+              out.gif = ['image/gif', imageSize(gif.buffer)];
+              out.text = ['text', imageSize(new TextEncoder().encode('not an image').buffer)];
+              return out; }"""
+        )
+        assert sizes == {
+            "image/png": ["image/png", [1500, 700]],
+            "image/jpeg": ["image/jpeg", [1500, 700]],
+            "image/webp": ["image/webp", [1500, 700]],
+            "gif": ["image/gif", [1500, 700]],
+            "text": ["text", None],
+        }, sizes
+        assert not errors
+    finally:
+        page.close()

@@ -498,7 +498,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('sdformat.revealFrame', (entry) => revealFrame(entry)),
     vscode.commands.registerCommand('sdformat.showPreview', () => {
-      shown.show();
+      void shown.show();
       frames?.schedule(0);
     }),
     vscode.commands.registerCommand('sdformat.refreshFrames', () => frames?.refresh()),

@@ -4,26 +4,12 @@
 // `sdformat/frames` answer (docs/server.md) and follow edits.
 
 import * as vscode from 'vscode';
-import { promisify } from 'util';
-import { gzip } from 'zlib';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { FileServer, packed } from './fileServer';
 import { buildTree, describe, FrameEntry, FramesResult, shortName, tooltip, TreeNode } from './frameModel';
 
 export const FRAMES_REQUEST = 'sdformat/frames';
 const REFRESH_DELAY_MS = 250;
-// Mesh formats that may be text (COLLADA, OBJ and its materials, ASCII STL, glTF's JSON): sent gzipped when that
-// is smaller. Images (and GLB) are compressed already; trying them would only cost time.
-const COMPRESSIBLE = /\.(dae|obj|mtl|stl|gltf)$/i;
-const gzipAsync = promisify(gzip);
-
-/** The bytes to post for a file: gzipped (in libuv's thread pool, off the extension host's thread) when its format
- * may be text and the result is at least a fifth smaller, else as read. */
-export async function packed(path: string, bytes: Uint8Array): Promise<{ data: Uint8Array; encoding?: 'gzip' }> {
-  if (!COMPRESSIBLE.test(path) || bytes.byteLength < 1024) return { data: bytes };
-  const z = await gzipAsync(bytes, { level: 6 });
-  if (z.byteLength > bytes.byteLength * 0.8) return { data: bytes };
-  return { data: new Uint8Array(z.buffer, z.byteOffset, z.byteLength), encoding: 'gzip' };
-}
 // the documents whose frames the view follows: SDFormat, URDF and xacro (the server answers sdformat/frames for each)
 const FRAME_LANGUAGES = new Set(['sdformat', 'urdf', 'xacro']);
 
@@ -204,6 +190,11 @@ export class FramePreview implements vscode.Disposable {
   private queued: unknown[] = [];
   /** The files the page may ask for by message (`read`): its address for a mesh or a texture -> the file. */
   private readable = new Map<string, vscode.Uri>();
+  /** Serves the same files over HTTP for the page to fetch itself, off the workbench's thread (fileServer.ts). */
+  private readonly files = new FileServer((address) => {
+    const file = this.readable.get(address);
+    return file && file.scheme === 'file' ? file.fsPath : undefined;
+  });
 
   /** Whether the 3D view is open (it then follows the active document). */
   get isOpen(): boolean {
@@ -221,7 +212,20 @@ export class FramePreview implements vscode.Disposable {
     this.subscriptions.push(source.onDidChange(() => this.post()));
   }
 
-  show(): void {
+  /** Where the page fetches the files of the frames (its file server's address as the browser reaches it, see
+   * fileServer.ts), or undefined when the server cannot be had: the page then asks for each file by message. */
+  private async filesBase(): Promise<vscode.Uri | undefined> {
+    try {
+      const port = await this.files.port();
+      const external = await vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${port}/`));
+      return external.with({ path: `${external.path.replace(/\/?$/, '/')}${this.files.token}/file`, query: '', fragment: '' });
+    } catch (e) {
+      this.log(`3D view: its files are posted to it (no file server: ${e instanceof Error ? e.message : String(e)})`);
+      return undefined;
+    }
+  }
+
+  async show(): Promise<void> {
     if (this.panel) {
       this.panel.reveal(vscode.ViewColumn.Beside, true);
       return;
@@ -234,15 +238,24 @@ export class FramePreview implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     this.queued = [];
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.readable.clear();
+      this.ready = false;
+      this.queued = [];
+    }, undefined, this.subscriptions);
+    panel.webview.onDidReceiveMessage((m) => this.receive(m), undefined, this.subscriptions);
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'preview.js'));
     const worker = panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'meshworker.js'));
     const n = nonce();
+    const base = await this.filesBase();
+    if (this.panel !== panel) return; // closed meanwhile
     const csp = [
       "default-src 'none'",
       `img-src ${panel.webview.cspSource} data: blob:`,
       `style-src ${panel.webview.cspSource} 'unsafe-inline'`,
       `script-src 'nonce-${n}'`,
-      `connect-src ${panel.webview.cspSource}`,
+      `connect-src ${panel.webview.cspSource}${base ? ` ${base.scheme}://${base.authority}` : ''}`,
       'worker-src blob:', // the mesh worker, started from its script read by the page (vscode.js)
     ].join('; ');
     panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
@@ -251,14 +264,7 @@ export class FramePreview implements vscode.Disposable {
 <style>html,body{margin:0;padding:0;overflow:hidden;height:100%;background:var(--vscode-editor-background);color:var(--vscode-editor-foreground);font-family:var(--vscode-font-family)}
 #status{position:absolute;left:8px;bottom:6px;font-size:11px;opacity:.75;pointer-events:none}
 canvas{display:block}</style></head>
-<body><script nonce="${n}" src="${script}" data-worker="${worker}"></script></body></html>`;
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.readable.clear();
-      this.ready = false;
-      this.queued = [];
-    }, undefined, this.subscriptions);
-    panel.webview.onDidReceiveMessage((m) => this.receive(m), undefined, this.subscriptions);
+<body><script nonce="${n}" src="${script}" data-worker="${worker}" data-files="${base ? base.toString().replace(/"/g, '%22') : ''}"></script></body></html>`;
     this.post();
   }
 
@@ -364,6 +370,7 @@ canvas{display:block}</style></head>
 
   dispose(): void {
     this.panel?.dispose();
+    this.files.dispose();
     this.subscriptions.forEach((s) => s.dispose());
   }
 }

@@ -33,6 +33,10 @@ export function extensionOf(v) {
  * them those it sent gzipped, and the gzipped ones inflated in the mesh worker (not on the page's thread). */
 export const loadTimes = { parseMs: 0, files: 0, workerFiles: 0, readFiles: 0, gzipFiles: 0, workerInflated: 0 };
 
+/** When (performance.now(), ms) the last mesh was loaded (read and parsed) and the last image arrived, and the last image was decoded: the
+ * phases of a large world's first draw, with uploads.js's (measured by scripts/view_vscode.py). */
+export const phases = { meshLoaded: 0, imageRead: 0, imageDecoded: 0, imageBytes: 0, imagePixels: 0, imageReads: 0, imageFiles: new Set() };
+
 /** The images COLLADA and MTL materials name load after their mesh is parsed (three.js's loaders give the texture
  * at once and fill it later): they are counted here, and `listener` is called as each one arrives or fails, so
  * that the view draws them (nothing else would draw the scene again) and says it is drawn only once they are in. */
@@ -51,8 +55,8 @@ textureManager.itemEnd = (url) => {
 };
 
 /** How the page reads a file its frames name (a mesh, a texture the server found), set by its shell: in VS Code
- * the extension posts the bytes (vscode.js), which is several times faster than the webview's own reading of
- * its resources. Without it, or when it fails, the file is fetched. */
+ * from the extension's file server, or posted by the extension (vscode.js), either much faster than the webview's
+ * own reading of its resources. Without it, or when it fails, the file is fetched. */
 let reader = null;
 
 export function setFileReader(read) {
@@ -273,31 +277,81 @@ function workers() {
 const BITMAPS = typeof createImageBitmap === 'function';
 const BITMAP_OPTIONS = { imageOrientation: 'flipY', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
 
-/** A texture of an image the frames name, read as the meshes are and decoded off the page's thread. */
+/** The longest side, in pixels, an image is decoded to (null: as large as it is), set by the view: on software WebGL
+ * (SwiftShader: VS Code's webview without a GPU) every texel is copied and mipmapped by the CPU, and small_house's
+ * 83 images (96 million pixels, a 4096x4096 wall among them) held the drawing 3-4 s after the last of them arrived.
+ * A view is not a renderer: at a few hundred pixels on the screen an image of 1024 looks the same. */
+let textureLimit = null;
+
+export function setTextureLimit(pixels) {
+  textureLimit = pixels > 0 ? pixels : null;
+}
+
+/** An image's [width, height] as its PNG, JPEG, GIF or WebP header says, or null (another format, a broken file). */
+export function imageSize(data) {
+  const b = new Uint8Array(data);
+  const u16 = (i) => (b[i] << 8) | b[i + 1];
+  const u32 = (i) => ((b[i] << 24) >>> 0) + (b[i + 1] << 16) + (b[i + 2] << 8) + b[i + 3];
+  if (b.length >= 24 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return [u32(16), u32(20)];
+  if (b.length >= 10 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) return [b[6] | (b[7] << 8), b[8] | (b[9] << 8)];
+  if (b.length >= 30 && u32(0) === 0x52494646 && u32(8) === 0x57454250) {
+    const kind = String.fromCharCode(b[12], b[13], b[14], b[15]);
+    if (kind === 'VP8X') return [1 + (b[24] | (b[25] << 8) | (b[26] << 16)), 1 + (b[27] | (b[28] << 8) | (b[29] << 16))];
+    if (kind === 'VP8 ') return [(b[26] | (b[27] << 8)) & 0x3fff, (b[28] | (b[29] << 8)) & 0x3fff];
+    if (kind === 'VP8L') return [1 + (b[21] | ((b[22] & 0x3f) << 8)), 1 + ((b[22] >> 6) | (b[23] << 2) | ((b[24] & 0x0f) << 10))];
+    return null;
+  }
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
+    // JPEG: the frame header (SOF0-15 but DHT, JPG and DAC) of the markers' chain
+    let i = 2;
+    while (i + 9 < b.length) {
+      if (b[i] !== 0xff) return null;
+      const marker = b[i + 1];
+      if (marker === 0xff) {
+        i++;
+        continue;
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return [u16(i + 7), u16(i + 5)];
+      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) i += 2;
+      else i += 2 + u16(i + 2);
+    }
+  }
+  return null;
+}
+
+/** The options to decode an image of `data` with: at most `textureLimit` on its longest side (one side given, the
+ * browser keeps the proportions), decoded and scaled off the page's thread by createImageBitmap. */
+export function bitmapOptions(data) {
+  const size = textureLimit ? imageSize(data) : null;
+  if (!size || Math.max(size[0], size[1]) <= textureLimit) return BITMAP_OPTIONS;
+  const side = size[0] >= size[1] ? 'resizeWidth' : 'resizeHeight';
+  return { ...BITMAP_OPTIONS, [side]: textureLimit, resizeQuality: 'high' };
+}
+
+/** A texture of an image (a file the frames name, or a reference relative to its mesh), read as the meshes are
+ * (through the shell's reader when there is one) and decoded off the page's thread. */
 function readTexture(url) {
   const texture = new THREE.Texture();
   texture.flipY = false; // turned when decoded
   textureManager.itemStart(url);
   bytesOf(url)
-    .then((data) => createImageBitmap(new Blob([data]), BITMAP_OPTIONS))
+    .then((data) => {
+      phases.imageRead = performance.now();
+      phases.imageBytes += data.byteLength;
+      phases.imageReads++;
+      phases.imageFiles.add(url);
+      return createImageBitmap(new Blob([data]), bitmapOptions(data));
+    })
     .then(
       (bitmap) => {
+        phases.imageDecoded = performance.now();
+        phases.imagePixels += bitmap.width * bitmap.height;
         texture.image = bitmap;
         texture.needsUpdate = true;
       },
       () => textureManager.itemError(url),
     )
     .then(() => textureManager.itemEnd(url));
-  return texture;
-}
-
-function bitmapTexture(loader, image) {
-  const texture = new THREE.Texture();
-  texture.flipY = false; // turned when decoded
-  loader.load(image, (bitmap) => {
-    texture.image = bitmap;
-    texture.needsUpdate = true;
-  });
   return texture;
 }
 
@@ -317,7 +371,7 @@ function built(data, base, textures) {
   const loader = (kind, path) => {
     const key = `${kind}:${path}`;
     if (!loaders.has(key)) {
-      const made = kind === 'tga' ? new TGALoader(textureManager) : kind === 'bitmap' ? new THREE.ImageBitmapLoader(textureManager).setOptions(BITMAP_OPTIONS) : new THREE.TextureLoader(textureManager);
+      const made = kind === 'tga' ? new TGALoader(textureManager) : new THREE.TextureLoader(textureManager);
       loaders.set(key, made.setPath(path));
     }
     return loaders.get(key);
@@ -326,9 +380,9 @@ function built(data, base, textures) {
     const found = textures && typeof t.image === 'string' ? textures[t.image.trim()] : undefined;
     const [path, image] = found ? ['', found] : [base, t.image];
     let out;
-    if (found && reader && BITMAPS && !t.tga) out = readTexture(found);
-    else if (t.tga) out = loader('tga', path).load(image);
-    else if (BITMAPS) out = bitmapTexture(loader('bitmap', path), image);
+    if (t.tga) out = loader('tga', path).load(image);
+    // as three.js's loaders resolve it: a URL with a scheme (data:, http:) as it is, else after the folder's
+    else if (BITMAPS) out = readTexture(/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(image) ? image : path + image);
     else out = loader('image', path).load(image);
     out.wrapS = t.wrapS;
     out.wrapT = t.wrapT;
@@ -376,6 +430,7 @@ function built(data, base, textures) {
 async function timedLoad(url, ext, textures) {
   const out = await load(url, ext, textures);
   loadTimes.files++;
+  phases.meshLoaded = performance.now();
   return out;
 }
 

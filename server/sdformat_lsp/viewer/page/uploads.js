@@ -11,6 +11,10 @@
 const UPLOAD_SLICE_MS = 25;
 const POLL_MS = 10;
 
+/** What the uploads cost (ms): shaders compiled ahead, textures sent (the page's thread), waiting for the GPU's fence,
+ * and when the last upload ended (performance.now()). */
+export const uploadTimes = { compileMs: 0, textureMs: 0, textures: 0, fenceMs: 0, lastEnd: 0 };
+
 export function createUploads(renderer, scene, camera, slots) {
   const gl = renderer.getContext();
   const fences = typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext;
@@ -57,6 +61,7 @@ export function createUploads(renderer, scene, camera, slots) {
   }
 
   async function upload(list, then) {
+    const c0 = performance.now();
     if (newMaterials) {
       // the objects with a material not compiled yet are compiled in slices of about UPLOAD_SLICE_MS, each its own
       // task: without KHR_parallel_shader_compile (SwiftShader in code-server) linking waits for the GPU process
@@ -76,6 +81,7 @@ export function createUploads(renderer, scene, camera, slots) {
       }
       await renderer.compileAsync(scene, camera); // with the extension: until the GPU has linked them
     }
+    uploadTimes.compileMs += performance.now() - c0;
     await decoded(list);
     while (list.length) {
       const t0 = performance.now();
@@ -83,11 +89,16 @@ export function createUploads(renderer, scene, camera, slots) {
         const t = list.shift();
         renderer.initTexture(t);
         sent.set(t, t.version);
+        uploadTimes.textures++;
       }
       fenceNow();
+      uploadTimes.textureMs += performance.now() - t0;
       await new Promise((res) => setTimeout(res, 0));
     }
+    const f0 = performance.now();
     while (!gpuDone()) await new Promise((res) => setTimeout(res, POLL_MS));
+    uploadTimes.lastEnd = performance.now();
+    uploadTimes.fenceMs += uploadTimes.lastEnd - f0;
     then();
   }
 

@@ -14,8 +14,8 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
-import { createUploads } from './uploads.js';
-import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, pruneTemplates, templateKey, textureLoads } from './meshes.js';
+import { createUploads, uploadTimes } from './uploads.js';
+import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, phases, pruneTemplates, setTextureLimit, templateKey, textureLoads } from './meshes.js';
 import { createInstances, instanceParts } from './instances.js';
 import { createTriads } from './triads.js';
 
@@ -44,6 +44,9 @@ const MAX_LINK_LABELS = 40; // a world's hundreds of links would bury the scene 
 
 // the share of the resolution drawn while the camera moves on software WebGL (see motion())
 const MOTION_RESOLUTION = 0.5;
+// the longest side of an image drawn on software WebGL, in pixels (meshes.js setTextureLimit: larger ones are
+// scaled down when decoded); docs/view.md says so
+const SOFTWARE_TEXTURE_LIMIT = 1024;
 
 /** Whether WebGL is drawn by the CPU (SwiftShader, llvmpipe: VS Code or a browser without a usable GPU). There
  * every frame is read back on the page's thread, which in code-server is the workbench's, and multisampling
@@ -81,6 +84,7 @@ export function start(host) {
   const jointsPanel = root.querySelector('#sdf-joints');
 
   const software = softwareWebGL();
+  setTextureLimit(software ? SOFTWARE_TEXTURE_LIMIT : null);
   const renderer = new THREE.WebGLRenderer({ antialias: !software, preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.setSize(window.innerWidth, window.innerHeight);
@@ -738,6 +742,16 @@ export function start(host) {
       drawMs: done && firstDrawStart ? Math.round(performance.now() - firstDrawStart) : null,
     };
     window.__sdfView = { ...message, renders, scale, parseMs: Math.round(loadTimes.parseMs), workerFiles: loadTimes.workerFiles, readFiles: loadTimes.readFiles, gzipFiles: loadTimes.gzipFiles, workerInflated: loadTimes.workerInflated, renderMs: Math.round(renderMs), drawCalls, ...instances.counts() };
+    if (done && firstDrawStart) {
+      // the phases of this draw, in ms from the frames message (scripts/view_vscode.py prints them)
+      const at = (t) => (t >= firstDrawStart ? Math.round(t - firstDrawStart) : null);
+      window.__sdfView.phases = {
+        meshesLoaded: at(phases.meshLoaded), imagesRead: at(phases.imageRead), imagesDecoded: at(phases.imageDecoded),
+        imageMB: Math.round(phases.imageBytes / 1e5) / 10, imageMpx: Math.round(phases.imagePixels / 1e5) / 10,
+        uploadsEnd: at(uploadTimes.lastEnd), compileMs: Math.round(uploadTimes.compileMs), textureMs: Math.round(uploadTimes.textureMs),
+        textures: uploadTimes.textures, imageReads: phases.imageReads, imageFiles: phases.imageFiles.size, fenceMs: Math.round(uploadTimes.fenceMs), drawn: message.drawMs,
+      };
+    }
     if (done) host.post(message);
     const problems = stats.problems.length ? `\n${stats.problems.slice(0, 5).join('\n')}${stats.problems.length > 5 ? `\n… ${stats.problems.length - 5} more` : ''}` : '';
     status.textContent = `${stats.frames} frames, ${stats.visuals} visuals` + (stats.pending ? `, loading ${stats.pending} meshes…` : '') + (textureLoads.pending ? `, loading ${textureLoads.pending} textures…` : '') +
@@ -852,14 +866,14 @@ export function start(host) {
     highlighted() {
       return highlighted === null || !box ? null : [highlighted, [box.box.min.toArray(), box.box.max.toArray()]];
     },
-    /** The texture maps (their URLs, by material slot) and roughness/metalness of an entry's visual materials. */
+    /** The texture maps (their URLs and image sizes, by material slot) and roughness/metalness of an entry's visual materials. */
     mapsOf(id) {
       const e = nodes.get(id);
       const out = [];
       for (const o of e ? e.visuals : []) for (const { material } of drawnParts(o)) {
         for (const m of Array.isArray(material) ? material : [material]) {
           const maps = {};
-          for (const k of ['map', 'normalMap', 'roughnessMap', 'metalnessMap']) if (m[k]) maps[k] = { url: m[k].image ? m[k].image.src || m[k].image.currentSrc || '' : '', loaded: Boolean(m[k].image && m[k].image.width) };
+          for (const k of ['map', 'normalMap', 'roughnessMap', 'metalnessMap']) if (m[k]) maps[k] = { url: m[k].image ? m[k].image.src || m[k].image.currentSrc || '' : '', loaded: Boolean(m[k].image && m[k].image.width), size: m[k].image ? [m[k].image.width, m[k].image.height] : null };
           out.push({ maps, roughness: m.roughness, metalness: m.metalness });
         }
       }
