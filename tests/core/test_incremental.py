@@ -331,18 +331,20 @@ def test_answers_outside_a_sealed_edit_of_a_world_with_includes_equal_a_fresh_an
     """As above, in worlds with includes (an include's pose and name edited among the rest): the earlier
     analysis, with the included models it placed, answers outside the edited element as a fresh one does."""
     path, options = included_tree(tmp_path)
-    in_includes = _sealed_answers(
+    in_includes, listed = _sealed_answers(
         random_world_with_includes(seed), str(path), options, random.Random(500 + seed), _edit_with_includes
     )
     assert in_includes >= 1  # an edit inside an include answered from the earlier analysis
+    assert listed >= 1  # completions in elements that name the one whose pose was edited
 
 
-def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, edit) -> int:
+def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, edit) -> tuple[int, int]:
     """Random edits of ``text``: after each one checked incrementally and sealed in one element, the earlier
-    analysis's answers equal a fresh one's; how many of those elements were includes."""
+    analysis's answers equal a fresh one's; how many of those elements were includes, and how many
+    listings were compared in held elements after pose value edits."""
     earlier = analyze(text, path, options)
     base = base_of(earlier, options)
-    sealed = in_includes = 0
+    sealed = in_includes = listed = 0
     for _step in range(100):
         new = edit(rng, text)
         got = reanalyze(base, new, path, options) if base is not None else None
@@ -368,8 +370,30 @@ def _sealed_answers(text: str, path: str, options: Options, rng: random.Random, 
                 except incremental.Unmappable:
                     continue  # the server asks the new analysis then
                 assert mapped == _answers(fresh, at, lambda o: o, None, details), (_step, at, text[at - 30 : at + 30])
+        if shift.pose_value:  # a list without poses: the earlier analysis answers in held elements too
+            listed += _listings_equal(earlier, fresh, text, shift)
     assert sealed >= 3, sealed  # the earlier analysis is actually used
-    return in_includes
+    return in_includes, listed
+
+
+def _listings_equal(earlier, fresh, text: str, shift) -> int:
+    """After an edit of a pose value: completions without details (server/handlers.completion with a client
+    that resolves them) from the earlier analysis, at places held by the edit but outside the edited
+    element (``Shift.for_listing``), equal a fresh analysis's; how many places were compared."""
+    from sdformat_lsp import features
+
+    listing = shift.for_listing()
+    compared = 0
+    for at in [m.start() + 1 for m in re.finditer(r'"|>[^<\s]', text)]:
+        before = listing.to_earlier(at)
+        if before is None or shift.to_earlier(at) is not None:
+            continue  # the edited element, or a place the shift of every request maps (compared above)
+        got, want = features.complete(earlier, before, details=False), features.complete(fresh, at, details=False)
+        move = listing.to_current
+        assert [repr(i) for i in got.items] == [repr(i) for i in want.items], (at, text[at - 30 : at + 30])
+        assert Span(move(got.replace_span.start), move(got.replace_span.end)) == want.replace_span
+        compared += 1
+    return compared
 
 
 @pytest.mark.parametrize("seed", range(5))

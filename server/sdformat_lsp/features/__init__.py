@@ -15,7 +15,7 @@ from ..queries.results import CompletionItem, CompletionList, HoverResult, Locat
 from ..semantics.analysis import Analysis
 from ..text import Span
 from .code_actions import CodeAction, code_actions
-from .completion import frame_complete, frame_detail
+from .completion import frame_complete, frame_detail, prepare_listings
 from .definition import definition as frame_definition
 from .hover import frame_hover
 from .include_info import include_hover
@@ -58,6 +58,8 @@ def prepare(analysis: Analysis) -> None:
     (the server calls it in a worker thread on an analysis built in the background)."""
     prepare_lookups(analysis)
     analysis.name_spans()  # node_defined_at's index (hover, definition on a name)
+    if analysis.graphs is not None:
+        prepare_listings(analysis)  # the large listings completion made on the document's earlier analyses
     if analysis.xacro is not None:
         prepare_xacro(analysis)
 

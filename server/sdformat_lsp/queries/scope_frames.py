@@ -84,6 +84,12 @@ def reaching(graphs: FrameGraphs, scope: Scope, target: FrameNode, step: Step) -
     return found & _kept(graphs, scope)[2]
 
 
+def prepare_reaching(graphs: FrameGraphs, scope: Scope, steps: tuple[Step, ...]) -> None:
+    """Make now what :func:`reaching` over ``scope`` by each of ``steps`` makes on its first call."""
+    for step in steps:
+        _predecessors(graphs, scope, step)
+
+
 def element_nodes(g: FrameGraphs) -> dict[int, FrameNode | None]:
     """Every node by the id of the element declaring it (an include's: its model's), made once per frame
     graphs (FrameGraphs.memo; ids are safe keys: the elements live as long as the analysis holding them).

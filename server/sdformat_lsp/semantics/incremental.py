@@ -939,6 +939,12 @@ class Shift:
         scope's frames says where each is and which may be chosen, so it is the new analysis's to make."""
         return any(text == n or text.startswith(n + "::") for n in self.names_held)
 
+    def for_listing(self) -> Shift:
+        """The shift for answers that list names and kinds without poses (a completion whose details the
+        client resolves later): after an edit of a pose value only, no name, kind or frame edge changed,
+        so such a list is the same at every place outside the edited element, held or not."""
+        return replace(self, held=()) if self.pose_value else self
+
     def to_current(self, offset: int) -> int:
         """The current text's offset of the earlier ``offset``; raises :class:`Unmappable` where held."""
         if self.start <= offset <= self.end - self.delta or self._held(offset):

@@ -231,6 +231,7 @@ def _resolves_detail(server: Session) -> bool:
     types.TEXT_DOCUMENT_COMPLETION,
     types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
     earlier=True,
+    listing=_resolves_detail,  # the frames' poses resolved per item: the list is of names and kinds
 )
 def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     server, place, params = req.server, req.place, req.params

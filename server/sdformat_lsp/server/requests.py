@@ -91,6 +91,7 @@ def with_snapshot(
     otherwise: Callable[[Any], Any] = _none,
     when: Callable[[Session, Any], bool] | None = None,
     earlier: bool = False,
+    listing: Callable[[Session], bool] | None = None,
 ) -> Callable[[F], F]:
     """Record ``handler(request, analysis, offset)`` as the handler of ``method`` (with ``options``).
 
@@ -101,7 +102,9 @@ def with_snapshot(
     current text is being built after an edit checked incrementally, a position outside the edited
     element is answered at once from the last full analysis, its places moved through the edit
     (``Scheduler.earlier``: only when nothing outside that element can depend on it); a place of
-    the answer inside the element (``Unmappable``) sends the request to the new analysis."""
+    the answer inside the element (``Unmappable``) sends the request to the new analysis.
+    ``listing(server)`` true: the answer lists names and kinds without poses, which an edit of a pose
+    value changes nowhere outside the edited element (``Shift.for_listing``)."""
 
     def decorate(handler: F) -> F:
         async def run(ls: Session, params: Any) -> Any:
@@ -116,6 +119,8 @@ def with_snapshot(
                 got = ls.scheduler.earlier(doc_uri)
                 if got is not None:
                     before, shift = got
+                    if listing is not None and shift.pose_value and listing(ls):
+                        shift = shift.for_listing()
                     place = dataclasses.replace(ls.place(doc_uri, before), lines=MovedLines(doc.lines, shift))
                     try:
                         at = to_offset(place.lines, params.position, place.encoding)
