@@ -302,8 +302,11 @@ def _answers(analysis, offset: int, move, shift=None, details: bool = True) -> t
     found = features.definition(analysis, offset)
     listed = features.complete(analysis, offset, details=details)
     named = any(shift.names(i.label) or shift.names(i.filter_text or "") for i in listed.items) if shift else False
-    if named and (details or not shift.pose_value):
-        raise incremental.Unmappable(offset)  # as server/handlers.completion does
+    if named and (details or not shift.pose_value):  # as server/handlers.completion does:
+        renamed = shift.renamed_alone() if not details else None  # the earlier list with the new name
+        listed = features.renamed_listing(listed, *renamed) if renamed is not None else None
+        if listed is None:
+            raise incremental.Unmappable(offset)  # the new analysis answers
     return (
         None if hover is None else (hover.text, Span(move(hover.span.start), move(hover.span.end))),
         [  # (a place in an included file is not moved: server/convert.Place.location places it in its file)
@@ -586,6 +589,48 @@ def test_random_edits_of_worlds_with_includes_equal_full_analysis(seed, tmp_path
     assert base is not None and any(u.name.startswith("inc") for u in base.units)
     fast, _steps = _run(text, 400 + seed, 100, str(path), options, _edit_with_includes)
     assert fast >= 10, (fast, incremental.refusals)
+
+
+@pytest.mark.parametrize("seed", range(1, 5))
+def test_completions_after_an_include_is_renamed_equal_a_fresh_analysis(seed, tmp_path):
+    """An include that nothing names, renamed (once, or twice before the full analysis comes): a list of
+    the world's frames without details made from the earlier analysis, with the include's frames under
+    the new name (server/handlers.completion), equals a fresh analysis's at every frame reference."""
+    from sdformat_lsp import features
+
+    path, options = included_tree(tmp_path)
+    text = random_world_with_includes(seed)
+    earlier = analyze(text, str(path), options)
+    base, uses = base_of(earlier, options), incremental.scope_uses(earlier)
+    assert base is not None and uses is not None
+    spots = [m.end() for m in re.finditer(r'(?:relative_to|attached_to)="|<(?:parent|child)>', text)]
+    compared = 0
+    for m in re.finditer(r"<name>(inc\d+)</name>", text):
+        if len(re.findall(rf"\b{m.group(1)}\b", text)) != 1:
+            continue  # named elsewhere: the shift holds those elements, and renaming is the new analysis's
+        once = text[: m.end(1)] + "_b" + text[m.end(1) :]
+        twice = text[: m.start(1)] + "r" + m.group(1) + "x" + text[m.end(1) :]
+        for new in (once, twice):
+            got = reanalyze(base, once, str(path), options)
+            if new is twice and got is not None:
+                got = reanalyze(got[1], twice, str(path), options)
+            assert got is not None, incremental.refusals
+            shift = incremental.sealed_shift(earlier, got[1], uses)
+            assert shift is not None and shift.renamed_alone() is not None, shift
+            fresh = analyze(new, str(path), options)
+            for at in spots:
+                here = at if at < shift.start else at + shift.delta
+                if shift.start <= here <= shift.end:
+                    continue  # in the renamed include: the new analysis answers
+                listed = features.complete(earlier, at, details=False)
+                if not any(shift.names(i.label) for i in listed.items):
+                    continue  # compared by the tests of sealed edits
+                renamed = features.renamed_listing(listed, *shift.renamed_alone())
+                assert renamed is not None
+                want = features.complete(fresh, here, details=False)
+                assert [repr(i) for i in renamed.items] == [repr(i) for i in want.items], (here, new[here - 40 : here])
+                compared += 1
+    assert compared >= 1
 
 
 def test_include_edits_take_the_fast_path(tmp_path):

@@ -15,7 +15,7 @@ from ..queries.results import CompletionItem, CompletionList, HoverResult, Locat
 from ..semantics.analysis import Analysis
 from ..text import Span
 from .code_actions import CodeAction, code_actions
-from .completion import frame_complete, frame_detail, prepare_listings
+from .completion import frame_complete, frame_detail, prepare_listings, renamed_listing
 from .definition import definition as frame_definition
 from .hover import frame_hover
 from .include_info import include_hover
@@ -202,5 +202,6 @@ __all__ = [
     "references",
     "rename",
     "rename_refusal",
+    "renamed_listing",
     "target_at",
 ]

@@ -373,12 +373,41 @@ def prepare_listings(analysis: Analysis) -> None:
 
 
 def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode, details: bool = True) -> CompletionItem:
+    detail = _detail(analysis, scope, node) if details else ""
+    return CompletionItem(name, "world" if node.kind == "world" else node.kind, detail, _sort_text(name))
+
+
+def _sort_text(name: str) -> str:
     depth = name.count("::")
     alias = name == WORLD or name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
     group = 2 if depth else (1 if alias else 0)
-    sort_text = f"{group}{depth:03d}{name}"
-    detail = _detail(analysis, scope, node) if details else ""
-    return CompletionItem(name, "world" if node.kind == "world" else node.kind, detail, sort_text)
+    return f"{group}{depth:03d}{name}"
+
+
+def renamed_listing(found: CompletionList, old: str, new: str) -> CompletionList | None:
+    """``found``, a list of a scope's frames without details, as the scope offers them once its child
+    ``old`` is renamed ``new`` and nothing else changes (no frame edge: ``incremental.Shift.renamed_alone``):
+    the same frames in the same order, those of the renamed child under its new name. None when the list
+    already has the new name, or names of the child in another form than a plain frame item."""
+    if "_merged__" in old or "_merged__" in new:
+        return None  # the list leaves out names of that form (merged includes' proxies)
+    items = list(found.items)
+    if any(item.insert_text is not None or item.filter_text is not None for item in items):
+        return None  # not a list of frame names alone
+    labels = [item.label for item in items]
+    prefix, taken = old + "::", new + "::"
+    for k, label in enumerate(labels):
+        if not label.startswith((old, new)):  # (the one test made for every frame of a large scope)
+            continue
+        item = items[k]
+        if label == new or label.startswith(taken):
+            return None
+        if label == old or label.startswith(prefix):
+            if item.detail:
+                return None
+            label = new + label[len(old) :]
+            items[k] = CompletionItem(label, item.kind, "", _sort_text(label))
+    return CompletionList(items, found.replace_span)
 
 
 def _detail(analysis: Analysis, scope: Scope, node: FrameNode) -> str:

@@ -66,6 +66,7 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from enum import Enum
 from typing import NamedTuple, NoReturn, Optional
 
@@ -919,6 +920,8 @@ class Shift:
     # the edit changed only the value of a <pose>: no frame's name, kind or relative_to/attached_to changed,
     # so a completion list (names, kinds, which may be chosen) is the same but for the details (poses)
     pose_value: bool = False
+    # (old, new): the edit changed only the element's name, as written in its start tag or <name>
+    renamed: tuple[str, str] | None = None
 
     @property
     def delta(self) -> int:
@@ -934,10 +937,20 @@ class Shift:
         found = offset if offset < self.start else offset - self.delta
         return None if self._held(found) else found
 
+    @cached_property
+    def _prefixes(self) -> tuple[str, ...]:
+        return tuple(n + "::" for n in self.names_held)
+
     def names(self, text: str) -> bool:
         """Whether ``text`` (a completion's label) names a held element or something in it: a list of the
         scope's frames says where each is and which may be chosen, so it is the new analysis's to make."""
-        return any(text == n or text.startswith(n + "::") for n in self.names_held)
+        return text in self.names_held or text.startswith(self._prefixes)
+
+    def renamed_alone(self) -> tuple[str, str] | None:
+        """``(old, new)`` when the edit only renamed the element and no other child of the scope names it by
+        either name: every frame edge of the scope is as it was, and a list of the scope's frames without
+        poses is the earlier one with the element's names written anew. None otherwise."""
+        return self.renamed if not self.held else None
 
     def for_listing(self) -> Shift:
         """The shift for answers that list names and kinds without poses (a completion whose details the
@@ -1065,7 +1078,35 @@ def sealed_shift(earlier: Analysis, base: Base, uses: ScopeUses) -> Shift | None
                 grown = True
     spans = tuple((kids[k][0], kids[k][1]) for k in sorted(held) if k != i)
     pose_value = _in_pose_value(old, now, a, old_end, new_end, start, kids[i][1])
-    return Shift(a, old_end, new_end, start, end, frozenset(names), spans, pose_value)
+    renamed = _renamed_alone(old[start : kids[i][1]], now[start:end], tag[0] == "<include", name, tag[1])
+    return Shift(a, old_end, new_end, start, end, frozenset(names), spans, pose_value, renamed)
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")  # no reserved or scoped name, nothing to trim
+
+
+def _renamed_alone(was: str, now: str, include: bool, old: str, new: str) -> tuple[str, str] | None:
+    """``(old, new)`` when the element's text ``was`` became ``now`` by its written name alone (plain names,
+    neither reserved: ``world``, ``__model__``, ``__...``)."""
+    if old == new or not all(_PLAIN_NAME.fullmatch(n) and n != "world" and not n.startswith("__") for n in (old, new)):
+        return None
+    before, after = _name_span(was, include), _name_span(now, include)
+    if before is None or after is None or was[before[0] : before[1]] != old or now[after[0] : after[1]] != new:
+        return None
+    same = before[0] == after[0] and was[: before[0]] == now[: after[0]] and was[before[1] :] == now[after[1] :]
+    return (old, new) if same else None
+
+
+def _name_span(element: str, include: bool) -> tuple[int, int] | None:
+    """Where the name is written in the text of an element: an include's ``<name>``, else the start tag's."""
+    if include:
+        found = _INCLUDE_NAME.search(element)
+        return found.span(1) if found is not None and len(_INCLUDE_NAME.findall(element)) == 1 else None
+    tag = _START_TAG.match(element)
+    attr = _NAME_ATTRIBUTE.search(element, 0, tag.end()) if tag is not None else None
+    if attr is None:
+        return None
+    return attr.span(1) if attr.group(1) is not None else attr.span(2)
 
 
 __all__ = [

@@ -242,7 +242,12 @@ def completion(req: Request, analysis: Analysis, offset: int) -> RawJson | None:
     result = features.complete(analysis, offset, snippets, details=not lazy)
     labels = (label for i in result.items for label in (i.label, i.filter_text or "", i.insert_text or ""))
     if req.earlier_names(labels, details=not lazy):
-        raise Unmappable(offset)  # frames of the edited element listed: the new analysis answers
+        # frames of the edited element listed: the new analysis answers, unless the edit only renamed it
+        renamed = req.renamed() if lazy else None
+        listed = features.renamed_listing(result, *renamed) if renamed is not None else None
+        if listed is None:
+            raise Unmappable(offset)
+        result = listed
     at, length = req.current(offset, analysis.text)  # resolved against the analysis of the current text
     data = {"uri": params.text_document.uri, "offset": at, "text": length} if lazy else None
     found = result.items

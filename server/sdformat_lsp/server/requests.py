@@ -60,6 +60,12 @@ class Request:
             return False
         return any(lines.shift.names(label) for label in labels)
 
+    def renamed(self) -> tuple[str, str] | None:
+        """When an earlier analysis answers and the edit since only renamed an element nothing else names:
+        its old and new name (``Shift.renamed_alone``)."""
+        lines = self.place.lines
+        return lines.shift.renamed_alone() if isinstance(lines, MovedLines) else None
+
     def current(self, offset: int, text: str) -> tuple[int, int]:
         """``offset`` of the analysed ``text`` as an offset of the document's current text, and that text's
         length (they differ when an earlier analysis answers: see :func:`with_snapshot`'s ``earlier``)."""
