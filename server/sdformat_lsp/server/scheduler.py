@@ -50,6 +50,7 @@ from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
 from .collector import Collector
+from .disposal import Graveyard
 from .faults import log_fault
 from .lazy import LazyModule
 
@@ -160,6 +161,12 @@ class _Slot:
     def keep(self, revision: int, earlier: Analysis, shift: Shift | None, uses: ScopeUses | None) -> None:
         self.uses = (earlier, uses)
         self.shift = (revision, earlier, shift) if shift is not None else None
+
+    def holds_earlier(self, analysis: Analysis) -> bool:
+        """Whether ``analysis`` is kept as the earlier one requests are answered from."""
+        return (self.shift is not None and self.shift[1] is analysis) or (
+            self.uses is not None and self.uses[0] is analysis
+        )
 
     def supersede(self) -> None:
         """Whoever waits for the settled analysis of an older revision gets ``Superseded``."""
@@ -326,6 +333,8 @@ class Scheduler:
         self._options = options  # given: diagnostics after an edit are checked incrementally where they can be
         self._slots: dict[str, _Slot] = {}
         self.gate = Gate()
+        # replaced analyses are freed a slice at a time between messages, never in one go (disposal.py)
+        self.graveyard = Graveyard()
         self.collector = collector  # given: every full analysis is frozen out of the cyclic collector's passes
 
     # -- scheduling ----------------------------------------------------
@@ -363,10 +372,12 @@ class Scheduler:
             slot.timer.cancel()
         slot.supersede()
         slot.stop_unwanted(-1)
+        self.graveyard.bury(slot)
 
     def close(self) -> None:
         for uri in list(self._slots):
             self.forget(uri)
+        self.graveyard.drain()
 
     async def _debounced(self, uri: str, revision: int, delay: float, after: tuple[str, ...] = ()) -> None:
         try:
@@ -433,6 +444,7 @@ class Scheduler:
             self.executor, _step, options_of, source, doc.text, doc.path, doc.lines, earlier, uses
         )
         got = got if doc.fresh_from == fresh else None  # touched meanwhile: what the step read may be stale
+        self.graveyard.bury(slot.base)
         slot.base, slot.base_fresh = (got[1] if got is not None else None), fresh
         if got is not None and earlier is not None:
             slot.keep(doc.revision, earlier, got[2], got[3])
@@ -496,6 +508,8 @@ class Scheduler:
             slot.wanted = slot.wanted or wanted
             return slot.running[1]
         if isinstance(slot.analysis, Analysis):
+            if not slot.holds_earlier(slot.analysis):
+                self.graveyard.bury(slot.analysis)
             slot.analysis = Husk(slot.analysis)  # free it before the next one is built
         slot.stop = threading.Event()
         slot.wanted = wanted
@@ -561,10 +575,12 @@ class Scheduler:
             asyncio.ensure_future(_check_growth(self.executor, self.collector))
         doc = self.store.get(uri)
         if doc is not None and doc.revision == revision:
+            self.graveyard.bury(slot.analysis, slot.shift, slot.uses)
             slot.analysis = fut.result()
             slot.revision = revision
             slot.shift = slot.uses = None  # the earlier analysis is no longer needed
             if slot.base is not None and (slot.base.text != slot.analysis.text or slot.base_fresh != doc.fresh_from):
+                self.graveyard.bury(slot.base)
                 slot.base = None  # the next incremental check starts from this analysis
             # else: the base of the same text, made by the incremental check of this revision, is kept
             # (with the excerpt of the unit being edited): starting afresh from the full analysis would
