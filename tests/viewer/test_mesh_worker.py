@@ -357,8 +357,8 @@ def _big_quadrants_png(width: int, height: int) -> bytes:
 def test_a_large_texture_is_decoded_at_most_1024_wide_on_software_webgl(browser, view_server, tmp_path):
     """On software WebGL every texel is copied and mipmapped by the CPU: small_house's 83 images (96 million
     pixels) held its drawing 3-4 s in VS Code. The view decodes an image at most 1024 pixels on its longest side
-    there, in proportion, off the page's thread (createImageBitmap's resize), and draws it as before. Fails
-    before: the 2048x512 image is uploaded as it is."""
+    there, in proportion, off the page's thread (createImageBitmap's resize), makes its mip levels itself, and
+    draws it as before. Fails before: the 2048x512 image is uploaded as it is, and WebGL makes the levels."""
     model = _textured_box_model(tmp_path, tmp_path / "meshes")
     (tmp_path / "meshes" / "quadrants.png").write_bytes(_big_quadrants_png(2048, 512))
     server = view_server(model)
@@ -368,6 +368,10 @@ def test_a_large_texture_is_decoded_at_most_1024_wide_on_software_webgl(browser,
         box = ids(page)["box"]
         maps = page.evaluate("(id) => window.__sdfViewApi.mapsOf(id)", box)
         assert [m["maps"]["map"]["size"] for m in maps] == [[1024, 256]], maps
+        # its mip levels made by the page, each half the one before down to 1x1: SwiftShader's generateMipmap of
+        # an sRGB texture is several times slower (small_house: 3 s of the GPU process's time before the picture)
+        levels = [[1024 >> k, max(1, 256 >> k)] for k in range(11)]
+        assert maps[0]["maps"]["map"]["levels"] == levels, maps
         samples = page.evaluate(SAMPLES, box)
         drawn = {tuple(c) for c in samples}
         assert len(drawn) >= 3, samples  # the image's colours are on the screen, scaled down

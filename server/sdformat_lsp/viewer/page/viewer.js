@@ -15,7 +15,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { axisCount, poseFrames } from './kinematics.js';
 import { pbrMaterial, standardMaterial, visualLook } from './materials.js';
 import { createUploads, uploadTimes } from './uploads.js';
-import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, phases, pruneTemplates, setTextureLimit, templateKey, textureLoads } from './meshes.js';
+import { MESH_EXTENSIONS, extensionOf, loadTimes, meshTemplate, phases, pruneTemplates, setOwnMipmaps, setTextureLimit, templateKey, textureLoads } from './meshes.js';
 import { createInstances, instanceParts } from './instances.js';
 import { createTriads } from './triads.js';
 
@@ -85,6 +85,7 @@ export function start(host) {
 
   const software = softwareWebGL();
   setTextureLimit(software ? SOFTWARE_TEXTURE_LIMIT : null);
+  setOwnMipmaps(software);
   const renderer = new THREE.WebGLRenderer({ antialias: !software, preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.setSize(window.innerWidth, window.innerHeight);
@@ -873,7 +874,7 @@ export function start(host) {
       for (const o of e ? e.visuals : []) for (const { material } of drawnParts(o)) {
         for (const m of Array.isArray(material) ? material : [material]) {
           const maps = {};
-          for (const k of ['map', 'normalMap', 'roughnessMap', 'metalnessMap']) if (m[k]) maps[k] = { url: m[k].image ? m[k].image.src || m[k].image.currentSrc || '' : '', loaded: Boolean(m[k].image && m[k].image.width), size: m[k].image ? [m[k].image.width, m[k].image.height] : null };
+          for (const k of ['map', 'normalMap', 'roughnessMap', 'metalnessMap']) if (m[k]) maps[k] = { url: m[k].image ? m[k].image.src || m[k].image.currentSrc || '' : '', loaded: Boolean(m[k].image && m[k].image.width), size: m[k].image ? [m[k].image.width, m[k].image.height] : null, levels: m[k].mipmaps.map((l) => [l.width, l.height]) };
           out.push({ maps, roughness: m.roughness, metalness: m.metalness });
         }
       }
