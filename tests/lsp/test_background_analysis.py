@@ -291,6 +291,35 @@ async def test_requests_after_an_incremental_check_are_answered_from_the_earlier
     h.close()
 
 
+async def test_the_earlier_analysis_answers_until_the_new_ones_lookups_are_made(monkeypatch):
+    """A request that waited for the full analysis of an edited text (one held by the edit) gets it; the
+    requests after it are answered from the earlier analysis, whose lookups are made, until the new
+    analysis's are made too (``_prepare_next``), instead of making them again meanwhile."""
+    import sdformat_lsp.server.scheduler as scheduler
+
+    gate, made = threading.Event(), scheduler._prepare
+
+    def prepare(analysis, want_base):
+        if analysis.text == _world("22"):
+            assert gate.wait(5)
+        return made(analysis, want_base)
+
+    monkeypatch.setattr(scheduler, "_prepare", prepare)
+    h = _Harness()
+    h.open(_world("1"))
+    await h.until(lambda: h.published)
+    await h.until(lambda: h.scheduler._slots[URI].uses is not None)
+    h.change(2, _world("22"))
+    await h.until(lambda: len(h.published) == 2)  # checked incrementally
+    built = await h.scheduler.analysis(URI)
+    assert built.text == _world("22")
+    got = h.scheduler.earlier(URI)
+    assert got is not None and got[0].text == _world("1")  # its lookups are made: it answers where it may
+    gate.set()
+    await h.until(lambda: h.scheduler.earlier(URI) is None)  # the new analysis's lookups are made now
+    h.close()
+
+
 async def test_an_edited_files_analysis_waits_for_those_of_the_files_including_it():
     """A library edited while the robot including it is open: the robot is checked first (its diagnostics
     show the edit), and the library's own analysis starts only once the robot's has settled."""

@@ -19,8 +19,8 @@
   the document has been quiet for the debounce after that (or at once when a
   request asks),
   so that a request made a moment later finds it built or half built.
-  Until it is built, hover, definition and completion outside the edited
-  element are answered from the last full analysis, their places moved
+  Until it is built and its lookups made, hover, definition and completion
+  outside the edited element are answered from the last full analysis, their places moved
   through the edit, when nothing outside that element can depend on it
   (``earlier``; ``incremental.sealed_shift``). A
   background run that no request waits for stops at its next phase boundary
@@ -451,13 +451,13 @@ class Scheduler:
         return got[0] if got is not None else None
 
     def earlier(self, uri: str) -> tuple[Analysis, Shift] | None:
-        """Until the current text's full analysis is built: the last one and how the text differs from it,
-        when that is sealed in one element (``semantics.incremental.sealed_shift``; requests.with_snapshot)."""
+        """Until the current text's full analysis is built and its lookups made (``_prepare_next``): the last
+        one and how the text differs from it, when that is sealed in one element
+        (``semantics.incremental.sealed_shift``; requests.with_snapshot)."""
         doc, slot = self.store.get(uri), self._slots.get(uri)
         if doc is None or slot is None or slot.shift is None or slot.shift[0] != doc.revision:
             return None
-        built = slot.revision == doc.revision and isinstance(slot.analysis, Analysis)  # it answers everything
-        return None if built else (slot.shift[1], slot.shift[2])
+        return slot.shift[1], slot.shift[2]
 
     # -- results -------------------------------------------------------
 
@@ -578,7 +578,9 @@ class Scheduler:
             self.graveyard.bury(slot.analysis, slot.shift, slot.uses)
             slot.analysis = fut.result()
             slot.revision = revision
-            slot.shift = slot.uses = None  # the earlier analysis is no longer needed
+            # the earlier analysis (slot.shift) answers what it may until _prepare_next has made this one's
+            # lookups: a request after the one that waited for this analysis never makes them itself
+            slot.uses = None
             if slot.base is not None and (slot.base.text != slot.analysis.text or slot.base_fresh != doc.fresh_from):
                 self.graveyard.bury(slot.base)
                 slot.base = None  # the next incremental check starts from this analysis
@@ -599,8 +601,12 @@ class Scheduler:
             base, uses = await asyncio.get_running_loop().run_in_executor(self.executor, _prepare, analysis, want_base)
         except Exception as exc:  # the next request or edit makes them, and meets the same fault there
             log_fault(f"preparing {analysis.path or 'an unsaved document'}", exc)
-            return
+            base = uses = None
         slot = self._slots.get(uri)
+        if slot is not None and slot.shift is not None and slot.shift[0] == revision:
+            slot.shift = None  # this analysis answers everything now
+        if base is None and uses is None:
+            return
         if uses is not None and slot is not None and slot.analysis is analysis and slot.uses is None:
             slot.uses = (analysis, uses)  # read by Slot.earlier while this analysis is the earlier one
         if (
