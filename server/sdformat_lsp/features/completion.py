@@ -252,11 +252,24 @@ def _relative_step(n: FrameNode) -> FrameNode | None:
     return n.relative_to
 
 
+# the chain a reference's candidates are checked along for cycles (see _rules: _excluded's step)
+_ROLE_STEPS = {
+    "relative_to": _relative_step,
+    "attached_to": _attached_step,
+    "parent": _attached_step,
+    "child": _attached_step,
+}
+
+
 def _items(analysis: Analysis, ctx: _Context, details: bool = True) -> list[CompletionItem]:
     rules = _rules(analysis, ctx)
     if rules is None or rules.scope is None:
         return []
     listing = _listing(analysis, rules, details)
+    if len(listing.items) >= _LARGE_SCOPE:
+        _remember(
+            analysis.path, (_address(rules.scope), rules.kinds, rules.world, rules.model_frame, details, ctx.role)
+        )
     excluded = rules.excluded
     out = [item for node_id, item in listing.items if node_id not in excluded]
     if listing.world is not None and not any(node_id not in excluded for node_id in listing.named_world):
@@ -277,9 +290,10 @@ class _Listing:
 _LISTINGS = "features.completion.listings"
 
 # The listings of large scopes that requests made, per document (its path), as (the scope's names from the
-# top, kinds, world, model_frame, details): :func:`prepare_listings` makes them again on the document's
-# next analysis, before a request asks. The few most recent documents and listings are remembered.
-_LARGE_SCOPE = 1000  # frames; a smaller scope's listing is made within a request's time
+# top, kinds, world, model_frame, details, the reference's role): :func:`prepare_listings` makes them again
+# on the document's next analysis, before a request asks. The few most recent documents and listings are
+# remembered.
+_LARGE_SCOPE = 1000  # items; a smaller listing is made within a request's time
 _ASKED: dict[str | None, dict[tuple, None]] = {}
 _ASKED_DOCUMENTS = 8
 _ASKED_PER_DOCUMENT = 8
@@ -309,26 +323,31 @@ def _listing(analysis: Analysis, rules: _Rules, details: bool) -> _Listing:
         return got[1]
     items: list[tuple[int, CompletionItem]] = []
     named_world: list[int] = []
-    for name, node in scope_frames(graphs, scope):
-        nested = "::" in name
-        if (nested and not paths) or _INTERNAL.search(name):
+    kinds, model_frames, suffix = rules.kinds, rules.model_frame, "::" + MODEL_FRAME
+    for name, node in scope_frames(graphs, scope):  # (11,000 frames in a world of includes: kept lean)
+        depth = name.count("::")
+        if (depth and not paths) or ("_merged__" in name and _INTERNAL.search(name)):
             continue
-        if node.kind == "world":
-            if not rules.world or nested:
+        kind = node.kind
+        if kind == "world":
+            if not rules.world or depth:
                 continue
-        elif node.kind not in rules.kinds:
+        elif kind not in kinds:
             continue
-        is_model_frame = name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
-        if is_model_frame and not rules.model_frame:
+        is_model_frame = name == MODEL_FRAME or name.endswith(suffix)
+        if is_model_frame and not model_frames:
             continue
         if name == WORLD:
             named_world.append(id(node))
-        items.append((id(node), _item(analysis, scope, name, node, details)))
+        if details:
+            item = _item(analysis, scope, name, node)
+        else:  # _item without details, inline
+            group = 2 if depth else (1 if is_model_frame or name == WORLD else 0)
+            item = CompletionItem(name, kind, "", f"{group}{depth:03d}{name}")
+        items.append((id(node), item))
     world = _item(analysis, scope, WORLD, WORLD_SENTINEL, details) if rules.world and scope.kind == "model" else None
     listing = _Listing(items, tuple(named_world), world)
     per[key] = (scope, listing)
-    if len(scope_frames(graphs, scope)) >= _LARGE_SCOPE:
-        _remember(analysis.path, (_address(scope), rules.kinds, rules.world, rules.model_frame, details))
     return listing
 
 
@@ -365,11 +384,13 @@ def prepare_listings(analysis: Analysis) -> None:
         return
     wanted = {key[0] for key in list(asked)}
     scopes = {a: s for s in graphs.scopes if (a := _address(s)) in wanted}
-    for address, kinds, world, model_frame, details in list(asked):
+    for address, kinds, world, model_frame, details, role in list(asked):
         scope = scopes.get(address)
         if scope is not None:
             _listing(analysis, _Rules(scope, kinds, world, model_frame), details)
-            prepare_reaching(graphs, scope, (_relative_step, _attached_step))
+            step = _ROLE_STEPS.get(role)
+            if step is not None:
+                prepare_reaching(graphs, scope, step)
 
 
 def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode, details: bool = True) -> CompletionItem:

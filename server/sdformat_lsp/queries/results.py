@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..records import record
 from ..text import Span
 
 
@@ -76,7 +77,7 @@ class Writer:
         return "\n\n".join(self.blocks)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)  # a world's frame listing makes 11,000 of them: 2 µs each as a frozen dataclass
 class CompletionItem:
     label: str
     kind: str  # link, joint, frame, model, world; element, attribute, value (schema items)

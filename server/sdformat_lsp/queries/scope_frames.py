@@ -84,10 +84,9 @@ def reaching(graphs: FrameGraphs, scope: Scope, target: FrameNode, step: Step) -
     return found & _kept(graphs, scope)[2]
 
 
-def prepare_reaching(graphs: FrameGraphs, scope: Scope, steps: tuple[Step, ...]) -> None:
-    """Make now what :func:`reaching` over ``scope`` by each of ``steps`` makes on its first call."""
-    for step in steps:
-        _predecessors(graphs, scope, step)
+def prepare_reaching(graphs: FrameGraphs, scope: Scope, step: Step) -> None:
+    """Make now what :func:`reaching` over ``scope`` by ``step`` makes on its first call."""
+    _predecessors(graphs, scope, step)
 
 
 def element_nodes(g: FrameGraphs) -> dict[int, FrameNode | None]:
