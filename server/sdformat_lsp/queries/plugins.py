@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..plugins.catalogue import Param, Plugin, lookup
 from ..semantics.analysis import Analysis
 from ..semantics.frames import FrameNode
-from ..semantics.checks.plugins import enclosing_scope, plugin_references, scope_entities
+from ..semantics.checks.plugins import enclosing_scope, plugin_references, plugin_use_of, scope_entities
 from ..text import Span
 from ..xml import XmlElement
 from .scope_frames import node_for_element
@@ -85,7 +85,10 @@ def plugin_reference_at(analysis: Analysis, offset: int) -> tuple[Span, str, Fra
     """The plugin parameter segment at ``offset``: its span, text and the frame it names (None: none)."""
     if not has_plugins(analysis) or analysis.graphs is None:
         return None
-    for ref in plugin_references(analysis.xml):
+    use = plugin_use_of(analysis.xml, offset)  # only the plugin around the place: hover and definition ask
+    if use is None:
+        return None
+    for ref in plugin_references(analysis.xml, [use]):
         if not (ref.span.start <= offset <= ref.span.end):
             continue
         for span, el in ref.parts:

@@ -68,11 +68,31 @@ def plugin_uses(xml: XmlDocument) -> Iterator[PluginUse]:
         return
     for m in _PLUGIN_TAG.finditer(xml.text):
         el = xml.element_at(m.start() + 1)
-        if el is None or el.tag != "plugin" or el.ts != m.start() + 1 or el in xml.half_typed:
-            continue  # in a comment, CDATA or an attribute value; or being typed
-        plugin = lookup(el.get("filename"), el.get("name"))
-        if plugin is not None:
-            yield PluginUse(el, plugin)
+        if el is None or el.ts != m.start() + 1:
+            continue  # in a comment, CDATA or an attribute value
+        use = plugin_use(xml, el)
+        if use is not None:
+            yield use
+
+
+def plugin_use_of(xml: XmlDocument, offset: int) -> PluginUse | None:
+    """The catalogued ``<plugin>`` around ``offset``, if any: what a request at one place needs, without
+    the search of the whole text :func:`plugin_uses` makes."""
+    if xml.root is None or xml.root.tag not in ("sdf", "robot"):
+        return None
+    el = xml.element_at(offset)
+    while el is not None and el.tag != "plugin":
+        el = el.parent
+    return plugin_use(xml, el) if el is not None else None
+
+
+def plugin_use(xml: XmlDocument, el: XmlElement) -> PluginUse | None:
+    """``el`` as a use of a catalogued plugin: None if it is no ``<plugin>``, is being typed, or loads a
+    plugin the catalogue does not know."""
+    if el.tag != "plugin" or el in xml.half_typed:
+        return None
+    plugin = lookup(el.get("filename"), el.get("name"))
+    return PluginUse(el, plugin) if plugin is not None else None
 
 
 def enclosing_scope(el: XmlElement) -> XmlElement | None:
