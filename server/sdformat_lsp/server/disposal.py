@@ -14,20 +14,23 @@ requests between two slices. It never changes an object; it only holds reference
 and lets them go in a chosen order, so objects still in use (parts the new analysis
 shares with the old one, the include cache's analyses) are merely released:
 
-1. *Expand*, breadth first: take the references each object holds
-   (``gc.get_referents``), up to :data:`EXPAND_LIMIT` objects. Only objects that can
-   hold others are expanded (those the cyclic collector tracks: not strings, numbers,
-   or tuples of them), and never classes, modules or functions: they are shared by
-   the whole program.
-2. *Release the expanded objects*: each one is freed on its own, since the graveyard
-   still holds everything it refers to.
-3. *Release the frontier*, the objects found but not expanded, a few at a time: each
-   frees the part below it that nothing else holds. Breadth first, a frontier of
-   thousands cuts a large tree into thousands of small pieces (on ``3k_shapes.sdf``
-   the largest took 1.5 ms, the whole 1.4 times the single cascade's time).
+1. *Expand* the objects estimated to hold the largest share of the whole first (each
+   of an object's n references is given 1/n of its share), taking the references each
+   holds (``gc.get_referents``), up to :data:`EXPAND_LIMIT` objects. Only objects that
+   can hold others are expanded (those the cyclic collector tracks: not strings,
+   numbers, or tuples of them), and never classes, modules or functions: they are
+   shared by the whole program.
+2. *Release the expanded objects* and the atoms found (strings, numbers): each is
+   freed on its own, since the graveyard still holds everything it refers to. Further
+   references to an expanded object are let go before, or it would be freed last and
+   take all it refers to with it.
+3. *Release the frontier*, the containers found but not expanded, largest share
+   first, a few at a time: each frees the part below it that nothing else holds. On
+   ``3k_shapes.sdf`` the largest piece took 1.2 ms of the single cascade's 13.
 
-How many frontier objects a slice releases adapts to what the last release cost, so
-a slice stays near its budget whatever the shape of what is freed.
+How many frontier objects a slice releases adapts to what the last release cost
+(from one, doubling while cheap, at most :data:`MAX_BATCH`), so a slice stays near its
+budget whatever the shape of what is freed.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from typing import Any
 SLICE_SECONDS = 0.001  # the longest a slice should hold the event loop
 EXPAND_LIMIT = 2000  # objects expanded per burial: ~2 ms in all, and a frontier wide enough to cut a world's tree
 SIFT_CHUNK = 1024  # objects looked at between two looks at the clock while sifting
-MAX_BATCH = 256  # frontier objects released at once, at most: a batch is timed only after it is released
+MAX_BATCH = 64  # frontier objects released at once, at most: a batch is timed only after it is released
 _NEVER_EXPANDED = (
     type,
     types.ModuleType,
@@ -57,13 +60,14 @@ _NEVER_EXPANDED = (
 class _Burial:
     """One object being freed: its expansion so far, then what is left to release."""
 
-    __slots__ = ("buckets", "lowest", "rest", "expanded", "seen", "frontier", "batch")
+    __slots__ = ("buckets", "lowest", "rest", "atoms", "expanded", "seen", "frontier", "batch")
 
     def __init__(self, obj: object) -> None:
         # what is still to expand, by the share of the whole it is estimated to hold: bucket k, about 2**-k
         self.buckets: list[list[object]] = [[obj]]
         self.lowest = 0  # no bucket below this one holds anything
-        self.rest: list[object] = []  # found, and never to be expanded
+        self.rest: list[object] = []  # found, able to hold others, not expanded
+        self.atoms: list[object] = []  # found, holding no others (strings, numbers): each frees only itself
         self.expanded: list[object] = []  # released all at once after the expansion: each frees only itself
         self.seen: set[int] = set()  # ids of the expanded objects (held in ``expanded``, so never reused)
         self.frontier: list[object] | None = None  # set when the expansion is over
@@ -77,6 +81,7 @@ class _Burial:
             self.frontier, self.rest = self.rest, []
             self.expanded.clear()  # each frees only itself: the frontier holds all they referred to
             self.seen.clear()
+            self.atoms.clear()
             return False  # the release of the expanded objects was this slice's work
         frontier = self.frontier
         while frontier:
@@ -106,7 +111,10 @@ class _Burial:
             obj = buckets[lowest].pop()
             if id(obj) in seen:
                 continue  # one more reference to an expanded object: ``expanded`` holds it until its turn
-            if not gc.is_tracked(obj) or isinstance(obj, _NEVER_EXPANDED):
+            if not gc.is_tracked(obj):
+                self.atoms.append(obj)
+                continue
+            if isinstance(obj, _NEVER_EXPANDED):
                 rest.append(obj)
                 continue
             seen.add(id(obj))
@@ -128,13 +136,15 @@ class _Burial:
         """Move what was found but not expanded to ``rest``, without the further references to expanded
         objects: one left to the end would free its object after what it refers to had gone, all of it
         at once. True when done."""
-        buckets, seen, rest = self.buckets, self.seen, self.rest
+        buckets, seen, rest, atoms = self.buckets, self.seen, self.rest, self.atoms
+        tracked = gc.is_tracked
         while buckets:
             bucket = buckets[-1]
             while bucket:
                 chunk = bucket[-SIFT_CHUNK:]
                 del bucket[-SIFT_CHUNK:]
-                rest.extend([obj for obj in chunk if id(obj) not in seen])
+                rest.extend([obj for obj in chunk if id(obj) not in seen and tracked(obj)])
+                atoms.extend([obj for obj in chunk if not tracked(obj)])  # released with the expanded ones
                 del chunk  # frees nothing: ``expanded`` holds the objects left out
                 if time.perf_counter() >= deadline:
                     return False
