@@ -412,3 +412,34 @@ def test_image_sizes_are_read_from_their_headers(browser, view_server, tmp_path)
         assert not errors
     finally:
         page.close()
+
+
+def test_frames_drawn_while_a_world_loads_are_at_half_resolution_on_software_webgl(browser, view_server, tmp_path):
+    """A frame showing progress while meshes and images still arrive held the editor's thread 150-570 ms at full
+    resolution in code-server (software WebGL): it is drawn at half resolution, and the frame said drawn, once
+    everything is in, at full resolution. The image is held back 2.5 s (its fetch delayed on the page) so that a
+    progress frame is drawn meanwhile. Fails before: the progress frame is drawn at full resolution."""
+    server = view_server(_textured_box_model(tmp_path, tmp_path / "meshes"))
+    page = browser.new_page(viewport={"width": 900, "height": 600})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(
+        "{ const f = window.fetch; window.fetch = (u, ...a) => String(u).includes('quadrants.png') ? "
+        "new Promise((done) => setTimeout(done, 2500)).then(() => f(u, ...a)) : f(u, ...a); }"
+    )
+    api = "window.__sdfViewApi"
+    try:
+        page.goto(server.url)
+        full = page.evaluate("() => [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]")
+        # the mesh is in, its image not yet: the frame drawn meanwhile is at half resolution
+        page.wait_for_function(f"{api} && {api}.bufferSize()[0] === {full[0] // 2}", timeout=2000)
+        assert page.evaluate("window.__sdfView.drawMs") is None  # not said drawn yet
+        page.wait_for_function(
+            "window.__sdfView && window.__sdfView.drawMs !== null && window.__sdfView.pending === 0", timeout=60000
+        )
+        assert page.evaluate(f"{api}.bufferSize()") == full
+        samples = page.evaluate(SAMPLES, ids(page)["box"])
+        assert len({tuple(c) for c in samples}) >= 3, samples  # drawn whole, its image and all
+        assert not errors, errors
+    finally:
+        page.close()
