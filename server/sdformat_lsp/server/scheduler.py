@@ -448,6 +448,8 @@ class Scheduler:
         slot.base, slot.base_fresh = (got[1] if got is not None else None), fresh
         if got is not None and earlier is not None:
             slot.keep(doc.revision, earlier, got[2], got[3])
+        elif earlier is not None and earlier is not slot.analysis and not slot.holds_earlier(earlier):
+            self.graveyard.bury(earlier)  # no longer kept: this was its last reference
         return got[0] if got is not None else None
 
     def earlier(self, uri: str) -> tuple[Analysis, Shift] | None:
@@ -575,7 +577,7 @@ class Scheduler:
             asyncio.ensure_future(_check_growth(self.executor, self.collector))
         doc = self.store.get(uri)
         if doc is not None and doc.revision == revision:
-            self.graveyard.bury(slot.analysis, slot.shift, slot.uses)
+            self.graveyard.bury(slot.analysis, slot.uses)  # (slot.shift is let go by _prepare_next)
             slot.analysis = fut.result()
             slot.revision = revision
             # the earlier analysis (slot.shift) answers what it may until _prepare_next has made this one's
@@ -604,6 +606,7 @@ class Scheduler:
             base = uses = None
         slot = self._slots.get(uri)
         if slot is not None and slot.shift is not None and slot.shift[0] == revision:
+            self.graveyard.bury(slot.shift)
             slot.shift = None  # this analysis answers everything now
         if base is None and uses is None:
             return
