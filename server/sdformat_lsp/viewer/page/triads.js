@@ -6,6 +6,10 @@
 // the frame objects they were added for: their vertices are placed again when something moved. Cones and hubs
 // are picked by their triangles (a hit's faceIndex gives the frame: each triad's triangles are one range); the
 // shafts are never picked.
+// While the camera moves on software WebGL the hubs are drawn coarser: a hub is an unlit ball of 140 triangles, and
+// small_house's 262 hubs were a fifth of its triangles (SwiftShader's frame cost follows the triangles as much as
+// the pixels: with the frames hidden small_house orbited about a fifth faster). The index holds the fine hubs, then
+// the cones, then the coarse hubs, so the still picture and the moving one are each one contiguous draw range.
 import * as THREE from 'three';
 
 const AXES = [
@@ -20,6 +24,7 @@ const HUB_RADIUS = 0.08;
 
 const coneGeometry = new THREE.ConeGeometry(0.5, 1, 5, 1).translate(0, -0.5, 0); // its tip at the origin
 const hubGeometry = new THREE.SphereGeometry(1, 10, 8);
+const coarseHubGeometry = new THREE.SphereGeometry(1, 6, 4); // 36 triangles, drawn only while the camera moves
 // an arrow along +y turned to each axis, its cone's tip at the arrow's length
 const TURN = AXES.map(([dir]) => new THREE.Quaternion().setFromUnitVectors(new THREE.Vector3(0, 1, 0), dir));
 
@@ -37,8 +42,14 @@ export function createTriads(layer) {
   const conePositions = coneGeometry.attributes.position;
   const hubIndex = hubGeometry.index.array;
   const hubPositions = hubGeometry.attributes.position;
-  const TRIAD_VERTICES = 3 * conePositions.count + hubPositions.count;
-  const TRIAD_TRIANGLES = (3 * coneIndex.length + hubIndex.length) / 3;
+  const coarseIndex = coarseHubGeometry.index.array;
+  const coarsePositions = coarseHubGeometry.attributes.position;
+  // a triad's vertices: its three cones, its hub, its coarse hub
+  const TRIAD_VERTICES = 3 * conePositions.count + hubPositions.count + coarsePositions.count;
+  const HUB_TRIANGLES = hubIndex.length / 3;
+  const CONE_TRIANGLES = coneIndex.length; // three cones
+  const COARSE_TRIANGLES = coarseIndex.length / 3;
+  let coarse = false;
   const HUB_COLOUR = new THREE.Color(0xdddddd);
 
   function dispose() {
@@ -59,26 +70,40 @@ export function createTriads(layer) {
     for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) for (let k = 0; k < 2; k++) AXES[a][1].toArray(colours, ((i * 3 + a) * 2 + k) * 3);
     shaftGeometry.setAttribute('color', new THREE.BufferAttribute(colours, 3));
     const shafts = new THREE.LineSegments(shaftGeometry, new THREE.LineBasicMaterial({ vertexColors: true, toneMapped: false }));
-    // cones (x, y, z) then the hub of each triad, one range of vertices and triangles per triad
+    // each triad's vertices in one range: cones (x, y, z), hub, coarse hub
     const markGeometry = new THREE.BufferGeometry();
     markGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(n * TRIAD_VERTICES * 3), 3));
     const markColours = new Float32Array(n * TRIAD_VERTICES * 3);
-    const index = new Uint32Array(n * TRIAD_TRIANGLES * 3);
-    let v = 0;
+    // the triangles: every fine hub, then every triad's three cones, then every coarse hub
+    const index = new Uint32Array(n * (HUB_TRIANGLES + CONE_TRIANGLES + COARSE_TRIANGLES) * 3);
+    const coneAt = 0;
+    const hubAt = 3 * conePositions.count;
+    const coarseAt = hubAt + hubPositions.count;
     let k = 0;
+    const addTriangles = (ix, offset) => {
+      for (let i = 0; i < n; i++) for (const j of ix) index[k++] = i * TRIAD_VERTICES + offset + j;
+    };
+    addTriangles(hubIndex, hubAt);
+    for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) for (const j of coneIndex) index[k++] = i * TRIAD_VERTICES + coneAt + a * conePositions.count + j;
+    addTriangles(coarseIndex, coarseAt);
     for (let i = 0; i < n; i++) {
-      const parts = AXES.map(([, colour]) => [coneIndex, conePositions.count, colour]).concat([[hubIndex, hubPositions.count, HUB_COLOUR]]);
-      for (const [ix, count, colour] of parts) {
-        for (const j of ix) index[k++] = v + j;
-        for (let j = 0; j < count; j++) colour.toArray(markColours, (v + j) * 3);
-        v += count;
-      }
+      const v = i * TRIAD_VERTICES;
+      for (let a = 0; a < 3; a++) for (let j = 0; j < conePositions.count; j++) AXES[a][1].toArray(markColours, (v + a * conePositions.count + j) * 3);
+      for (let j = hubAt; j < TRIAD_VERTICES; j++) HUB_COLOUR.toArray(markColours, (v + j) * 3);
     }
     markGeometry.setAttribute('color', new THREE.BufferAttribute(markColours, 3));
     markGeometry.setIndex(new THREE.BufferAttribute(index, 1));
     const marks = new THREE.Mesh(markGeometry, new THREE.MeshBasicMaterial({ vertexColors: true, toneMapped: false }));
     const ids = entries.map((e) => e.id);
-    marks.userData.frameOfFace = (face) => ids[Math.floor(face / TRIAD_TRIANGLES)];
+    const hubs = n * HUB_TRIANGLES;
+    const cones = n * CONE_TRIANGLES;
+    marks.userData.frameOfFace = (face) => {
+      if (face < hubs) return ids[Math.floor(face / HUB_TRIANGLES)];
+      if (face < hubs + cones) return ids[Math.floor((face - hubs) / CONE_TRIANGLES)];
+      return ids[Math.floor((face - hubs - cones) / COARSE_TRIANGLES)];
+    };
+    marks.userData.ranges = { still: [0, (hubs + cones) * 3], moving: [hubs * 3, (cones + n * COARSE_TRIANGLES) * 3] };
+    marks.geometry.setDrawRange(...marks.userData.ranges[coarse ? 'moving' : 'still']);
     objects = { shafts, marks };
     for (const o of Object.values(objects)) layer.add(o);
   }
@@ -114,7 +139,8 @@ export function createTriads(layer) {
         at = placeInto(marks, at, conePositions, m.copy(w).multiply(local));
       });
       local.makeScale(size * HUB_RADIUS, size * HUB_RADIUS, size * HUB_RADIUS);
-      placeInto(marks, at, hubPositions, m.copy(w).multiply(local));
+      at = placeInto(marks, at, hubPositions, m.copy(w).multiply(local));
+      placeInto(marks, at, coarsePositions, m);
     });
     for (const o of [objects.shafts, objects.marks]) {
       o.geometry.attributes.position.needsUpdate = true;
@@ -147,6 +173,11 @@ export function createTriads(layer) {
       rebuild = true;
       moved = false;
       dispose();
+    },
+    /** Coarse hubs (while the camera moves on software WebGL) or the fine ones; the cones are the same. */
+    coarse(on) {
+      coarse = on;
+      if (objects) objects.marks.geometry.setDrawRange(...objects.marks.userData.ranges[on ? 'moving' : 'still']);
     },
     /** The pickable mesh (cones and hubs: userData.frameOfFace(faceIndex) gives the frame). */
     meshes() {

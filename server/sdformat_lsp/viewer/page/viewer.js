@@ -42,8 +42,12 @@ const PROGRESS_SHARE = 0.15;
 const TEXTURE_SLOTS = ['map', 'normalMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'aoMap', 'bumpMap', 'specularMap', 'alphaMap', 'lightMap', 'displacementMap'];
 const MAX_LINK_LABELS = 40; // a world's hundreds of links would bury the scene in labels: then models only
 
-// the share of the resolution drawn while the camera moves on software WebGL (see motion())
+// the share of the resolution drawn while the camera moves on software WebGL (see motion()): at most a half, at
+// least a quarter, lowered while moving frames cost more than SLOW_FRAME_MS and raised again below FAST_FRAME_MS
 const MOTION_RESOLUTION = 0.5;
+const MIN_MOTION_RESOLUTION = 0.25;
+const SLOW_FRAME_MS = 40; // 25 frames/s
+const FAST_FRAME_MS = 28;
 // the longest side of an image drawn on software WebGL, in pixels (meshes.js setTextureLimit: larger ones are
 // scaled down when decoded); docs/view.md says so
 const SOFTWARE_TEXTURE_LIMIT = 1024;
@@ -145,7 +149,11 @@ export function start(host) {
       renderer.render(scene, camera);
       renderMs += performance.now() - t0;
       // the frame's whole cost: until the next animation frame, after the compositor took it (read back)
-      requestAnimationFrame(() => (frameMs = performance.now() - t0));
+      const inMotion = moving;
+      requestAnimationFrame(() => {
+        frameMs = performance.now() - t0;
+        if (inMotion) motionFrameCost(frameMs);
+      });
       drawCalls = renderer.info.render.calls;
       if (window.__sdfView) Object.assign(window.__sdfView, { renders, drawCalls });
       for (const f of afterDraw.splice(0)) f();
@@ -153,26 +161,45 @@ export function start(host) {
   }
   const uploads = createUploads(renderer, scene, camera, TEXTURE_SLOTS);
 
-  // While the camera moves, software WebGL draws at half resolution, stretched to the same size; the still frame
+  // While the camera moves, software WebGL draws at half resolution or less, stretched to the same size; the still frame
   // is drawn again at full resolution when the camera stops, equal to the one drawn before the move. A software
   // frame's cost grows with its pixels (small_house's orbit() in headless chromium at 1200x800, in the same minute:
   // 7.9-8.0 frames/s at full resolution, 11.7-15.5 at half). Cheaper materials would change the look. With a GPU
   // nothing changes.
   // The resolution is set when a frame is drawn, not when the camera starts or stops: a wheel step starts, changes
   // and ends in one event, and resizing the canvas twice for it would cost two new drawing buffers and draw nothing.
+  // How much lower comes from what moving frames cost on this machine (small_house in the real VS Code, code-server
+  // 1.100.3, same minute: 11.9-14.0 frames/s at a half, 14.1-14.4 at 0.35, 15.4 at a quarter; an empty scene 49):
+  // two slow frames in a row lower it by a fifth, ten fast ones raise it again. What was learned is kept for the
+  // next drag. The triads' hubs are drawn coarser while moving too (triads.js).
   let moving = false;
+  let motionShare = MOTION_RESOLUTION;
+  let slowFrames = 0;
+  let fastFrames = 0;
   function motion(on) {
     if (!software || on === moving) return;
     moving = on;
     requestRender();
+  }
+  function motionFrameCost(ms) {
+    slowFrames = ms > SLOW_FRAME_MS ? slowFrames + 1 : 0;
+    fastFrames = ms < FAST_FRAME_MS ? fastFrames + 1 : 0;
+    if (slowFrames >= 2 && motionShare > MIN_MOTION_RESOLUTION) {
+      motionShare = Math.max(MIN_MOTION_RESOLUTION, motionShare * 0.8);
+      slowFrames = 0;
+    } else if (fastFrames >= 10 && motionShare < MOTION_RESOLUTION) {
+      motionShare = Math.min(MOTION_RESOLUTION, motionShare / 0.8);
+      fastFrames = 0;
+    }
   }
   // The frames showing a large world's progress while its meshes and images arrive are drawn so too: each holds the
   // page's thread, which in VS Code is the workbench's (small_house in headless chromium, alternating: 145-204 ms at
   // half resolution, 220-298 ms at full); the frame said drawn, once all is in, is at full resolution.
   function resolution() {
     const loading = software && (stats.pending > 0 || textureLoads.pending > 0);
-    const ratio = (window.devicePixelRatio || 1) * (moving || loading ? MOTION_RESOLUTION : 1);
+    const ratio = (window.devicePixelRatio || 1) * (moving ? motionShare : loading ? MOTION_RESOLUTION : 1);
     if (renderer.getPixelRatio() !== ratio) renderer.setPixelRatio(ratio);
+    triads.coarse(moving);
   }
   let dragging = false; // a click without a move draws nothing again
   controls.addEventListener('start', () => (dragging = true));
@@ -930,9 +957,12 @@ export function start(host) {
           offset.applyQuaternion(q);
           camera.position.copy(target).add(offset);
           camera.lookAt(target);
+          const t = performance.now();
+          resolution();
           renderer.render(scene, camera);
           gl.finish();
           await nextFrame();
+          motionFrameCost(performance.now() - t);
         }
         elapsed = performance.now() - t0;
       } finally {
@@ -946,6 +976,8 @@ export function start(host) {
       }
       return (n * 1000) / elapsed;
     },
+    /** The triangles of the last frame drawn (fewer while the camera moves on software WebGL). */
+    triangles: () => renderer.info.render.triangles,
     /** The size of the drawing buffer in pixels (smaller while the camera moves on software WebGL). */
     bufferSize: () => [renderer.domElement.width, renderer.domElement.height],
     frames: () => current,
