@@ -19,6 +19,7 @@ import sys
 import weakref
 from pathlib import Path
 
+from sdformat_lsp.server import scheduler
 from sdformat_lsp.server.app import SdformatLanguageServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -59,7 +60,8 @@ def test_a_frozen_analysis_is_freed_when_replaced_and_frozen_garbage_at_the_next
         cycle.append(cycle)
         probe = weakref.ref(held)
         del held, cycle  # cyclic garbage not yet collected when the run freezes what is alive
-        first = server.scheduler._run(text, None)  # the scheduler's run: analysed, then frozen
+        # the scheduler's run: analysed, then frozen
+        first = scheduler._full_run(server.scheduler._analyze, server.collector, text, None)
         assert gc.get_freeze_count() > 0
         probe_analysis = weakref.ref(first)
         del first

@@ -537,7 +537,8 @@ class Scheduler:
             await self.gate.wait()
         if stop.is_set():
             raise AnalysisCancelled()
-        run = asyncio.get_running_loop().run_in_executor(self.executor, self._run, text, path, stop, background)
+        work = functools.partial(_full_run, self._analyze, self.collector)  # in a worker thread
+        run = asyncio.get_running_loop().run_in_executor(self.executor, work, text, path, stop, background)
         run.add_done_callback(done)  # before this task's own wake-up: see _settle_early
         return await run
 
@@ -555,12 +556,6 @@ class Scheduler:
             return
         if slot.settled is not None and not slot.settled.done():
             slot.settled.set_result(run.result())
-
-    def _run(
-        self, text: str, path: str | None, stop: threading.Event | None = None, background: bool = False
-    ) -> Analysis:
-        """In a worker thread: :func:`_full_run` with this scheduler's analysis and collector."""
-        return _full_run(self._analyze, self.collector, text, path, stop, background)
 
     def _finished(self, uri: str, revision: int, fut: asyncio.Future[Analysis]) -> None:
         slot = self._slots.get(uri)
@@ -580,9 +575,7 @@ class Scheduler:
             self.graveyard.bury(slot.analysis, slot.uses)  # (slot.shift is let go by _prepare_next)
             slot.analysis = fut.result()
             slot.revision = revision
-            # the earlier analysis (slot.shift) answers what it may until _prepare_next has made this one's
-            # lookups: a request after the one that waited for this analysis never makes them itself
-            slot.uses = None
+            slot.uses = None  # (slot.shift answers until _prepare_next has made this analysis's lookups)
             if slot.base is not None and (slot.base.text != slot.analysis.text or slot.base_fresh != doc.fresh_from):
                 self.graveyard.bury(slot.base)
                 slot.base = None  # the next incremental check starts from this analysis
