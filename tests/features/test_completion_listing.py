@@ -122,3 +122,31 @@ def test_a_fresh_analysis_offers_what_a_used_one_offers():
             complete(warm, offset, details=False)
         for offset in cursors:
             assert complete(warm, offset, details=False).items == complete(analyze(text), offset, details=False).items
+
+
+def test_a_large_listing_a_request_made_is_made_again_by_prepare_on_the_next_analysis():
+    """features.prepare makes, on a document's next analysis, the listings of a thousand items or more
+    that completions made on its earlier ones (the first completion after an edit then filters a list);
+    the same list a fresh analysis gives; an analysis no longer wanted (``stopped``) gets none."""
+    from sdformat_lsp import features
+
+    models = "".join(
+        f'<model name="m{i}"><link name="a"/><link name="b"/><frame name="f" attached_to="a"/></model>'
+        for i in range(300)
+    )
+    row = '<frame name="row"><pose relative_to="">0 0 0 0 0 0</pose></frame>'
+    text = f'<sdf version="1.10"><world name="w">{row}{models}</world></sdf>'
+    at = text.index('relative_to="') + len('relative_to="')  # in the world's scope: 1,500 frames
+    path = "/tmp/large-listing.sdf"
+
+    def listings(analysis) -> dict:
+        return analysis.graphs.memo.get(C._LISTINGS, {})
+
+    first = analyze(text, path)
+    assert len(complete(first, at, details=False).items) >= 1000
+    later, stopped = analyze(text, path), analyze(text, path)
+    features.prepare(later)
+    features.prepare(stopped, lambda: True)
+    assert len(listings(later)) == 1 and not listings(stopped)
+    made = complete(later, at, details=False)
+    assert [repr(i) for i in made.items] == [repr(i) for i in complete(analyze(text, path), at, details=False).items]

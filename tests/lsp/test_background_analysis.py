@@ -117,7 +117,7 @@ async def test_a_background_run_delivers_its_analysis_with_the_features_lookups(
 
     prepared: list[str] = []
     real = features.prepare
-    monkeypatch.setattr(features, "prepare", lambda a: (prepared.append(a.text), real(a))[1])
+    monkeypatch.setattr(features, "prepare", lambda a, *rest: (prepared.append(a.text), real(a, *rest))[1])
     h = _Harness()
     delivered: list[tuple[str, bool]] = []
     real_finished = h.scheduler._finished

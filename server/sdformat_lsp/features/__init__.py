@@ -9,6 +9,8 @@ below, never another feature; where two features answer the same request
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..queries.frames import CursorTarget, prepare_lookups, target_at
 from ..queries.includes import offered_frames
 from ..queries.results import CompletionItem, CompletionList, HoverResult, Location, TextEdit
@@ -53,13 +55,14 @@ from .xacro_features import (
 )
 
 
-def prepare(analysis: Analysis) -> None:
+def prepare(analysis: Analysis, stopped: Callable[[], bool] | None = None) -> None:
     """Make now, in the caller's thread, what the first request on ``analysis`` would otherwise make
-    (the server calls it in a worker thread on an analysis built in the background)."""
+    (the server calls it in a worker thread on an analysis built in the background). ``stopped()``
+    true: the analysis is no longer wanted (its text was edited meanwhile); the listings are not made."""
     prepare_lookups(analysis)
     analysis.name_spans()  # node_defined_at's index (hover, definition on a name)
     if analysis.graphs is not None:
-        prepare_listings(analysis)  # the large listings completion made on the document's earlier analyses
+        prepare_listings(analysis, stopped)  # the large listings completion made on the document's earlier analyses
     if analysis.xacro is not None:
         prepare_xacro(analysis)
 

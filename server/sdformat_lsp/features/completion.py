@@ -373,7 +373,7 @@ def _remember(path: str | None, asked: tuple) -> None:
         del _ASKED[next(iter(_ASKED))]
 
 
-def prepare_listings(analysis: Analysis) -> None:
+def prepare_listings(analysis: Analysis, stopped: Callable[[], bool] | None = None) -> None:
     """Make the listings of large scopes that requests made on the document's earlier analyses (and the
     cycle checks' indexes of those scopes): a completion after the next edit, answered from this
     analysis, then filters a list instead of making one of thousands of frames (33 ms in a world of
@@ -382,10 +382,14 @@ def prepare_listings(analysis: Analysis) -> None:
     graphs = analysis.graphs
     if not asked or graphs is None:
         return
+    if stopped is not None and stopped():
+        return
     wanted = {key[0] for key in list(asked)}
     scopes = {a: s for s in graphs.scopes if (a := _address(s)) in wanted}
     for address, kinds, world, model_frame, details, role in list(asked):
         scope = scopes.get(address)
+        if stopped is not None and stopped():
+            return  # the analysis is no longer wanted: no more work for it
         if scope is not None:
             _listing(analysis, _Rules(scope, kinds, world, model_frame), details)
             step = _ROLE_STEPS.get(role)

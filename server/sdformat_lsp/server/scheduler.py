@@ -270,7 +270,7 @@ def _full_run(
             raise AnalysisCancelled()
         if background and not (stop is not None and stop.is_set()):  # (a text gone: not worth it)
             try:
-                features.prepare(analysis)
+                features.prepare(analysis, stop.is_set if stop is not None else None)  # (a new edit: stops)
             except Exception as exc:  # the first request makes them, and meets the same fault there
                 log_fault(f"preparing {path or 'an unsaved document'}", exc)
         if collector is not None:
