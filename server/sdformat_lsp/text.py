@@ -80,6 +80,12 @@ class LineIndex:
     def starts(self, starts: array) -> None:
         self._starts = starts
 
+    def adopt(self, other: "LineIndex") -> None:
+        """Take ``other``'s line starts if it has found them and indexes the same text: an analysis built
+        from an open document's text need not find them again (16-18 ms on a 113,000-line world)."""
+        if self._starts is None and other._starts is not None and other.text == self.text:
+            self._starts = other._starts
+
     @property
     def line_count(self) -> int:
         return len(self.starts)

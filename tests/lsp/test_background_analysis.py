@@ -381,3 +381,17 @@ def test_the_collector_never_counts_the_frozen_objects(monkeypatch):
     finally:
         collector.close()
         gc.unfreeze()
+
+
+async def test_a_full_analysis_takes_the_line_starts_the_document_has_found():
+    """Finding a text's line starts is a pass over all of it holding the interpreter (16-18 ms on
+    3k_shapes.sdf): the analysis of an open document's text takes the document's, already found."""
+    h = _Harness()
+    doc = h.open(_world("1"))
+    await h.until(lambda: h.published)
+    doc = h.change(2, _world("2"))
+    found = doc.lines.starts  # the document's index has found them (an edit's positions do)
+    built = await h.scheduler.analysis(URI)
+    assert built.text == doc.text
+    assert built.lines.starts is found
+    h.close()
