@@ -16,7 +16,7 @@ import * as http from 'http';
 import { randomBytes } from 'crypto';
 import { promisify } from 'util';
 import { gzip } from 'zlib';
-import { readFile } from 'fs/promises';
+import { readFile, stat } from 'fs/promises';
 
 // Mesh formats that may be text (COLLADA, OBJ and its materials, ASCII STL, glTF's JSON): sent gzipped when that
 // is smaller. Images (and GLB) are compressed already; trying them would only cost time.
@@ -76,6 +76,8 @@ export class FileServer {
     }
     let bytes: Uint8Array;
     try {
+      // a FIFO or device put there would hold a libuv pool thread forever: regular files only
+      if (!(await stat(path)).isFile()) throw new Error('not a regular file');
       bytes = await readFile(path);
     } catch (e) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });

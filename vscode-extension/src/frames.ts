@@ -354,6 +354,8 @@ canvas{display:block}</style></head>
     if (!file) reply = { type: 'file', id, error: 'not a file the frames name' };
     else {
       try {
+        // a FIFO or device put there would hold a libuv pool thread forever: regular files only
+        if (!((await vscode.workspace.fs.stat(file)).type & vscode.FileType.File)) throw new Error('not a regular file');
         const bytes = await vscode.workspace.fs.readFile(file);
         // Every byte posted crosses to the workbench's thread (in code-server, a websocket handled there, the
         // webview's thread too): text meshes go gzipped (small_house's .dae about 6x smaller) and are inflated

@@ -2,6 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ const dir = mkdtempSync(join(tmpdir(), 'file-server-'));
 const mesh = join(dir, 'part.dae');
 const image = join(dir, 'photo.png');
 const secret = join(dir, 'secret.txt');
+const fifo = join(dir, 'pipe.png');
+execFileSync('mkfifo', [fifo]);
 const dae = `<?xml version="1.0"?><COLLADA>${'<node id="n"/>'.repeat(400)}</COLLADA>`;
 writeFileSync(mesh, dae);
 writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
@@ -20,6 +23,7 @@ writeFileSync(secret, 'not named by the frames');
 const named = new Map([
   ['https://webview/part.dae', mesh],
   ['https://webview/photo.png', image],
+  ['https://webview/pipe.png', fifo],
 ]);
 const server = new FileServer((address) => named.get(address));
 after(() => server.dispose());
@@ -30,6 +34,12 @@ async function get(path: string, headers: Record<string, string> = {}, method = 
 }
 
 suite('file server', () => {
+  it('answers 404 for a named path that is not a regular file (a FIFO would block a read forever)', async () => {
+    const r = await get(`/${server.token}/file?u=${encodeURIComponent('https://webview/pipe.png')}`);
+    assert.equal(r.status, 404);
+    assert.match(await r.text(), /not a regular file/);
+  });
+
   it('serves a file the frames name, readable from another origin', async () => {
     const r = await get(`/${server.token}/file?u=${encodeURIComponent('https://webview/photo.png')}`);
     assert.equal(r.status, 200);
