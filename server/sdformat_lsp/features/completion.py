@@ -341,9 +341,8 @@ def _listing(analysis: Analysis, rules: _Rules, details: bool) -> _Listing:
             named_world.append(id(node))
         if details:
             item = _item(analysis, scope, name, node)
-        else:  # _item without details, inline
-            group = 2 if depth else (1 if is_model_frame or name == WORLD else 0)
-            item = CompletionItem(name, kind, "", f"{group}{depth:03d}{name}")
+        else:  # _item without details, with what the loop has found already
+            item = CompletionItem(name, kind, "", _ordered(name, depth, is_model_frame or name == WORLD))
         items.append((id(node), item))
     world = _item(analysis, scope, WORLD, WORLD_SENTINEL, details) if rules.world and scope.kind == "model" else None
     listing = _Listing(items, tuple(named_world), world)
@@ -399,12 +398,17 @@ def prepare_listings(analysis: Analysis, stopped: Callable[[], bool] | None = No
 
 def _item(analysis: Analysis, scope: Scope, name: str, node: FrameNode, details: bool = True) -> CompletionItem:
     detail = _detail(analysis, scope, node) if details else ""
-    return CompletionItem(name, "world" if node.kind == "world" else node.kind, detail, _sort_text(name))
+    return CompletionItem(name, node.kind, detail, _sort_text(name))
 
 
 def _sort_text(name: str) -> str:
-    depth = name.count("::")
     alias = name == WORLD or name == MODEL_FRAME or name.endswith("::" + MODEL_FRAME)
+    return _ordered(name, name.count("::"), alias)
+
+
+def _ordered(name: str, depth: int, alias: bool) -> str:
+    """The sort text of a frame name: the scope's own frames, then its aliases (world, __model__), then the
+    nested ones, shallowest first (depth: the name's ``::`` count)."""
     group = 2 if depth else (1 if alias else 0)
     return f"{group}{depth:03d}{name}"
 
