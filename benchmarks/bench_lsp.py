@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Latency of the language server as an editor sees it (issues 13 and 27).
 
-    python benchmarks/bench_lsp.py [--edits N] [--requests N] [--debounce MS] [--3k-shapes PATH]
+    python benchmarks/bench_lsp.py [--edits N] [--requests N] [--debounce MS] [--3k-shapes PATH] [--only DOC]
 
 Starts the real server over stdio with ``debounceMs`` 0 (``--debounce``) and opens, one after the
 other, gz-sim's ``examples/worlds/3k_shapes.sdf`` (113k lines; found in ../corpus/src or given with
@@ -289,16 +289,23 @@ def row(name: str, measure: str, values: list[float]) -> None:
     )
 
 
-async def run(edits: int, requests: int, editor: str, shapes: Path | None, debounce_ms: int) -> None:
+DOCUMENTS = ("3k_shapes", "world", "includes")  # --only's choices, in the order they are measured
+
+
+async def run(
+    edits: int, requests: int, editor: str, shapes: Path | None, debounce_ms: int, only: tuple[str, ...] = DOCUMENTS
+) -> None:
     tmp = Path(tempfile.mkdtemp())
     docs: dict[str, tuple[str, Path]] = {}
-    if shapes is not None:
+    if shapes is not None and "3k_shapes" in only:
         docs["3k_shapes.sdf"] = (shapes.read_text(), shapes)
-    world = tmp / "world-3000-models.sdf"
-    world.write_text(generate.large_world())
-    docs["generated 100k-line world"] = (world.read_text(), world)
-    inc = bench_includes.make_tree(tmp / "includes", 554, 50)
-    docs["world of 554 includes"] = (inc.read_text(), inc)
+    if "world" in only:
+        world = tmp / "world-3000-models.sdf"
+        world.write_text(generate.large_world())
+        docs["generated 100k-line world"] = (world.read_text(), world)
+    if "includes" in only:
+        inc = bench_includes.make_tree(tmp / "includes", 554, 50)
+        docs["world of 554 includes"] = (inc.read_text(), inc)
     bench = Bench()
     await bench.start(editor, debounce_ms, [str(tmp / "includes" / "models")])
     print(f"client capabilities: {editor}; debounce {debounce_ms} ms; {edits} edits per kind (each one and its undo)")
@@ -337,12 +344,18 @@ def main() -> int:
     ap.add_argument(
         "--client", default="vscode-extension", choices=("vscode-extension", "visual-studio-code", "neovim")
     )
+    ap.add_argument(
+        "--only",
+        action="append",
+        choices=DOCUMENTS,
+        help="measure only this document (repeatable; default: all three)",
+    )
     args = ap.parse_args()
     shapes = Path(args.shapes) if args.shapes else next((p for p in SHAPES_DEFAULT if p.is_file()), None)
     if shapes is None or not shapes.is_file():
         print("note: 3k_shapes.sdf not found (give --3k-shapes PATH); skipped", file=sys.stderr)
         shapes = None
-    asyncio.run(run(args.edits, args.requests, args.client, shapes, args.debounce))
+    asyncio.run(run(args.edits, args.requests, args.client, shapes, args.debounce, tuple(args.only or DOCUMENTS)))
     return 0
 
 

@@ -56,10 +56,16 @@ class Collector:
         """A full analysis has just been built (any thread; call it while the collector is paused, so
         that no pass runs over the new objects first): freeze what is alive. ``check=False``: the growth
         is checked later, by :meth:`check` (the server, once the diagnostics are out)."""
-        gc.freeze()  # constant time: the generations are moved whole
-        self._pending = True
+        self.freeze()
         if check:
             self.check()
+
+    def freeze(self) -> None:
+        """Freeze what is alive (any thread): given as ``collector_paused(then=...)`` by the server's work
+        over large analyses (a full run, stopped or not; an incremental step; the lookups made after a run),
+        so that what such work built and left alive never meets the collector's young pass all at once."""
+        gc.freeze()  # constant time: the generations are moved whole
+        self._pending = True
 
     def check(self) -> None:
         """Sweep at once if the memory in use (allocated blocks) has more than doubled since the last
