@@ -219,7 +219,8 @@ async def _check_growth(executor: Executor, collector: Collector, graveyard: Gra
     try:
         await asyncio.get_running_loop().run_in_executor(executor, collector.check)
     except RuntimeError:  # the executor was shut down: the server is stopping
-        pass
+        return
+    collector.activity()  # a doubling found: the sweep waits for a shorter quiet
 
 
 def _consume(fut: asyncio.Future) -> None:
