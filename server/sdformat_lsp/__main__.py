@@ -1,7 +1,7 @@
-"""`python -m sdformat_lsp` behaves exactly like the `sdformat-lsp` command."""
+"""`python -m sdformat_lsp` behaves exactly like the `sdformat-lsp` command (both start in program.py)."""
 
 import sys
 
-from .cli import entry
+from .program import main
 
-sys.exit(entry())
+sys.exit(main())
