@@ -45,7 +45,17 @@ from ..diagnostics import error
 from ..semantics import Analysis, Options
 from ..semantics.analysis import AnalysisCancelled, cancellable
 from ..collector_pause import collector_paused
-from ..semantics.incremental import Base, QuickAnalysis, ScopeUses, Shift, base_of, reanalyze, scope_uses, sealed_shift
+from ..semantics.incremental import (
+    Base,
+    QuickAnalysis,
+    ScopeUses,
+    Shift,
+    base_of,
+    reanalyze,
+    rebase,
+    scope_uses,
+    sealed_shift,
+)
 from ..text import LineIndex, Span
 from ..xml.tree import XmlDocument
 from .documents import Document, DocumentStore
@@ -183,9 +193,11 @@ class _Slot:
         if self.base is not None and (self.base.text != analysis.text or self.base_fresh != fresh):
             graveyard.bury(self.base)
             self.base = None  # the next incremental check starts from this analysis
-        # else: the base of the same text, made by the incremental check of this revision, is kept
-        # (with the excerpt of the unit being edited): starting afresh from the full analysis would
-        # cost the next edit a walk over every unit of the document.
+        elif self.base is not None:
+            # The base of the same text, made by the incremental check of this revision, is kept (with the
+            # excerpt of the unit being edited): starting afresh from the full analysis would cost the next
+            # edit a walk over every unit of the document. It holds nothing of the replaced analysis.
+            rebase(self.base, analysis)
 
     def supersede(self) -> None:
         """Whoever waits for the settled analysis of an older revision gets ``Superseded``."""
