@@ -44,3 +44,27 @@ def test_no_collection_walks_the_analysis_of_a_checked_file(tmp_path, monkeypatc
             gc.disable()
     assert "1 file checked" in capsys.readouterr().err
     assert max(young, default=0) < 10_000  # the analysis: some 40,000 objects
+
+
+@pytest.mark.parametrize("command", [["print"], ["graph"]])
+def test_no_collection_walks_the_analysis_of_a_one_document_command(tmp_path, capsys, command):
+    """``print``, ``graph`` and ``convert`` run with the collector paused to their end (``loading.one_document``)."""
+    world = tmp_path / "world.sdf"
+    world.write_text(generate.large_world(200))
+    young: list[int] = []
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            young.append(gc.get_count()[0])
+
+    was = gc.isenabled()
+    gc.enable()
+    gc.callbacks.append(watch)
+    try:
+        assert main([*command, str(world)]) == 0
+    finally:
+        gc.callbacks.remove(watch)
+        if not was:
+            gc.disable()
+    assert capsys.readouterr().out
+    assert max(young, default=0) < 10_000

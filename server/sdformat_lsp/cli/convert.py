@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..semantics import Options
-from .loading import expanded, first_error, load_file, project_options
+from .loading import expanded, first_error, load_file, one_document, project_options
 from .out_file import write_output
 
 if TYPE_CHECKING:
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..convert.to_urdf import Conversion
 
 
+@one_document
 def convert_command(args: argparse.Namespace) -> int:
     paths = tuple(os.path.abspath(p) for p in args.resource_path or [])
     loaded = load_file(args.file, project_options(args.file, Options(resource_paths=paths)))

@@ -10,13 +10,14 @@ import os
 import sys
 
 from ..semantics import Options
-from .loading import configured_parsers, expanded, first_error, load_file, project_options
+from .loading import configured_parsers, expanded, first_error, load_file, one_document, project_options
 
 
 # The kinds features.graph_export draws (imported when a graph is drawn: check never needs it).
 KINDS = ("attached-to", "relative-to", "kinematic")
 
 
+@one_document
 def graph_command(args: argparse.Namespace) -> int:
     from ..features.graph_export import frame_graph, scope_names, to_dot, to_mermaid
 

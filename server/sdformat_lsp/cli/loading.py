@@ -7,11 +7,33 @@ NUL bytes is binary (XML cannot contain NUL): one diagnostic, not a flood.
 
 from __future__ import annotations
 
+import functools
+from typing import Callable, TypeVar
+
+from ..collector_pause import collector_paused
 from ..files import FileRefused, read_file
 from ..semantics import Analysis, Options, analyze
 from ..xml import decode_source
 
 BINARY_PROBE = 8192  # bytes looked at for NUL
+
+
+Command = TypeVar("Command", bound=Callable[..., int])
+
+
+def one_document(command: Command) -> Command:
+    """A command over one document runs with the cyclic collector paused to its end: the analysis is
+    built under the pause (semantics.analysis), so all of it sits in the youngest generation when the
+    collector resumes, and the first allocation after that starts a pass over every object of it that
+    finds nothing (analyses hold no cycles; 197 ms of a 100,000-line world's check). ``check`` pauses
+    per file instead (it may read thousands)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):  # type: ignore[no-untyped-def]
+        with collector_paused():
+            return command(*args, **kwargs)
+
+    return run  # type: ignore[return-value]
 
 
 def configured_parsers(path: str) -> tuple[tuple[str, str], ...]:

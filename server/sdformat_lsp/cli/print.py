@@ -15,7 +15,7 @@ import sys
 from ..semantics import Options
 from ..semantics.analysis import CONVERTS_FROM
 from ..text import UTF32, LineIndex
-from .loading import configured_parsers, error_lines, expanded, first_error, load_file, project_options
+from .loading import configured_parsers, error_lines, expanded, first_error, load_file, one_document, project_options
 
 
 def urdf_to_sdf(sub):
@@ -25,6 +25,7 @@ def urdf_to_sdf(sub):
     return convert(sub)
 
 
+@one_document
 def print_command(args: argparse.Namespace) -> int:
     from ..printing import PrintRefused, printed  # here: check never needs it
 

@@ -36,6 +36,7 @@ import urllib.parse
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from ..collector_pause import collector_paused
 from ..files import FileRefused, read_file
 from ..semantics import Options
 
@@ -95,6 +96,12 @@ class Document:
         return f"/f/{self.token}" + urllib.parse.quote(os.path.abspath(path).replace(os.sep, "/"))
 
     def load(self) -> None:
+        """Read the document and make the frames the page shows (again after a change on disk), with the
+        collector paused: see ``cli.loading.one_document`` (the analysis is gone when the pause ends)."""
+        with collector_paused():
+            self._load()
+
+    def _load(self) -> None:
         from ..cli.loading import load_file
         from ..features.frame_view import frame_json, frame_view, why_no_frames
         from ..text import UTF32
