@@ -20,37 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import generate  # noqa: E402
 
 
-@pytest.mark.parametrize("kept", [False, True], ids=["in-process", "as-the-program"])
-def test_no_collection_walks_the_analysis_of_a_checked_file(tmp_path, monkeypatch, capsys, kept):
-    world = tmp_path / "world.sdf"
-    world.write_text(generate.large_world(200))
-    young: list[int] = []  # the youngest generation's count as each collection starts
-
-    def watch(phase: str, info: dict) -> None:
-        if phase == "start":
-            young.append(gc.get_count()[0])
-
-    monkeypatch.setattr(lifetime, "KEPT", [] if kept else None)
-    was = gc.isenabled()
-    gc.enable()
-    gc.callbacks.append(watch)
-    try:
-        assert main(["check", str(world)]) == 0
-    finally:
-        gc.callbacks.remove(watch)
-        if kept:
-            gc.unfreeze()
-        if not was:
-            gc.disable()
-    assert "1 file checked" in capsys.readouterr().err
-    assert max(young, default=0) < 10_000  # the analysis: some 40,000 objects
-
-
-@pytest.mark.parametrize("command", [["print"], ["graph"]])
-def test_no_collection_walks_the_analysis_of_a_one_document_command(tmp_path, capsys, command):
-    """``print``, ``graph`` and ``convert`` run with the collector paused to their end (``loading.one_document``)."""
-    world = tmp_path / "world.sdf"
-    world.write_text(generate.large_world(200))
+def _young_at_collections(argv: list[str]) -> list[int]:
+    """Run ``main(argv)`` (it must succeed) with the collector on; the youngest generation's count as each
+    collection started. What a run froze is handed back after it."""
     young: list[int] = []
 
     def watch(phase: str, info: dict) -> None:
@@ -61,10 +33,33 @@ def test_no_collection_walks_the_analysis_of_a_one_document_command(tmp_path, ca
     gc.enable()
     gc.callbacks.append(watch)
     try:
-        assert main([*command, str(world)]) == 0
+        assert main(argv) == 0
     finally:
         gc.callbacks.remove(watch)
+        gc.unfreeze()
         if not was:
             gc.disable()
+    return young
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Path:
+    path = tmp_path / "world.sdf"
+    path.write_text(generate.large_world(200))
+    return path
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["in-process", "as-the-program"])
+def test_no_collection_walks_the_analysis_of_a_checked_file(world, monkeypatch, capsys, kept):
+    monkeypatch.setattr(lifetime, "KEPT", [] if kept else None)
+    young = _young_at_collections(["check", str(world)])
+    assert "1 file checked" in capsys.readouterr().err
+    assert max(young, default=0) < 10_000  # the analysis: some 40,000 objects
+
+
+@pytest.mark.parametrize("command", [["print"], ["graph"]])
+def test_no_collection_walks_the_analysis_of_a_one_document_command(world, capsys, command):
+    """``print``, ``graph`` and ``convert`` run with the collector paused to their end (``loading.one_document``)."""
+    young = _young_at_collections([*command, str(world)])
     assert capsys.readouterr().out
     assert max(young, default=0) < 10_000

@@ -39,7 +39,7 @@ import logging
 import threading
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Union
+from typing import Awaitable, Callable, TypeVar, Union
 
 from ..diagnostics import error
 from ..semantics import Analysis, Options
@@ -71,6 +71,7 @@ log = logging.getLogger("sdformat_lsp.server")
 FULL_ANALYSIS_AFTER = 0.05  # seconds after an incremental check, at least, before the features' full analysis starts
 
 Analyze = Callable[[str, "str | None"], Analysis]
+_T = TypeVar("_T")
 Checked = Union[Analysis, QuickAnalysis]  # what a settled revision's diagnostics are published from
 
 
@@ -295,7 +296,7 @@ def _full_run(
     stopped = False
     # what the run leaves alive (the analysis, or what a stopped run could not free) is frozen as the
     # collector resumes, its growth checked after the publication (_check_growth; server/collector.py)
-    with collector_paused(then=collector.freeze if collector is not None else None):
+    with _freezing(collector):
         try:
             if stop is None:
                 analysis = analyze(text, path)
@@ -323,16 +324,24 @@ def _full_run(
     return analysis
 
 
-def _prepare(
-    analysis: Analysis, want_base: bool, collector: Collector | None = None
-) -> tuple[Base | None, ScopeUses | None]:
+def _freezing(collector: Collector | None) -> collector_paused:
+    """The pause of the server's work over large analyses: what the work leaves alive (long-lived, made of
+    many objects, like an analysis) is frozen as the collector resumes (``collector_pause``)."""
+    return collector_paused(then=collector.freeze if collector is not None else None)
+
+
+def _in_pause(collector: Collector | None, work: Callable[..., _T], *args: object) -> _T:
+    """In a worker: ``work(*args)`` under :func:`_freezing` (an incremental step, the lookups after a run)."""
+    with _freezing(collector):
+        return work(*args)
+
+
+def _prepare(analysis: Analysis, want_base: bool) -> tuple[Base | None, ScopeUses | None]:
     """In a worker: the features' lookups of a new full analysis, its incremental base if wanted, and its
-    scope uses (what the first incremental step after it would make: 40 ms on a 100k-line world).
-    Long-lived and made of many objects, like the analysis: frozen the same way (see _full_run)."""
-    with collector_paused(then=collector.freeze if collector is not None else None):
-        features.prepare(analysis)
-        base = base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
-        return base, scope_uses(analysis) if analysis.options is not None else None
+    scope uses (what the first incremental step after it would make: 40 ms on a 100k-line world)."""
+    features.prepare(analysis)
+    base = base_of(analysis, analysis.options) if want_base and analysis.options is not None else None
+    return base, scope_uses(analysis) if analysis.options is not None else None
 
 
 def _step(
@@ -343,24 +352,9 @@ def _step(
     lines: LineIndex,
     earlier: Analysis | None,
     uses: ScopeUses | None,
-    collector: Collector | None = None,
 ) -> tuple[QuickAnalysis, Base, Shift | None, ScopeUses | None] | None:
     """In a worker thread: the incremental check of ``text`` and how it differs from ``earlier`` (when that
-    is sealed); a bug here costs a full analysis, never a wrong or missing result. What it makes is
-    kept until the next edit and frozen like an analysis (see _full_run)."""
-    with collector_paused(then=collector.freeze if collector is not None else None):
-        return _stepped(options_of, source, text, path, lines, earlier, uses)
-
-
-def _stepped(
-    options_of: Callable[["str | None"], Options],
-    source: Base | Analysis,
-    text: str,
-    path: str | None,
-    lines: LineIndex,
-    earlier: Analysis | None,
-    uses: ScopeUses | None,
-) -> tuple[QuickAnalysis, Base, Shift | None, ScopeUses | None] | None:
+    is sealed); a bug here costs a full analysis, never a wrong or missing result."""
     try:
         options = None if isinstance(source, Base) else source.options  # never None: see _incremental
         base = source if isinstance(source, Base) else base_of(source, options) if options is not None else None
@@ -504,9 +498,8 @@ class Scheduler:
         if source is None:
             return None
         earlier, uses = slot.earlier()
-        got = await asyncio.get_running_loop().run_in_executor(
-            self.executor, _step, options_of, source, doc.text, doc.path, doc.lines, earlier, uses, self.collector
-        )
+        step = functools.partial(_step, options_of, source, doc.text, doc.path, doc.lines, earlier, uses)
+        got = await asyncio.get_running_loop().run_in_executor(self.executor, _in_pause, self.collector, step)
         got = got if doc.fresh_from == fresh else None  # touched meanwhile: what the step read may be stale
         self.graveyard.bury(slot.base)
         slot.base, slot.base_fresh = (got[1] if got is not None else None), fresh
@@ -654,7 +647,7 @@ class Scheduler:
         await asyncio.sleep(0.01)
         try:
             base, uses = await asyncio.get_running_loop().run_in_executor(
-                self.executor, _prepare, analysis, want_base, self.collector
+                self.executor, _in_pause, self.collector, _prepare, analysis, want_base
             )
         except Exception as exc:  # the next request or edit makes them, and meets the same fault there
             log_fault(f"preparing {analysis.path or 'an unsaved document'}", exc)
